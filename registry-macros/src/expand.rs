@@ -1,0 +1,200 @@
+//! Code generation: schema trees, the descriptor, the registration.
+//!
+//! Everything generated sits inside `const _: () = { ... };`, uses absolute paths through
+//! `::registry_core::__private`, and is spanned on the user's own tokens where a trait bound can
+//! fail, so the compiler points at the field or struct at fault.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, LitStr};
+
+use crate::ast::{self, Enum, Item, Struct};
+use crate::attr::ToolAttrs;
+use crate::valid::Checked;
+
+/// The `Schema::Object(...)` expression of a struct.
+fn object_schema(item: &Struct<'_>) -> TokenStream {
+    let fields = item.fields.iter().map(|field| {
+        let ty = field.ty;
+        let name = ast::json_escape(&field.name);
+        let description = match &field.docs {
+            Some(text) => {
+                let text = ast::json_escape(text);
+                quote!(::core::option::Option::Some(#text))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let required = if field.defaulted {
+            quote!(false)
+        } else {
+            quote_spanned!(ty.span()=> !<#ty as ::registry_core::InputSchema>::OPTIONAL)
+        };
+        let schema = quote_spanned!(ty.span()=> &<#ty as ::registry_core::InputSchema>::SCHEMA);
+        quote! {
+            ::registry_core::__private::Field {
+                name: #name,
+                description: #description,
+                required: #required,
+                schema: #schema,
+            }
+        }
+    });
+    let deny = item.serde.deny_unknown_fields;
+    quote! {
+        ::registry_core::__private::Schema::Object(&::registry_core::__private::Object {
+            fields: &[#(#fields),*],
+            deny_unknown_fields: #deny,
+        })
+    }
+}
+
+fn enum_schema(item: &Enum<'_>) -> TokenStream {
+    let values: Vec<String> = item
+        .values
+        .iter()
+        .map(|value| format!("\"{}\"", ast::json_escape(value)))
+        .collect();
+    let text = format!("\"type\":\"string\",\"enum\":[{}]", values.join(","));
+    quote!(::registry_core::__private::Schema::Leaf(#text))
+}
+
+/// `#[derive(InputSchema)]`.
+pub fn derive_schema(item: &Item<'_>) -> TokenStream {
+    let (ident, schema) = match item {
+        Item::Struct(item) => (item.ident, object_schema(item)),
+        Item::Enum(item) => (item.ident, enum_schema(item)),
+    };
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl ::registry_core::InputSchema for #ident {
+                const SCHEMA: ::registry_core::__private::Schema = #schema;
+            }
+        };
+    }
+}
+
+/// `#[tool]`: the struct as written, then its descriptor and registration, all under the gate.
+pub fn tool(
+    input: &DeriveInput,
+    attrs: &ToolAttrs,
+    item: &Struct<'_>,
+    checked: &Checked,
+) -> TokenStream {
+    let ident = item.ident;
+    let cfg = attrs.feature.get().map(|expr| {
+        let predicate = expr.predicate();
+        quote!(#[cfg(#predicate)])
+    });
+    let root = object_schema(item);
+    let name = &checked.name;
+    let description = &checked.description;
+    let aliases = attrs.aliases.get().map(Vec::as_slice).unwrap_or_default();
+    let search_hint = option_str(attrs.search_hint.get());
+    let flag = |set: bool| set;
+    let defer = flag(attrs.defer.get().is_some());
+    let always_load = flag(attrs.always_load.get().is_some());
+    let read_only = flag(attrs.read_only.get().is_some());
+    let concurrency_safe = flag(attrs.concurrency_safe.get().is_some());
+    let destructive = flag(attrs.destructive.get().is_some());
+    let strict = flag(attrs.strict.get().is_some());
+    let max_result = match attrs.max_result_size_chars.get() {
+        Some(size) => quote!(::core::option::Option::Some(#size)),
+        None => quote!(::core::option::Option::None),
+    };
+    let feature = match attrs.feature.get() {
+        Some(expr) => {
+            let text = expr.text();
+            quote!(::core::option::Option::Some(#text))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let enabled = match attrs.enabled.get() {
+        Some(path) => quote_spanned! {path.span()=>
+            ::core::option::Option::Some(|switches: &::registry_core::Switches| {
+                ::registry_core::__private::eval_gate(#path, switches)
+            })
+        },
+        None => quote!(::core::option::Option::None),
+    };
+    let prompt = match attrs.prompt.get() {
+        Some(path) => quote_spanned! {path.span()=>
+            ::core::option::Option::Some(|switches: &::registry_core::Switches| {
+                ::registry_core::__private::eval_prompt(#path, switches)
+            })
+        },
+        None => quote!(::core::option::Option::None),
+    };
+    let type_name = ident.to_string();
+    let parse = quote_spanned!(ident.span()=> ::registry_core::__private::parse_input::<#ident>);
+    let root_const = format_ident!("__TOOLREG_ROOT");
+    quote! {
+        #cfg
+        #input
+
+        #cfg
+        const _: () = {
+            const #root_const: ::registry_core::__private::Schema = #root;
+            const __TOOLREG_LEN: usize = ::registry_core::__private::rendered_len(
+                &#root_const,
+                ::registry_core::__private::Mode::Standard,
+            );
+            const __TOOLREG_BYTES: [u8; __TOOLREG_LEN] = ::registry_core::__private::render::<__TOOLREG_LEN>(
+                &#root_const,
+                ::registry_core::__private::Mode::Standard,
+            );
+            const __TOOLREG_STRICT_LEN: usize = ::registry_core::__private::rendered_len(
+                &#root_const,
+                ::registry_core::__private::Mode::Strict,
+            );
+            const __TOOLREG_STRICT_BYTES: [u8; __TOOLREG_STRICT_LEN] = ::registry_core::__private::render::<__TOOLREG_STRICT_LEN>(
+                &#root_const,
+                ::registry_core::__private::Mode::Strict,
+            );
+
+            #[automatically_derived]
+            impl ::registry_core::ToolSpec for #ident {
+                const DESCRIPTOR: ::registry_core::ToolDescriptor = ::registry_core::ToolDescriptor {
+                    name: #name,
+                    aliases: &[#(#aliases),*],
+                    description: #description,
+                    prompt: #prompt,
+                    search_hint: #search_hint,
+                    flags: ::registry_core::Flags {
+                        defer: #defer,
+                        always_load: #always_load,
+                        read_only: #read_only,
+                        concurrency_safe: #concurrency_safe,
+                        destructive: #destructive,
+                        strict: #strict,
+                    },
+                    max_result_size_chars: #max_result,
+                    input_schema: ::registry_core::__private::as_str(&__TOOLREG_BYTES),
+                    strict_input_schema: ::registry_core::__private::as_str(&__TOOLREG_STRICT_BYTES),
+                    feature: #feature,
+                    enabled: #enabled,
+                    parse: #parse,
+                    source: ::registry_core::Source {
+                        type_path: ::core::concat!(::core::module_path!(), "::", #type_name),
+                        file: ::core::file!(),
+                        line: ::core::line!(),
+                    },
+                };
+            }
+
+            ::registry_core::__private::inventory::submit! {
+                ::registry_core::__private::Registration(
+                    &<#ident as ::registry_core::ToolSpec>::DESCRIPTOR
+                )
+            }
+        };
+    }
+}
+
+fn option_str(value: Option<&LitStr>) -> TokenStream {
+    match value {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}

@@ -1,0 +1,60 @@
+//! The `#[tool]` attribute and `#[derive(InputSchema)]` for `registry-core`.
+//!
+//! Use them through `registry_core`, which re-exports both and everything the generated code
+//! needs. The stages live one to a file: `attr` parses, `ast` reads the item, `valid` checks the
+//! rules, `expand` generates, `fallback` re-emits the item when anything is wrong.
+
+mod ast;
+mod attr;
+mod case;
+mod ctxt;
+mod expand;
+mod fallback;
+mod valid;
+
+use proc_macro::TokenStream;
+use syn::DeriveInput;
+
+use crate::attr::ToolAttrs;
+use crate::ctxt::Ctxt;
+
+/// Declares a built-in tool: the struct's fields are its input. See `registry_core` for the keys.
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = proc_macro2::TokenStream::from(item);
+    let cx = Ctxt::default();
+    let attrs = ToolAttrs::parse(&cx, args.into());
+    let input: DeriveInput = match syn::parse2(item.clone()) {
+        Ok(input) => input,
+        Err(_) => {
+            cx.error_at(
+                proc_macro2::Span::call_site(),
+                "#[tool] goes on a struct with named fields, the tool's input",
+            );
+            let errors = cx.into_compile_errors().unwrap_or_default();
+            return fallback::tool(item, None, errors).into();
+        }
+    };
+    let parsed = ast::tool_struct(&cx, &input);
+    let checked = parsed.as_ref().map(|item| valid::check(&cx, &attrs, item));
+    let cfg = attrs.feature.get().map(attr::CfgExpr::predicate);
+    let (Some(parsed), Some(checked), false) = (parsed, checked, cx.has_errors()) else {
+        let errors = cx.into_compile_errors().unwrap_or_default();
+        let _ = ast::item_span(&input);
+        return fallback::tool(item, cfg, errors).into();
+    };
+    expand::tool(&input, &attrs, &parsed, &checked).into()
+}
+
+/// Gives a struct with named fields, or an enum of unit variants, a compile-time JSON schema so
+/// it can be a field of a `#[tool]` input.
+#[proc_macro_derive(InputSchema, attributes(serde))]
+pub fn derive_input_schema(item: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(item as DeriveInput);
+    let cx = Ctxt::default();
+    let parsed = ast::schema_item(&cx, &input);
+    match (parsed, cx.has_errors()) {
+        (Some(parsed), false) => expand::derive_schema(&parsed).into(),
+        _ => cx.into_compile_errors().unwrap_or_default().into(),
+    }
+}
