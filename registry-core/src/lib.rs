@@ -43,13 +43,30 @@
 
 #![deny(missing_docs)]
 
+pub mod cache;
+pub mod catalog;
+pub mod contexts;
+pub mod defer;
 pub mod descriptor;
+pub mod dispatch;
+pub mod env;
+pub mod mcp;
+pub mod names;
+pub mod permissions;
+pub mod pool;
 pub mod registry;
+pub mod render;
 pub mod schema;
+pub mod search;
 pub mod switches;
 pub mod tool;
 
+pub use catalog::{Catalog, get_all_base_tools, get_tools};
+pub use contexts::{AgentKind, filter_tools_for_agent};
 pub use descriptor::{Flags, Source, ToolDescriptor};
+pub use env::{Env, Features, Provider, ToolSearchSettings};
+pub use permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
+pub use pool::{Pool, ToolInfo, assemble_tool_pool, merge_and_filter_tools};
 pub use registry::{Builtins, DuplicateTool, builtins, compare_names};
 pub use registry_macros::{InputSchema, tool};
 pub use schema::InputSchema;

@@ -29,8 +29,6 @@ pub struct Switches {
     pub lsp: bool,
     /// A Windows PowerShell is present.
     pub powershell: bool,
-    /// Internal build behaviour decided at run time (nested agents for sub-agents).
-    pub internal_build: bool,
     /// Fork-first sub-agents are on (with the `FORK_SUBAGENT` build feature).
     pub fork_subagent: bool,
     /// The remote bridge is active (SendUserFile stays loaded under `KAIROS`).
@@ -51,7 +49,6 @@ impl Switches {
     /// | `CLAUDE_CODE_AGENT_SWARMS` | [`agent_swarms`](Self::agent_swarms) |
     /// | `ENABLE_LSP_TOOL` | [`lsp`](Self::lsp) |
     /// | `CLAUDE_CODE_USE_POWERSHELL` | [`powershell`](Self::powershell) |
-    /// | `USER_TYPE=ant` | [`internal_build`](Self::internal_build) |
     /// | `CLAUDE_CODE_FORK_SUBAGENT` | [`fork_subagent`](Self::fork_subagent) |
     /// | `CLAUDE_CODE_BRIDGE` | [`bridge_active`](Self::bridge_active) |
     ///
@@ -73,7 +70,6 @@ impl Switches {
             agent_swarms: on("CLAUDE_CODE_AGENT_SWARMS"),
             lsp: on("ENABLE_LSP_TOOL"),
             powershell: on("CLAUDE_CODE_USE_POWERSHELL"),
-            internal_build: get("USER_TYPE").as_deref() == Some("ant"),
             fork_subagent: on("CLAUDE_CODE_FORK_SUBAGENT"),
             bridge_active: on("CLAUDE_CODE_BRIDGE"),
         }
@@ -110,10 +106,10 @@ mod tests {
     }
 
     #[test]
-    fn internal_build_needs_user_type_ant() {
-        let s = Switches::from_lookup(|name| (name == "USER_TYPE").then(|| "ant".into()));
-        assert!(s.internal_build);
-        let s = Switches::from_lookup(|name| (name == "USER_TYPE").then(|| "external".into()));
-        assert!(!s.internal_build);
+    fn falsy_and_unknown_values_leave_a_switch_off() {
+        for value in ["0", "false", "off", "maybe", ""] {
+            let s = Switches::from_lookup(|name| (name == "ENABLE_LSP_TOOL").then(|| value.into()));
+            assert!(!s.lsp, "{value:?}");
+        }
     }
 }

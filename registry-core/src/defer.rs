@@ -1,0 +1,230 @@
+//! Deferred tools and the tool-search mode.
+//!
+//! A deferred tool is sent by name only; the model loads its schema with ToolSearch when it
+//! needs it. Whether tool search is on at all depends on `ENABLE_TOOL_SEARCH` (the mode), on the
+//! provider and base URL (the optimistic check, which decides whether ToolSearch is even in the
+//! catalog), and per request on the model, the pool and the deferred tools' size (the
+//! definitive check).
+
+use crate::env::{Env, ToolSearchSettings};
+use crate::names;
+use crate::pool::ToolInfo;
+use crate::switches::{is_falsy, is_truthy};
+
+/// Whether `tool` is sent by name only until ToolSearch loads it. The first rule that applies:
+/// always-load → no; MCP → yes; ToolSearch → no; Agent under `FORK_SUBAGENT` with fork-first on
+/// → no; Brief under `KAIROS`/`KAIROS_BRIEF` → no; SendUserFile under `KAIROS` with the bridge
+/// active → no; otherwise the tool's `defer` flag.
+pub fn is_deferred(tool: &ToolInfo, env: &Env) -> bool {
+    if tool.flags.always_load {
+        return false;
+    }
+    if tool.is_mcp() {
+        return true;
+    }
+    let features = &env.features;
+    match tool.name.as_str() {
+        names::TOOL_SEARCH => false,
+        names::AGENT if features.fork_subagent && env.switches.fork_subagent => false,
+        names::BRIEF if features.kairos || features.kairos_brief => false,
+        names::SEND_USER_FILE if features.kairos && env.switches.bridge_active => false,
+        _ => tool.flags.defer,
+    }
+}
+
+/// How tool search is configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolSearchMode {
+    /// Off: every tool is sent in full.
+    Standard,
+    /// On whenever the model and pool allow it ("tst").
+    Always,
+    /// On when the deferred tools take at least this percentage of the context window.
+    Auto {
+        /// 1..=99.
+        percent: u8,
+    },
+}
+
+/// The percentage `auto` uses when no number is given.
+pub const DEFAULT_AUTO_PERCENT: u8 = 10;
+
+/// The mode, from the settings. The kill switch forces [`Standard`](ToolSearchMode::Standard);
+/// then `ENABLE_TOOL_SEARCH`:
+///
+/// | value | mode |
+/// |---|---|
+/// | `auto:N` (N read like an integer prefix, clamped to 0..=100) | N = 0 → always; N = 100 → standard; else auto N% |
+/// | `auto`, `auto:` or `auto:` without a leading number | auto 10% |
+/// | `1`, `true`, `yes`, `on` | always |
+/// | `0`, `false`, `no`, `off` | standard |
+/// | unset, empty, anything else (also `AUTO`: `auto` is case-sensitive) | always |
+pub fn tool_search_mode(settings: &ToolSearchSettings) -> ToolSearchMode {
+    if settings.kill_switch {
+        return ToolSearchMode::Standard;
+    }
+    let Some(value) = settings.enable_tool_search.as_deref() else {
+        return ToolSearchMode::Always;
+    };
+    if value == "auto" {
+        return ToolSearchMode::Auto {
+            percent: DEFAULT_AUTO_PERCENT,
+        };
+    }
+    if let Some(number) = value.strip_prefix("auto:") {
+        return match parse_int_prefix(number) {
+            None => ToolSearchMode::Auto {
+                percent: DEFAULT_AUTO_PERCENT,
+            },
+            Some(n) if n <= 0 => ToolSearchMode::Always,
+            Some(n) if n >= 100 => ToolSearchMode::Standard,
+            Some(n) => ToolSearchMode::Auto { percent: n as u8 },
+        };
+    }
+    if is_truthy(value) {
+        ToolSearchMode::Always
+    } else if is_falsy(value) {
+        ToolSearchMode::Standard
+    } else {
+        ToolSearchMode::Always
+    }
+}
+
+/// Reads an integer the way JavaScript's `parseInt(text, 10)` does: leading whitespace, an
+/// optional sign, then digits; `None` when there are no digits. Saturates instead of overflowing.
+pub fn parse_int_prefix(text: &str) -> Option<i64> {
+    let text = text.trim_start();
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let digits: &str = &digits[..digits.bytes().take_while(u8::is_ascii_digit).count()];
+    if digits.is_empty() {
+        return None;
+    }
+    let magnitude = digits.bytes().fold(0i64, |acc, digit| {
+        acc.saturating_mul(10)
+            .saturating_add(i64::from(digit - b'0'))
+    });
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// "Might tool search be on?": decides whether ToolSearch is in the catalog. False in standard
+/// mode; false when `ENABLE_TOOL_SEARCH` is unset, the provider is the first-party API and the
+/// base URL is not the first-party host (proxies often reject the beta fields); true otherwise.
+pub fn is_tool_search_enabled_optimistic(settings: &ToolSearchSettings) -> bool {
+    if tool_search_mode(settings) == ToolSearchMode::Standard {
+        return false;
+    }
+    !(settings.enable_tool_search.is_none()
+        && settings.provider.is_first_party()
+        && !settings.base_url_is_first_party())
+}
+
+/// Model names (lower-case substrings) that cannot use tool references.
+pub const DEFAULT_UNSUPPORTED_MODELS: &[&str] = &["haiku"];
+
+/// Counts the tokens of the deferred tools' definitions.
+pub trait TokenCounter {
+    /// The tokens of these tools as the API would count them.
+    fn count_tool_tokens(&self, tools: &[&ToolInfo]) -> u64;
+}
+
+/// The tokens of the preamble a token counter's count includes.
+pub const TOKEN_COUNT_PREAMBLE: u64 = 500;
+
+/// Characters per token for the fallback size estimate.
+pub const CHARS_PER_TOKEN: f64 = 2.5;
+
+/// The model and counting facts of one request.
+pub struct RequestModel<'a> {
+    /// The model name.
+    pub model: &'a str,
+    /// Its context window in tokens.
+    pub context_window: u64,
+    /// Lower-case substrings of model names that cannot use tool references.
+    pub unsupported_models: &'a [&'a str],
+    /// The token counter, if any.
+    pub counter: Option<&'a dyn TokenCounter>,
+}
+
+impl<'a> RequestModel<'a> {
+    /// A model with the default unsupported list and no counter.
+    pub fn new(model: &'a str, context_window: u64) -> Self {
+        RequestModel {
+            model,
+            context_window,
+            unsupported_models: DEFAULT_UNSUPPORTED_MODELS,
+            counter: None,
+        }
+    }
+
+    /// Whether the model can use tool references.
+    pub fn supports_tool_reference(&self) -> bool {
+        let model = self.model.to_lowercase();
+        !self
+            .unsupported_models
+            .iter()
+            .any(|pattern| model.contains(&pattern.to_lowercase()))
+    }
+}
+
+/// "Is tool search on for this request?": the model supports tool references, ToolSearch is in
+/// the pool (by name or alias), and the mode says on — always; never in standard; in auto when
+/// the deferred tools reach the percentage of the context window (counted tokens minus
+/// [`TOKEN_COUNT_PREAMBLE`], or without a counter their characters — name, description, schema
+/// JSON — against the threshold × [`CHARS_PER_TOKEN`]).
+pub fn is_tool_search_enabled(
+    env: &Env,
+    pool: &[std::sync::Arc<ToolInfo>],
+    model: &RequestModel<'_>,
+) -> bool {
+    if !model.supports_tool_reference() {
+        return false;
+    }
+    if !pool.iter().any(|tool| tool.answers_to(names::TOOL_SEARCH)) {
+        return false;
+    }
+    match tool_search_mode(&env.tool_search) {
+        ToolSearchMode::Always => true,
+        ToolSearchMode::Standard => false,
+        ToolSearchMode::Auto { percent } => {
+            let deferred: Vec<&ToolInfo> = pool
+                .iter()
+                .map(|tool| tool.as_ref())
+                .filter(|tool| is_deferred(tool, env))
+                .collect();
+            let threshold = model.context_window as f64 * f64::from(percent) / 100.0;
+            match model.counter {
+                Some(counter) => {
+                    let tokens = counter
+                        .count_tool_tokens(&deferred)
+                        .saturating_sub(TOKEN_COUNT_PREAMBLE);
+                    tokens as f64 >= threshold
+                }
+                None => {
+                    let chars: usize = deferred
+                        .iter()
+                        .map(|tool| {
+                            tool.name.chars().count()
+                                + tool.description.chars().count()
+                                + tool.input_schema.chars().count()
+                        })
+                        .sum();
+                    chars as f64 >= threshold * CHARS_PER_TOKEN
+                }
+            }
+        }
+    }
+}
+
+/// The request-time rule: with no deferred tool and no MCP server still connecting there is
+/// nothing to search, so tool search is off for this request.
+pub fn tool_search_needed(
+    env: &Env,
+    pool: &[std::sync::Arc<ToolInfo>],
+    pending_mcp_servers: usize,
+) -> bool {
+    pending_mcp_servers > 0 || pool.iter().any(|tool| is_deferred(tool, env))
+}

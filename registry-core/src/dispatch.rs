@@ -1,0 +1,286 @@
+//! Dispatch: running the tool the model called, and never one it may not use.
+//!
+//! The steps, in order: find the tool by name or alias *in the current pool* (a tool outside
+//! it — unknown, denied, or not for this agent — is refused and not called) → deserialize the
+//! input (the error names the JSON path) → the tool's `validate_input` → the permission checks
+//! → the call → a `tool_result` block, with `is_error: true` on any failure.
+//!
+//! Permission checks: a deny rule (whole tool, or with content matching the tool's
+//! [`rule_content`](crate::Tool::rule_content)) refuses; an ask rule asks the [`Approver`]; an
+//! allow rule allows; otherwise the tool's own `check_permissions` decides. In
+//! `BypassPermissions` mode nothing asks. Without an approver, a call that needs asking is
+//! refused with a result that says so.
+//!
+//! MCP tools are called through the host's [`McpCaller`]; their input must be a JSON object and
+//! is otherwise checked by the server.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::defer::is_deferred;
+use crate::env::Env;
+use crate::permissions::{Behavior, PermissionMode};
+use crate::pool::{ToolInfo, find_tool};
+use crate::tool::{PermissionDecision, ToolContext, ToolError, ToolOutput};
+
+/// Calls a tool on its MCP server.
+pub trait McpCaller {
+    /// Sends `tools/call` for the raw tool name on `server`.
+    fn call_tool(&self, server: &str, tool: &str, input: &Value) -> Result<ToolOutput, ToolError>;
+}
+
+/// Asks the user whether a call may run.
+pub trait Approver {
+    /// `true` to run it.
+    fn approve(&self, tool: &ToolInfo, reason: &str) -> bool;
+}
+
+/// A `tool_result` block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    /// The `tool_use` block this answers.
+    pub tool_use_id: String,
+    /// The content.
+    pub content: ToolOutput,
+    /// Whether the call failed or was refused.
+    pub is_error: bool,
+    /// Whether the tool body ran.
+    pub called: bool,
+}
+
+impl ToolResult {
+    fn error(tool_use_id: &str, message: String) -> Self {
+        ToolResult {
+            tool_use_id: tool_use_id.to_owned(),
+            content: ToolOutput::Text(message),
+            is_error: true,
+            called: false,
+        }
+    }
+
+    /// The block as the Messages API takes it: text content as a string, structured content as
+    /// its JSON text.
+    pub fn to_json(&self) -> Value {
+        let content = match &self.content {
+            ToolOutput::Text(text) => Value::String(text.clone()),
+            ToolOutput::Json(value) => Value::String(value.to_string()),
+        };
+        let mut block =
+            json!({"type": "tool_result", "tool_use_id": self.tool_use_id, "content": content});
+        if self.is_error {
+            block["is_error"] = Value::Bool(true);
+        }
+        block
+    }
+}
+
+/// What dispatch needs besides the call itself.
+pub struct Dispatcher<'a> {
+    /// The rules' inputs.
+    pub env: &'a Env,
+    /// The pool offered to the model in this request.
+    pub pool: &'a [Arc<ToolInfo>],
+    /// What tools see while they run.
+    pub ctx: ToolContext<'a>,
+    /// Deferred tools whose schema the model already has (loaded by ToolSearch).
+    pub loaded: &'a dyn Fn(&str) -> bool,
+    /// Calls MCP tools.
+    pub mcp: Option<&'a dyn McpCaller>,
+    /// Answers "may this run?" questions.
+    pub approver: Option<&'a dyn Approver>,
+}
+
+impl Dispatcher<'_> {
+    /// Runs one `tool_use` and returns its `tool_result`.
+    pub fn dispatch(&self, tool_use_id: &str, name: &str, input: &Value) -> ToolResult {
+        let Some(tool) = find_tool(self.pool, name) else {
+            return ToolResult::error(
+                tool_use_id,
+                format!(
+                    "Error: No such tool available: {name}. It is not in this agent's tool pool, so it was not called."
+                ),
+            );
+        };
+        match self.run(tool, input) {
+            Ok(content) => ToolResult {
+                tool_use_id: tool_use_id.to_owned(),
+                content: cap_output(content, tool.max_result_size_chars),
+                is_error: false,
+                called: true,
+            },
+            Err((message, called)) => ToolResult {
+                called,
+                ..ToolResult::error(tool_use_id, message)
+            },
+        }
+    }
+
+    fn load_hint(&self, tool: &ToolInfo) -> String {
+        if is_deferred(tool, self.env) && !(self.loaded)(&tool.name) {
+            format!(
+                "\n\nThis tool's schema was not loaded. Load it first with ToolSearch using the query \"select:{}\", then retry the call.",
+                tool.name
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    fn run(&self, tool: &ToolInfo, input: &Value) -> Result<ToolOutput, (String, bool)> {
+        let refused = |message: String| (message, false);
+        if let Some(rule) = self.env.permissions.deny_rule_for_tool(tool) {
+            return Err(refused(format!(
+                "Permission to use {} has been denied by rule {rule}.",
+                tool.name
+            )));
+        }
+        let Some(descriptor) = tool.builtin else {
+            return self.run_mcp(tool, input);
+        };
+        let parsed = (descriptor.parse)(input).map_err(|error| {
+            refused(format!(
+                "InputValidationError: {error}{}",
+                self.load_hint(tool)
+            ))
+        })?;
+        parsed
+            .validate_input(&self.ctx)
+            .map_err(|error| refused(format!("InputValidationError: {error}")))?;
+        let content = parsed.rule_content();
+        self.check_permissions(tool, content.as_deref(), || {
+            parsed.check_permissions(&self.ctx)
+        })
+        .map_err(refused)?;
+        match catch_unwind(AssertUnwindSafe(|| parsed.call(&self.ctx))) {
+            Ok(Ok(output)) => Ok(output),
+            Ok(Err(error)) => Err((format!("Error: {error}"), true)),
+            Err(_) => Err((
+                format!(
+                    "Error: the {} tool panicked; the call was abandoned",
+                    tool.name
+                ),
+                true,
+            )),
+        }
+    }
+
+    fn run_mcp(&self, tool: &ToolInfo, input: &Value) -> Result<ToolOutput, (String, bool)> {
+        let mcp = tool.mcp.as_ref().ok_or_else(|| {
+            (
+                format!("Error: {} has no implementation in this host", tool.name),
+                false,
+            )
+        })?;
+        if !input.is_object() {
+            return Err((
+                format!(
+                    "InputValidationError: invalid input: expected a JSON object, got {}{}",
+                    kind(input),
+                    self.load_hint(tool)
+                ),
+                false,
+            ));
+        }
+        self.check_permissions(tool, None, || PermissionDecision::Allow)
+            .map_err(|message| (message, false))?;
+        let caller = self.mcp.ok_or_else(|| {
+            (
+                format!(
+                    "Error: this host cannot call tools of MCP server `{}`",
+                    mcp.server
+                ),
+                false,
+            )
+        })?;
+        caller
+            .call_tool(&mcp.server, &mcp.tool, input)
+            .map_err(|error| (format!("Error: {error}"), true))
+    }
+
+    fn check_permissions(
+        &self,
+        tool: &ToolInfo,
+        content: Option<&str>,
+        own_check: impl FnOnce() -> PermissionDecision,
+    ) -> Result<(), String> {
+        let rules = &self.env.permissions;
+        let with_content =
+            |behavior| content.and_then(|text| rules.content_rule(behavior, tool, text));
+        if let Some(rule) = with_content(Behavior::Deny) {
+            return Err(format!(
+                "Permission to use {} has been denied by rule {rule}.",
+                tool.name
+            ));
+        }
+        let ask = rules
+            .ask_rule_for_tool(tool)
+            .or_else(|| with_content(Behavior::Ask))
+            .map(|rule| format!("rule {rule} asks before {} runs", tool.name));
+        let decision = match ask {
+            Some(reason) => PermissionDecision::Ask(reason),
+            None if rules.allow_rule_for_tool(tool).is_some()
+                || with_content(Behavior::Allow).is_some() =>
+            {
+                PermissionDecision::Allow
+            }
+            None => own_check(),
+        };
+        match decision {
+            PermissionDecision::Allow => Ok(()),
+            PermissionDecision::Deny(reason) => Err(format!(
+                "Permission to use {} was denied: {reason}",
+                tool.name
+            )),
+            PermissionDecision::Ask(_) if rules.mode == PermissionMode::BypassPermissions => Ok(()),
+            PermissionDecision::Ask(reason) => match self.approver {
+                Some(approver) if approver.approve(tool, &reason) => Ok(()),
+                Some(_) => Err(format!(
+                    "The user did not allow {} to run ({reason}).",
+                    tool.name
+                )),
+                None => Err(format!(
+                    "{} needs permission to run ({reason}), and no approver is configured.",
+                    tool.name
+                )),
+            },
+        }
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Marks an output cut to the tool's limit.
+pub const OUTPUT_TRUNCATED: &str = "\n… [output truncated]";
+
+fn cap_output(output: ToolOutput, limit: Option<usize>) -> ToolOutput {
+    let Some(limit) = limit else {
+        return output;
+    };
+    let text = match output {
+        ToolOutput::Text(text) => text,
+        ToolOutput::Json(value) => {
+            let text = value.to_string();
+            if text.chars().count() <= limit {
+                return ToolOutput::Json(value);
+            }
+            text
+        }
+    };
+    if text.chars().count() <= limit {
+        return ToolOutput::Text(text);
+    }
+    let mut cut: String = text.chars().take(limit).collect();
+    cut.push_str(OUTPUT_TRUNCATED);
+    ToolOutput::Text(cut)
+}
