@@ -1,0 +1,193 @@
+//! SEMANTICS.md §4: permission rules.
+
+use std::sync::Arc;
+
+use registry_core::mcp::load_server;
+use registry_core::permissions::{
+    Behavior, PermissionContext, RuleSource, RuleValue, content_matches,
+};
+use registry_core::pool::ToolInfo;
+use serde_json::json;
+
+fn rule(text: &str) -> RuleValue {
+    RuleValue::parse(text)
+}
+
+fn mcp_tool(server: &str, tool: &str) -> Arc<ToolInfo> {
+    let loaded = load_server(
+        server,
+        &json!([{"name": tool, "inputSchema": {"type": "object"}}]),
+    );
+    loaded.tools[0].clone()
+}
+
+#[test]
+fn plain_rule_is_the_whole_tool() {
+    assert_eq!(
+        rule("Bash"),
+        RuleValue {
+            tool: "Bash".into(),
+            content: None
+        }
+    );
+}
+
+#[test]
+fn content_runs_from_first_open_paren_to_final_close_paren() {
+    let parsed = rule("Bash(npm run (build))");
+    assert_eq!(parsed.tool, "Bash");
+    assert_eq!(parsed.content.as_deref(), Some("npm run (build)"));
+}
+
+#[test]
+fn escaped_parens_and_backslashes_are_unescaped_in_content() {
+    let parsed = rule(r"Bash(echo \(x\) \\)");
+    assert_eq!(parsed.content.as_deref(), Some(r"echo (x) \"));
+}
+
+#[test]
+fn escaped_open_paren_is_not_the_content_start() {
+    assert_eq!(rule(r"Odd\(name").tool, r"Odd\(name");
+}
+
+#[test]
+fn empty_and_star_content_mean_the_whole_tool() {
+    assert_eq!(rule("Read()").content, None);
+    assert_eq!(rule("Read(*)").content, None);
+    assert_eq!(rule("Read(*)").tool, "Read");
+}
+
+#[test]
+fn malformed_rule_is_taken_whole_as_a_tool_name() {
+    for text in [
+        "Bash(unclosed",
+        "(no tool)",
+        "Bash(x)trailing",
+        r"Bash(escaped\)",
+    ] {
+        let parsed = rule(text);
+        assert_eq!(parsed.tool, text, "{text}");
+        assert_eq!(parsed.content, None, "{text}");
+    }
+}
+
+#[test]
+fn legacy_names_map_to_current_ones() {
+    assert_eq!(rule("Task").tool, "Agent");
+    assert_eq!(rule("KillShell").tool, "TaskStop");
+    assert_eq!(rule("AgentOutputTool(x)").tool, "TaskOutput");
+    assert_eq!(rule("BashOutputTool").tool, "TaskOutput");
+}
+
+#[test]
+fn display_round_trips_through_parse() {
+    for text in ["Bash", r"Bash(echo \(x\))", "Edit(src/*.rs)"] {
+        assert_eq!(rule(&rule(text).to_string()), rule(text));
+    }
+}
+
+#[test]
+fn sources_are_scanned_in_order_and_first_match_wins() {
+    let tool = ToolInfo::new("Bash", "runs");
+    let ctx = PermissionContext::new()
+        .with(Behavior::Deny, RuleSource::Session, "Bash")
+        .with(Behavior::Deny, RuleSource::Project, "Bash")
+        .with(Behavior::Deny, RuleSource::Policy, "Bash");
+    assert_eq!(
+        ctx.deny_rule_for_tool(&tool).unwrap().source,
+        RuleSource::Project
+    );
+    let order: Vec<RuleSource> = ctx.rules().iter().map(|rule| rule.source).collect();
+    assert_eq!(
+        order,
+        [RuleSource::Project, RuleSource::Policy, RuleSource::Session]
+    );
+}
+
+#[test]
+fn deny_rule_with_content_keeps_tool_in_pool() {
+    let tool = ToolInfo::new("Bash", "runs");
+    let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "Bash(rm -rf:*)");
+    assert!(ctx.deny_rule_for_tool(&tool).is_none());
+    assert!(
+        ctx.content_rule(Behavior::Deny, &tool, "rm -rf /")
+            .is_some()
+    );
+}
+
+#[test]
+fn aliases_are_not_consulted_by_whole_tool_rules() {
+    let mut tool = ToolInfo::new("Agent", "spawns");
+    tool.aliases = vec!["Helper".into()];
+    let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "Helper");
+    assert!(ctx.deny_rule_for_tool(&tool).is_none());
+}
+
+#[test]
+fn allow_and_ask_lookups_return_rule_and_source() {
+    let tool = ToolInfo::new("Read", "reads");
+    let ctx = PermissionContext::new()
+        .with(Behavior::Allow, RuleSource::Local, "Read")
+        .with(Behavior::Ask, RuleSource::CliArg, "Read");
+    assert_eq!(
+        ctx.allow_rule_for_tool(&tool).unwrap().source,
+        RuleSource::Local
+    );
+    assert_eq!(
+        ctx.ask_rule_for_tool(&tool).unwrap().source,
+        RuleSource::CliArg
+    );
+    assert!(ctx.deny_rule_for_tool(&tool).is_none());
+}
+
+#[test]
+fn mcp_server_rule_matches_every_tool_of_that_server() {
+    let git = mcp_tool("git", "git_status");
+    let other = mcp_tool("github", "git_status");
+    for text in ["mcp__git", "mcp__git__*"] {
+        let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, text);
+        assert!(ctx.deny_rule_for_tool(&git).is_some(), "{text}");
+        assert!(ctx.deny_rule_for_tool(&other).is_none(), "{text}");
+    }
+}
+
+#[test]
+fn mcp_full_name_rule_matches_only_that_tool() {
+    let status = mcp_tool("git", "git_status");
+    let log = mcp_tool("git", "git_log");
+    let ctx =
+        PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__git__git_status");
+    assert!(ctx.deny_rule_for_tool(&status).is_some());
+    assert!(ctx.deny_rule_for_tool(&log).is_none());
+}
+
+#[test]
+fn there_is_no_mcp_star_wildcard() {
+    let git = mcp_tool("git", "git_status");
+    let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__*");
+    assert!(ctx.deny_rule_for_tool(&git).is_none());
+}
+
+#[test]
+fn mcp_server_rule_compares_the_normalized_server_name() {
+    let tool = mcp_tool("my.server", "x");
+    let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__my_server");
+    assert!(ctx.deny_rule_for_tool(&tool).is_some());
+}
+
+#[test]
+fn mcp_server_rule_does_not_match_builtins() {
+    let tool = ToolInfo::new("Bash", "runs");
+    let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__Bash");
+    assert!(ctx.deny_rule_for_tool(&tool).is_none());
+}
+
+#[test]
+fn content_prefix_rule_matches_by_prefix() {
+    assert!(content_matches("npm test:*", "npm test -- --watch"));
+    assert!(!content_matches("npm test:*", "npm install"));
+    assert!(content_matches("git status", "git status"));
+    assert!(!content_matches("git status", "git status -s"));
+    assert!(content_matches("src/*.rs", "src/lib.rs"));
+    assert!(!content_matches("src/*.rs", "tests/a.rs"));
+}
