@@ -71,8 +71,8 @@ impl Builtins {
         if let Some(pair) = seen.windows(2).find(|pair| pair[0].0 == pair[1].0) {
             return Err(DuplicateTool {
                 name: pair[0].0,
-                first: *pair[0].1,
-                second: *pair[1].1,
+                first: pair[0].1,
+                second: pair[1].1,
             });
         }
         Ok(Builtins { tools })
@@ -108,9 +108,9 @@ pub struct DuplicateTool {
     /// The contested name.
     pub name: &'static str,
     /// One definition.
-    pub first: ToolDescriptor,
+    pub first: &'static ToolDescriptor,
     /// The other.
-    pub second: ToolDescriptor,
+    pub second: &'static ToolDescriptor,
 }
 
 impl fmt::Display for DuplicateTool {

@@ -176,7 +176,7 @@ impl ToolText {
 /// Keeps scores above 0, best first with ties in the given order, at most `max_results`.
 pub fn rank(scored: impl IntoIterator<Item = (usize, u32)>, max_results: usize) -> Vec<usize> {
     let mut kept: Vec<(usize, u32)> = scored.into_iter().filter(|(_, score)| *score > 0).collect();
-    kept.sort_by(|a, b| b.1.cmp(&a.1));
+    kept.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
     kept.into_iter()
         .take(max_results)
         .map(|(index, _)| index)
