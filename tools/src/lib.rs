@@ -1,1 +1,213 @@
-//! placeholder
+//! # toolreg's built-in tools
+//!
+//! Every tool of a coding agent's built-in set, each a `#[tool]` struct whose fields are its
+//! input schema, registered with `registry_core`'s inventory when this crate is linked.
+//!
+//! * **Working on the machine alone:** [`bash`], [`read`], [`write`], [`edit`], [`glob`],
+//!   [`grep`], [`notebook`], [`todo`] (its checklist lives in the host, with an in-memory
+//!   default) and, under `PROACTIVE` or `KAIROS`, `sleep`.
+//! * **Needing the agent around them:** every other tool calls one method of
+//!   [`host::ToolHost`], which the embedding application implements and attaches to the
+//!   [`ToolContext`](registry_core::ToolContext) as a [`host::Host`]. Without one they answer
+//!   "this host does not provide …".
+//! * **ToolSearch** ([`tool_search`]) declares its input here; the registry, which owns the pool
+//!   it searches, answers it.
+//!
+//! # Gates
+//! Compile-time gates are this crate's cargo features (`MONITOR_TOOL`, `PROACTIVE`, `KAIROS`,
+//! `KAIROS_BRIEF`, `AGENT_TRIGGERS`, `WEB_BROWSER_TOOL`, `COORDINATOR_MODE`, `FORK_SUBAGENT`,
+//! `WORKFLOW_SCRIPTS`, `INTERNAL_BUILD`; none by default): a gated tool's module compiles to
+//! nothing without its feature. Run-time gates read [`Switches`](registry_core::Switches):
+//! the task tools `todo_v2`, LSP `lsp`, the worktree tools `worktree_mode`, the team tools
+//! (SendMessage, TeamCreate, TeamDelete) `agent_swarms`, PowerShell `powershell`, and Glob and
+//! Grep are off when `embedded_search_tools` is on.
+
+#![deny(missing_docs)]
+
+pub mod agent;
+pub mod ask;
+pub mod bash;
+pub mod brief;
+pub mod browser;
+pub mod cron;
+pub mod edit;
+pub mod glob;
+pub mod grep;
+pub mod host;
+pub mod internal;
+pub mod lsp;
+pub mod mcp_resources;
+pub mod monitor;
+pub mod names;
+pub mod notebook;
+pub mod plan;
+pub mod powershell;
+pub mod read;
+pub mod remote_trigger;
+pub mod skill;
+pub mod sleep;
+pub mod structured_output;
+pub mod tasks;
+pub mod team;
+pub mod todo;
+pub mod tool_search;
+pub mod web;
+pub mod workflow;
+pub mod worktree;
+pub mod write;
+
+mod util;
+
+pub use host::{Host, MemoryHost, ToolHost};
+
+use names::*;
+
+/// The canonical order of the built-in set, as `get_all_base_tools` lists it (the lesson's
+/// §14.2). It names every tool, gated or not: a caller keeps the names whose tool is registered
+/// in this build and whose gates hold. The order is part of the prompt-cache key, so it only
+/// ever changes on purpose.
+pub const BASE_ORDER: &[&str] = &[
+    AGENT,
+    TASK_OUTPUT,
+    BASH,
+    GLOB,
+    GREP,
+    EXIT_PLAN_MODE,
+    READ,
+    EDIT,
+    WRITE,
+    NOTEBOOK_EDIT,
+    WEB_FETCH,
+    TODO_WRITE,
+    WEB_SEARCH,
+    TASK_STOP,
+    ASK_USER_QUESTION,
+    SKILL,
+    ENTER_PLAN_MODE,
+    CONFIG,
+    TUNGSTEN,
+    WEB_BROWSER,
+    TASK_CREATE,
+    TASK_GET,
+    TASK_UPDATE,
+    TASK_LIST,
+    LSP,
+    ENTER_WORKTREE,
+    EXIT_WORKTREE,
+    SEND_MESSAGE,
+    TEAM_CREATE,
+    TEAM_DELETE,
+    REPL,
+    WORKFLOW,
+    SLEEP,
+    CRON_CREATE,
+    CRON_DELETE,
+    CRON_LIST,
+    REMOTE_TRIGGER,
+    MONITOR,
+    BRIEF,
+    SEND_USER_FILE,
+    POWERSHELL,
+    LIST_MCP_RESOURCES,
+    READ_MCP_RESOURCE,
+    STRUCTURED_OUTPUT,
+    TOOL_SEARCH,
+];
+
+/// Does nothing; call it from a binary that uses this crate only for its tools.
+///
+/// The tools register themselves through `inventory`, whose submissions are static data that
+/// nothing references by name. A linker may drop a crate none of whose items are used, and the
+/// registrations with it, leaving `registry_core::builtins()` without these tools. Calling
+/// `tools::link()` once (e.g. at the start of `main`) references the crate and keeps it linked.
+#[inline(never)]
+pub fn link() {}
+
+/// Compares two strings during const evaluation.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Asserts at compile time that each tool's descriptor carries the name its constant gives.
+macro_rules! check_names {
+    ($($(#[$cfg:meta])* $ty:ty => $name:expr;)*) => {
+        $(
+            $(#[$cfg])*
+            const _: () = assert!(
+                same(<$ty as registry_core::ToolSpec>::DESCRIPTOR.name, $name),
+                "a tool's #[tool(name)] differs from its constant in `names`"
+            );
+        )*
+    };
+}
+
+check_names! {
+    agent::AgentTool => AGENT;
+    agent::TaskOutputTool => TASK_OUTPUT;
+    bash::BashTool => BASH;
+    glob::GlobTool => GLOB;
+    grep::GrepTool => GREP;
+    plan::ExitPlanModeTool => EXIT_PLAN_MODE;
+    read::ReadTool => READ;
+    edit::EditTool => EDIT;
+    write::WriteTool => WRITE;
+    notebook::NotebookEditTool => NOTEBOOK_EDIT;
+    web::WebFetchTool => WEB_FETCH;
+    todo::TodoWriteTool => TODO_WRITE;
+    web::WebSearchTool => WEB_SEARCH;
+    agent::TaskStopTool => TASK_STOP;
+    ask::AskUserQuestionTool => ASK_USER_QUESTION;
+    skill::SkillTool => SKILL;
+    plan::EnterPlanModeTool => ENTER_PLAN_MODE;
+    #[cfg(feature = "INTERNAL_BUILD")]
+    internal::ConfigTool => CONFIG;
+    #[cfg(feature = "INTERNAL_BUILD")]
+    internal::TungstenTool => TUNGSTEN;
+    #[cfg(feature = "WEB_BROWSER_TOOL")]
+    browser::WebBrowserTool => WEB_BROWSER;
+    tasks::TaskCreateTool => TASK_CREATE;
+    tasks::TaskGetTool => TASK_GET;
+    tasks::TaskUpdateTool => TASK_UPDATE;
+    tasks::TaskListTool => TASK_LIST;
+    lsp::LspTool => LSP;
+    worktree::EnterWorktreeTool => ENTER_WORKTREE;
+    worktree::ExitWorktreeTool => EXIT_WORKTREE;
+    team::SendMessageTool => SEND_MESSAGE;
+    team::TeamCreateTool => TEAM_CREATE;
+    team::TeamDeleteTool => TEAM_DELETE;
+    #[cfg(feature = "INTERNAL_BUILD")]
+    internal::ReplTool => REPL;
+    #[cfg(feature = "WORKFLOW_SCRIPTS")]
+    workflow::WorkflowTool => WORKFLOW;
+    #[cfg(any(feature = "PROACTIVE", feature = "KAIROS"))]
+    sleep::SleepTool => SLEEP;
+    #[cfg(feature = "AGENT_TRIGGERS")]
+    cron::CronCreateTool => CRON_CREATE;
+    #[cfg(feature = "AGENT_TRIGGERS")]
+    cron::CronDeleteTool => CRON_DELETE;
+    #[cfg(feature = "AGENT_TRIGGERS")]
+    cron::CronListTool => CRON_LIST;
+    #[cfg(feature = "AGENT_TRIGGERS")]
+    remote_trigger::RemoteTriggerTool => REMOTE_TRIGGER;
+    #[cfg(feature = "MONITOR_TOOL")]
+    monitor::MonitorTool => MONITOR;
+    brief::BriefTool => BRIEF;
+    #[cfg(feature = "KAIROS")]
+    brief::SendUserFileTool => SEND_USER_FILE;
+    powershell::PowerShellTool => POWERSHELL;
+    mcp_resources::ListMcpResourcesTool => LIST_MCP_RESOURCES;
+    mcp_resources::ReadMcpResourceTool => READ_MCP_RESOURCE;
+    structured_output::StructuredOutputTool => STRUCTURED_OUTPUT;
+    tool_search::ToolSearchTool => TOOL_SEARCH;
+}

@@ -1,0 +1,227 @@
+//! Bash: runs a shell command and reports its output and exit code.
+
+use std::io::Read as _;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::{Deserialize, Serialize};
+use wait_timeout::ChildExt as _;
+
+/// The timeout when the input gives none: two minutes.
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+/// The longest timeout the input may ask for: ten minutes.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+/// The most output characters returned; the rest is cut with a visible marker.
+pub const MAX_OUTPUT_CHARS: usize = 30_000;
+
+/// How long to keep reading output after the shell exits: a background job that inherited the
+/// output pipe may hold it open forever, so reading stops after this grace period.
+const DRAIN_GRACE: Duration = Duration::from_millis(500);
+
+/// Executes a bash command in a fresh `bash -c` shell, started in the session's working directory, and returns its combined stdout and stderr followed by its exit code.
+///
+/// Use it for terminal operations: git, builds, tests, package managers, running programs. Do not use it for what a dedicated tool does better: find files with Glob (not find or ls), search contents with Grep (not grep or rg), read files with Read (not cat, head or tail), change files with Edit or Write (not sed, awk or echo redirection).
+///
+/// - Quote paths that contain spaces with double quotes.
+/// - Chain dependent commands with `&&`; make independent calls in parallel instead.
+/// - Each call starts a new shell: variables and `cd` do not persist between calls, so prefer absolute paths.
+/// - The command times out after 120000 ms (2 minutes) unless `timeout` says otherwise (at most 600000 ms); on timeout the whole process group is killed and the output so far is returned with the error.
+/// - Output beyond 30000 characters is cut, with a marker saying how much was left out.
+/// - A non-zero exit code is not an error of the tool: read the output and the exit code.
+/// - Never run interactive commands (editors, pagers, prompts): standard input is empty.
+#[tool(
+    name = "Bash",
+    search_hint = "execute shell commands in a terminal",
+    max_result_size_chars = 30000
+)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct BashTool {
+    /// The command to execute.
+    pub command: String,
+    /// Optional timeout in milliseconds (at most 600000). Defaults to 120000 (2 minutes).
+    pub timeout: Option<u64>,
+    /// A clear, concise description of what the command does, in 5-10 words and active voice (e.g. "List files in the current directory").
+    pub description: Option<String>,
+}
+
+impl BashTool {
+    fn checked_timeout(&self) -> Result<Duration, ToolError> {
+        if self.command.trim().is_empty() {
+            return Err(ToolError::new(
+                "`command` is empty; give the command to run",
+            ));
+        }
+        match self.timeout {
+            Some(0) => Err(ToolError::new("`timeout` must be above 0 milliseconds")),
+            Some(ms) if ms > MAX_TIMEOUT_MS => Err(ToolError::new(format!(
+                "`timeout` is {ms} ms; the most allowed is {MAX_TIMEOUT_MS} ms (10 minutes)"
+            ))),
+            Some(ms) => Ok(Duration::from_millis(ms)),
+            None => Ok(Duration::from_millis(DEFAULT_TIMEOUT_MS)),
+        }
+    }
+}
+
+impl Tool for BashTool {
+    type Output = String;
+
+    fn validate_input(&self, _: &ToolContext<'_>) -> Result<(), ToolError> {
+        self.checked_timeout().map(|_| ())
+    }
+
+    fn rule_content(&self) -> Option<String> {
+        Some(self.command.clone())
+    }
+
+    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+        let timeout = self.checked_timeout()?;
+        let run = run_shell(&self.command, ctx.cwd, timeout)?;
+        let mut text = run.output;
+        if text.is_empty() {
+            text.push_str("(no output)");
+        }
+        match run.status {
+            Some(status) => {
+                text.push_str("\n\n");
+                text.push_str(&describe_status(status));
+                Ok(text)
+            }
+            None => Err(ToolError::new(format!(
+                "Command timed out after {} ms; its process group was killed.\nOutput before the timeout:\n{text}",
+                timeout.as_millis()
+            ))),
+        }
+    }
+}
+
+/// What a finished (or killed) command left.
+struct Run {
+    /// Combined stdout and stderr, capped, with the truncation marker when cut.
+    output: String,
+    /// The exit status; `None` when the timeout killed the command.
+    status: Option<ExitStatus>,
+}
+
+/// Collected output: the first bytes kept, the total counted.
+#[derive(Default)]
+struct Capture {
+    kept: Vec<u8>,
+    total: u64,
+}
+
+/// Bytes kept before decoding: enough for [`MAX_OUTPUT_CHARS`] characters of any width.
+const KEEP_BYTES: usize = MAX_OUTPUT_CHARS * 4;
+
+fn run_shell(command: &str, cwd: &Path, timeout: Duration) -> Result<Run, ToolError> {
+    let (mut reader, writer) =
+        os_pipe::pipe().map_err(|e| ToolError::new(format!("could not create a pipe: {e}")))?;
+    let writer_err = writer
+        .try_clone()
+        .map_err(|e| ToolError::new(format!("could not create a pipe: {e}")))?;
+    let mut cmd = Command::new("bash");
+    cmd.arg("-c")
+        .arg(command)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(writer_err);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt as _;
+        // A group of its own, so a timeout can kill the shell and everything it started.
+        cmd.process_group(0);
+    }
+    let spawned = cmd.spawn();
+    // The command holds the pipe's write ends; drop them so the reader sees the end of output.
+    drop(cmd);
+    let mut child = spawned
+        .map_err(|e| ToolError::new(format!("could not start `bash` in {}: {e}", cwd.display())))?;
+
+    let capture = Arc::new(Mutex::new(Capture::default()));
+    let (done_tx, done_rx) = mpsc::channel();
+    let sink = Arc::clone(&capture);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    let mut capture = sink.lock().unwrap_or_else(|e| e.into_inner());
+                    let room = KEEP_BYTES.saturating_sub(capture.kept.len());
+                    capture.kept.extend_from_slice(&buf[..n.min(room)]);
+                    capture.total += n as u64;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            }
+        }
+        let _ = done_tx.send(());
+    });
+
+    let status = match child.wait_timeout(timeout) {
+        Ok(Some(status)) => Some(status),
+        Ok(None) => {
+            kill_group(&mut child);
+            None
+        }
+        Err(e) => {
+            kill_group(&mut child);
+            return Err(ToolError::new(format!(
+                "waiting for the command failed: {e}"
+            )));
+        }
+    };
+    let _ = done_rx.recv_timeout(DRAIN_GRACE);
+    let capture = capture.lock().unwrap_or_else(|e| e.into_inner());
+    Ok(Run {
+        output: render_output(&capture),
+        status,
+    })
+}
+
+/// Kills the command's process group (the shell and its children), then reaps the shell.
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals the process group we created at spawn;
+        // it touches no memory of ours.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Decodes the kept bytes (invalid UTF-8 replaced) and cuts to [`MAX_OUTPUT_CHARS`] with a
+/// marker that says how much is missing.
+fn render_output(capture: &Capture) -> String {
+    let text = String::from_utf8_lossy(&capture.kept);
+    let text = text.trim_end_matches('\n');
+    let (kept, cut) = crate::util::cut_chars(text, MAX_OUTPUT_CHARS);
+    let dropped_bytes = capture.total - capture.kept.len() as u64;
+    if !cut && dropped_bytes == 0 {
+        return kept.to_owned();
+    }
+    format!(
+        "{kept}\n\n[output truncated: showing the first {MAX_OUTPUT_CHARS} characters of {} bytes]",
+        capture.total
+    )
+}
+
+fn describe_status(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("Exit code: {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt as _;
+        if let Some(signal) = status.signal() {
+            return format!("Exit code: none (killed by signal {signal})");
+        }
+    }
+    format!("Exit code: none ({status})")
+}

@@ -1,0 +1,347 @@
+//! Grep: regex search over file contents, on ripgrep's own libraries.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use grep_regex::RegexMatcherBuilder;
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
+use ignore::overrides::OverrideBuilder;
+use ignore::types::TypesBuilder;
+use registry_core::{InputSchema, Tool, ToolContext, ToolError, tool};
+use serde::{Deserialize, Serialize};
+
+use crate::glob::not_embedded;
+use crate::util::{modified, resolve, walker};
+
+/// Lines or entries returned when the input gives no `head_limit`.
+pub const DEFAULT_HEAD_LIMIT: usize = 250;
+
+/// A powerful search tool built on ripgrep's libraries.
+///
+/// - ALWAYS use Grep for content searches; never run `grep` or `rg` through Bash.
+/// - Full regex syntax (`log.*Error`, `function\s+\w+`). Literal braces need escaping: `interface\{\}` finds `interface{}` in Go code.
+/// - Filter files with `glob` (`*.js`, `**/*.{ts,tsx}`) or `type` (`js`, `py`, `rust`: ripgrep's file types, more efficient than a glob for standard types). Files that `.gitignore` excludes and binary files are skipped.
+/// - `output_mode`: `files_with_matches` (the default) lists the matching files, most recently modified first; `content` shows the matching lines as `path:line:text` (context lines as `path-line-text`, groups separated by `--`), with `-n`, `-A`, `-B`, `-C`; `count` shows `path:count` per file.
+/// - Patterns match within one line. For patterns that span lines (`struct \{[\s\S]*?field`), set `multiline: true`, where `.` also matches newlines.
+/// - `head_limit` keeps the first N lines or entries, like `| head -N`; it defaults to 250, and 0 means no limit. A note says when results were cut.
+/// - For open-ended searches that need several rounds, use the Agent tool.
+#[tool(
+    name = "Grep",
+    read_only,
+    concurrency_safe,
+    search_hint = "search file contents with regex (ripgrep)",
+    enabled = not_embedded,
+    max_result_size_chars = 20000
+)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct GrepTool {
+    /// The regular expression to search for in file contents.
+    pub pattern: String,
+    /// The file or directory to search in (rg PATH). Defaults to the working directory.
+    pub path: Option<String>,
+    /// A glob that files must match (e.g. "*.js", "*.{ts,tsx}"); maps to rg --glob.
+    pub glob: Option<String>,
+    /// A file type to search (rg --type), e.g. js, py, rust, go, java.
+    #[serde(rename = "type")]
+    pub file_type: Option<String>,
+    /// Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit); "files_with_matches" shows file paths (supports head_limit); "count" shows match counts (supports head_limit). Defaults to "files_with_matches".
+    pub output_mode: Option<OutputMode>,
+    /// Case-insensitive search (rg -i).
+    #[serde(rename = "-i")]
+    pub case_insensitive: Option<bool>,
+    /// Show line numbers in output (rg -n). Requires output_mode "content", ignored otherwise. Defaults to true.
+    #[serde(rename = "-n")]
+    pub line_numbers: Option<bool>,
+    /// Number of lines to show after each match (rg -A). Requires output_mode "content", ignored otherwise.
+    #[serde(rename = "-A")]
+    pub after: Option<usize>,
+    /// Number of lines to show before each match (rg -B). Requires output_mode "content", ignored otherwise.
+    #[serde(rename = "-B")]
+    pub before: Option<usize>,
+    /// Number of lines to show before and after each match (rg -C). Requires output_mode "content", ignored otherwise.
+    #[serde(rename = "-C")]
+    pub context: Option<usize>,
+    /// Enable multiline mode, where patterns can span lines and . matches newlines (rg -U --multiline-dotall). Default false.
+    pub multiline: Option<bool>,
+    /// Limit output to the first N lines (content) or entries (files_with_matches, count), like "| head -N". Defaults to 250; 0 means unlimited.
+    pub head_limit: Option<usize>,
+}
+
+/// What Grep reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, InputSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputMode {
+    /// The matching lines, with optional context.
+    Content,
+    /// The paths of the files that match.
+    FilesWithMatches,
+    /// The number of matching lines per file.
+    Count,
+}
+
+impl Tool for GrepTool {
+    type Output = String;
+
+    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+        let root = match &self.path {
+            Some(path) => resolve(ctx, path),
+            None => ctx.cwd.to_path_buf(),
+        };
+        if !root.exists() {
+            return Err(ToolError::new(format!(
+                "Path does not exist: {}",
+                root.display()
+            )));
+        }
+        let mode = self.output_mode.unwrap_or(OutputMode::FilesWithMatches);
+        let multiline = self.multiline.unwrap_or(false);
+        let matcher = RegexMatcherBuilder::new()
+            .case_insensitive(self.case_insensitive.unwrap_or(false))
+            .multi_line(multiline)
+            .dot_matches_new_line(multiline)
+            .line_terminator((!multiline).then_some(b'\n'))
+            .build(&self.pattern)
+            .map_err(|e| ToolError::new(format!("invalid regex {:?}: {e}", self.pattern)))?;
+        let mut searcher = SearcherBuilder::new();
+        searcher
+            .line_number(true)
+            .multi_line(multiline)
+            .binary_detection(BinaryDetection::quit(b'\x00'));
+        let context = mode == OutputMode::Content;
+        if context {
+            searcher
+                .before_context(self.before.or(self.context).unwrap_or(0))
+                .after_context(self.after.or(self.context).unwrap_or(0));
+        }
+        let mut searcher = searcher.build();
+        let limit = match self.head_limit {
+            Some(0) => usize::MAX,
+            Some(n) => n,
+            None => DEFAULT_HEAD_LIMIT,
+        };
+        let mut results = Results {
+            mode,
+            line_numbers: self.line_numbers.unwrap_or(true),
+            separate_files: context && self.before.or(self.after).or(self.context).unwrap_or(0) > 0,
+            limit,
+            lines: Vec::new(),
+            files: Vec::new(),
+            total: 0,
+            full: false,
+        };
+        for path in self.files(&root)? {
+            let mut sink = FileSink {
+                path: &path,
+                out: &mut results,
+                count: 0,
+                started: false,
+            };
+            // An unreadable file is skipped, as ripgrep skips it (with a warning).
+            let _ = searcher.search_path(&matcher, &path, &mut sink);
+            let count = sink.count;
+            if count > 0 && mode != OutputMode::Content {
+                results.files.push((path, count));
+                results.total += count;
+            }
+            if results.full {
+                break;
+            }
+        }
+        Ok(results.render())
+    }
+}
+
+impl GrepTool {
+    /// The files to search: `root` itself when it is a file, otherwise the walk under it with
+    /// the glob and type filters.
+    fn files(&self, root: &Path) -> Result<Vec<PathBuf>, ToolError> {
+        if root.is_file() {
+            return Ok(vec![root.to_path_buf()]);
+        }
+        let mut builder = walker(root);
+        if let Some(glob) = &self.glob {
+            let mut overrides = OverrideBuilder::new(root);
+            overrides
+                .add(glob)
+                .map_err(|e| ToolError::new(format!("invalid glob {glob:?}: {e}")))?;
+            let overrides = overrides
+                .build()
+                .map_err(|e| ToolError::new(format!("invalid glob {glob:?}: {e}")))?;
+            builder.overrides(overrides);
+        }
+        if let Some(file_type) = &self.file_type {
+            let mut types = TypesBuilder::new();
+            types.add_defaults();
+            types.select(file_type);
+            let types = types.build().map_err(|e| {
+                ToolError::new(format!(
+                    "unknown file type {file_type:?} ({e}); use a ripgrep type such as js, py, rust, go or java, or a glob"
+                ))
+            })?;
+            builder.types(types);
+        }
+        Ok(builder
+            .build()
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
+            .map(ignore::DirEntry::into_path)
+            .collect())
+    }
+}
+
+/// What the search found, across files.
+struct Results {
+    mode: OutputMode,
+    line_numbers: bool,
+    /// Put `--` between files' groups (context output, like ripgrep).
+    separate_files: bool,
+    limit: usize,
+    /// Content mode: the output lines.
+    lines: Vec<String>,
+    /// Other modes: each matching file and its count of matching lines.
+    files: Vec<(PathBuf, u64)>,
+    total: u64,
+    /// The limit was reached: stop searching.
+    full: bool,
+}
+
+impl Results {
+    fn push_line(&mut self, line: String) {
+        if self.lines.len() >= self.limit {
+            self.full = true;
+            return;
+        }
+        self.lines.push(line);
+    }
+
+    fn render(mut self) -> String {
+        match self.mode {
+            OutputMode::Content => {
+                if self.lines.is_empty() {
+                    return "No matches found".to_owned();
+                }
+                let mut text = self.lines.join("\n");
+                if self.full {
+                    text.push_str(&format!(
+                        "\n\n(Results are truncated to the first {} lines; raise head_limit or narrow the search.)",
+                        self.limit
+                    ));
+                }
+                text
+            }
+            OutputMode::FilesWithMatches => {
+                if self.files.is_empty() {
+                    return "No files found".to_owned();
+                }
+                let mut files: Vec<(std::time::SystemTime, PathBuf)> = self
+                    .files
+                    .drain(..)
+                    .map(|(path, _)| (modified(&path), path))
+                    .collect();
+                files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+                let shown = files.len().min(self.limit);
+                let mut text = format!("Found {} file{}", shown, plural(shown as u64));
+                for (_, path) in files.iter().take(shown) {
+                    text.push('\n');
+                    text.push_str(&path.display().to_string());
+                }
+                if self.full || files.len() > shown {
+                    text.push_str(&format!(
+                        "\n\n(Results are truncated to the first {} files; raise head_limit or narrow the search.)",
+                        self.limit
+                    ));
+                }
+                text
+            }
+            OutputMode::Count => {
+                if self.files.is_empty() {
+                    return "No matches found".to_owned();
+                }
+                let shown = self.files.len().min(self.limit);
+                let mut text: Vec<String> = self
+                    .files
+                    .iter()
+                    .take(shown)
+                    .map(|(path, count)| format!("{}:{count}", path.display()))
+                    .collect();
+                text.push(String::new());
+                text.push(format!(
+                    "Found {} total match{} across {} file{}.",
+                    self.total,
+                    if self.total == 1 { "" } else { "es" },
+                    self.files.len(),
+                    plural(self.files.len() as u64)
+                ));
+                if self.full || self.files.len() > shown {
+                    text.push(format!(
+                        "(Results are truncated to the first {} files; raise head_limit or narrow the search.)",
+                        self.limit
+                    ));
+                }
+                text.join("\n")
+            }
+        }
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Receives one file's matches from the searcher.
+struct FileSink<'a> {
+    path: &'a Path,
+    out: &'a mut Results,
+    /// Matching lines in this file.
+    count: u64,
+    /// Whether this file has written output lines yet (for the `--` between files).
+    started: bool,
+}
+
+impl FileSink<'_> {
+    fn line(&mut self, separator: char, number: Option<u64>, bytes: &[u8]) {
+        if !self.started {
+            self.started = true;
+            if self.out.separate_files && !self.out.lines.is_empty() {
+                self.out.push_line("--".to_owned());
+            }
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let text = text.trim_end_matches('\n').trim_end_matches('\r');
+        let line = match (self.out.line_numbers, number) {
+            (true, Some(n)) => format!("{}{separator}{n}{separator}{text}", self.path.display()),
+            _ => format!("{}{separator}{text}", self.path.display()),
+        };
+        self.out.push_line(line);
+    }
+}
+
+impl Sink for FileSink<'_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, io::Error> {
+        let lines = mat.lines().count().max(1) as u64;
+        self.count += lines;
+        match self.out.mode {
+            OutputMode::FilesWithMatches => Ok(false),
+            OutputMode::Count => Ok(true),
+            OutputMode::Content => {
+                let first = mat.line_number();
+                for (i, line) in mat.lines().enumerate() {
+                    self.line(':', first.map(|n| n + i as u64), line);
+                }
+                Ok(!self.out.full)
+            }
+        }
+    }
+
+    fn context(&mut self, _: &Searcher, context: &SinkContext<'_>) -> Result<bool, io::Error> {
+        self.line('-', context.line_number(), context.bytes());
+        Ok(!self.out.full)
+    }
+
+    fn context_break(&mut self, _: &Searcher) -> Result<bool, io::Error> {
+        self.out.push_line("--".to_owned());
+        Ok(!self.out.full)
+    }
+}

@@ -1,0 +1,82 @@
+//! SendMessage, TeamCreate and TeamDelete: agent teams, run by the host. Enabled by the
+//! run-time switch `agent_swarms`.
+
+use registry_core::{Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
+use serde::{Deserialize, Serialize};
+
+use crate::host::host_of;
+
+fn agent_swarms(switches: &Switches) -> bool {
+    switches.agent_swarms
+}
+
+/// Sends a message to another agent of your team: a teammate by name, the team lead, or everyone with `"*"`.
+///
+/// Use it to hand over results, ask a teammate a question, or coordinate who does what. Your plain text output is not seen by other agents: anything they must know goes through this tool. Keep messages self-contained; broadcast only what every teammate needs.
+#[tool(
+    name = "SendMessage",
+    defer,
+    enabled = agent_swarms,
+    search_hint = "talk to a teammate agent or broadcast to the team"
+)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct SendMessageTool {
+    /// The recipient: a teammate's name, or "*" for every teammate.
+    pub to: String,
+    /// The message.
+    pub message: String,
+    /// A 5-10 word summary shown in previews.
+    pub summary: Option<String>,
+}
+
+impl Tool for SendMessageTool {
+    type Output = ToolOutput;
+
+    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).send_message(self, ctx)
+    }
+}
+
+/// Creates a team of agents that you lead: a shared task list and a message channel. Spawn teammates into it with the Agent tool, assign them tasks with TaskUpdate, and talk to them with SendMessage.
+///
+/// Use it for large pieces of work that split into parallel parts. Delete the team with TeamDelete when the work is done.
+#[tool(
+    name = "TeamCreate",
+    defer,
+    enabled = agent_swarms,
+    search_hint = "start a swarm of coordinated agents"
+)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct TeamCreateTool {
+    /// The team's name.
+    pub team_name: String,
+    /// What the team is for.
+    pub description: Option<String>,
+}
+
+impl Tool for TeamCreateTool {
+    type Output = ToolOutput;
+
+    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).team_create(self, ctx)
+    }
+}
+
+/// Deletes the team you lead, with its task list and messages, once its work is done. Teammates still running are asked to shut down first; the call fails while any of them is active.
+#[tool(
+    name = "TeamDelete",
+    defer,
+    destructive,
+    enabled = agent_swarms,
+    search_hint = "disband the agent swarm and clean up"
+)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct TeamDeleteTool {}
+
+impl Tool for TeamDeleteTool {
+    type Output = ToolOutput;
+
+    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).team_delete(self, ctx)
+    }
+}

@@ -1,0 +1,39 @@
+//! ToolSearch: loads deferred tools by name or keyword. Its body is written in the registry,
+//! which owns the pool it searches.
+
+use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
+use serde::{Deserialize, Serialize};
+
+/// The number of matches returned when `max_results` is not given.
+pub const DEFAULT_MAX_RESULTS: usize = 5;
+
+/// Fetches the full definitions of deferred tools so that you can call them. Deferred tools are announced by name only; until this tool loads one, its parameters are unknown and calling it fails.
+///
+/// Query forms:
+/// - `select:Name` loads exactly the named tools; list several with commas: `select:Read,Edit,Grep`. Names are matched exactly, aliases included.
+/// - Keywords (`notebook jupyter`, `slack message`) find tools by words of their name, search hint and description, best matches first, at most `max_results`.
+/// - Prefix a keyword with `+` to require it: `+slack send` finds only tools about slack, ranked by "send".
+/// - A query starting with `mcp__` finds the deferred tools of that MCP server by name prefix.
+///
+/// The matching tools become callable immediately after this call returns.
+#[tool(
+    name = "ToolSearch",
+    read_only,
+    concurrency_safe,
+    search_hint = "load deferred definitions by name or keyword"
+)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct ToolSearchTool {
+    /// The query: "select:<tool_name>[,<tool_name>...]" for direct selection, or keywords to search for (prefix a keyword with + to require it).
+    pub query: String,
+    /// The most matches to return for a keyword search (default 5); select: queries are not capped.
+    pub max_results: Option<usize>,
+}
+
+impl Tool for ToolSearchTool {
+    type Output = ToolOutput;
+
+    fn call(self, _: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        Err(ToolError::not_implemented("ToolSearch"))
+    }
+}
