@@ -66,6 +66,7 @@ impl ToolResult {
         let content = match &self.content {
             ToolOutput::Text(text) => Value::String(text.clone()),
             ToolOutput::Json(value) => Value::String(value.to_string()),
+            ToolOutput::Blocks(blocks) => Value::Array(blocks.clone()),
         };
         let mut block =
             json!({"type": "tool_result", "tool_use_id": self.tool_use_id, "content": content});
@@ -268,6 +269,7 @@ fn cap_output(output: ToolOutput, limit: Option<usize>) -> ToolOutput {
         return output;
     };
     let text = match output {
+        ToolOutput::Blocks(blocks) => return ToolOutput::Blocks(blocks),
         ToolOutput::Text(text) => text,
         ToolOutput::Json(value) => {
             let text = value.to_string();

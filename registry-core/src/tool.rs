@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use crate::descriptor::ToolDescriptor;
+use crate::search::ToolSearcher;
 use crate::switches::Switches;
 
 /// The metadata `#[tool]` generates for a struct: its descriptor, schemas included.
@@ -96,6 +97,8 @@ pub enum ToolOutput {
     Text(String),
     /// Structured content, sent as its JSON text.
     Json(serde_json::Value),
+    /// Content blocks sent as they are (ToolSearch's `tool_reference` blocks).
+    Blocks(Vec<serde_json::Value>),
 }
 
 /// Conversion of a tool's typed output into [`ToolOutput`].
@@ -175,6 +178,7 @@ pub struct ToolContext<'a> {
     /// The run-time switches.
     pub switches: &'a Switches,
     host: Option<&'a (dyn Any + Send + Sync)>,
+    searcher: Option<&'a dyn ToolSearcher>,
 }
 
 impl fmt::Debug for ToolContext<'_> {
@@ -183,6 +187,7 @@ impl fmt::Debug for ToolContext<'_> {
             .field("cwd", &self.cwd)
             .field("switches", &self.switches)
             .field("host", &self.host.map(|_| ".."))
+            .field("searcher", &self.searcher.map(|_| ".."))
             .finish()
     }
 }
@@ -194,7 +199,19 @@ impl<'a> ToolContext<'a> {
             cwd,
             switches,
             host: None,
+            searcher: None,
         }
+    }
+
+    /// Attaches the ToolSearch engine of the current pool.
+    pub fn with_searcher(mut self, searcher: &'a dyn ToolSearcher) -> Self {
+        self.searcher = Some(searcher);
+        self
+    }
+
+    /// The ToolSearch engine of the current pool, when one was attached.
+    pub fn searcher(&self) -> Option<&'a dyn ToolSearcher> {
+        self.searcher
     }
 
     /// Attaches the embedding application's host value (any `'static` type; tools look it up by

@@ -1,13 +1,27 @@
 //! ToolSearch: how the model finds deferred tools.
 //!
-//! [`seed`] is the design's algorithm, rule for rule (SEMANTICS.md §9). The output and its
+//! [`seed`] is the design's algorithm, rule for rule (SEMANTICS.md §9), as a straight scan.
+//! [`index`] answers the same queries from postings, with equal results, and [`ranked`] is a
+//! second strategy (BM25F). [`SearchEngine`] holds both for one pool. The output and its
 //! mapping to a `tool_result` block live here.
 
+mod engine;
+pub mod index;
+pub mod ranked;
 pub mod seed;
 pub mod text;
 
+pub use engine::{SearchEngine, Strategy};
+
 use serde::Serialize;
 use serde_json::{Value, json};
+
+/// Answers ToolSearch queries over the current pool; tools reach it through
+/// [`ToolContext::searcher`](crate::ToolContext::searcher).
+pub trait ToolSearcher: Sync {
+    /// Runs a query.
+    fn search(&self, query: &str, max_results: usize) -> SearchOutput;
+}
 
 /// The default number of matches.
 pub const DEFAULT_MAX_RESULTS: usize = 5;
@@ -47,6 +61,11 @@ impl SearchOutput {
     /// The `tool_result` block the model sees: one `tool_reference` block per match, or the
     /// no-match text (with the servers still connecting, if any).
     pub fn to_tool_result(&self, tool_use_id: &str) -> Value {
+        json!({"type": "tool_result", "tool_use_id": tool_use_id, "content": self.content()})
+    }
+
+    /// The content of the `tool_result` block: `tool_reference` blocks, or the no-match text.
+    pub fn content(&self) -> Value {
         if self.matches.is_empty() {
             let mut text = String::from("No matching deferred tools found");
             if let Some(pending) = &self.pending_mcp_servers {
@@ -55,13 +74,13 @@ impl SearchOutput {
                     pending.join(", ")
                 ));
             }
-            return json!({"type": "tool_result", "tool_use_id": tool_use_id, "content": text});
+            return Value::String(text);
         }
         let references: Vec<Value> = self
             .matches
             .iter()
             .map(|name| json!({"type": "tool_reference", "tool_name": name}))
             .collect();
-        json!({"type": "tool_result", "tool_use_id": tool_use_id, "content": references})
+        Value::Array(references)
     }
 }

@@ -1,0 +1,161 @@
+//! The search engine of one pool: indexes built once, rebuilt only when the deferred set
+//! changes, queried by the chosen strategy.
+
+use std::sync::{Arc, OnceLock};
+
+use super::index::SeedIndex;
+use super::ranked::{RankedIndex, Weights};
+use super::seed::{fast_path, parse_terms};
+use super::text::js_trim;
+use super::{SearchOutput, ToolSearcher};
+use crate::defer::is_deferred;
+use crate::env::Env;
+use crate::pool::ToolInfo;
+
+/// How keyword queries are ranked. `select:`, exact names, the `mcp__` prefix and `+required`
+/// terms mean the same in every strategy.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// The design's scoring, exactly (the default).
+    #[default]
+    Seed,
+    /// BM25F over the tools' fields with a server prior.
+    Ranked,
+}
+
+/// ToolSearch over one pool.
+///
+/// The indexes are the memo of the tools' searchable text: [`update`](Self::update) keeps
+/// them while the set of deferred names stays the same (a changed description of a tool that
+/// stays deferred is not picked up, as in the design) and rebuilds them when it changes.
+#[derive(Debug)]
+pub struct SearchEngine {
+    pool: Vec<Arc<ToolInfo>>,
+    deferred: Vec<Arc<ToolInfo>>,
+    seed: SeedIndex,
+    ranked: OnceLock<RankedIndex>,
+    strategy: Strategy,
+    weights: Weights,
+    pending_servers: Vec<String>,
+    builds: usize,
+}
+
+impl SearchEngine {
+    /// Indexes the deferred tools of `pool`.
+    pub fn new(env: &Env, pool: Vec<Arc<ToolInfo>>, strategy: Strategy) -> Self {
+        let deferred = deferred_of(env, &pool);
+        let engine = SearchEngine {
+            seed: SeedIndex::build(&deferred),
+            pool,
+            deferred,
+            ranked: OnceLock::new(),
+            strategy,
+            weights: Weights::default(),
+            pending_servers: Vec::new(),
+            builds: 1,
+        };
+        if strategy == Strategy::Ranked {
+            engine.ranked_index();
+        }
+        engine
+    }
+
+    /// Uses other ranked-strategy weights (drops the ranked index).
+    pub fn with_weights(mut self, weights: Weights) -> Self {
+        self.weights = weights;
+        self.ranked = OnceLock::new();
+        self
+    }
+
+    /// Replaces the pool; the indexes are rebuilt only when the deferred names changed.
+    pub fn update(&mut self, env: &Env, pool: Vec<Arc<ToolInfo>>) {
+        let deferred = deferred_of(env, &pool);
+        let same = deferred.len() == self.deferred.len()
+            && deferred
+                .iter()
+                .zip(&self.deferred)
+                .all(|(a, b)| a.name == b.name);
+        self.pool = pool;
+        if !same {
+            self.seed = SeedIndex::build(&deferred);
+            self.ranked = OnceLock::new();
+            self.deferred = deferred;
+            self.builds += 1;
+        }
+    }
+
+    /// The MCP servers still connecting, reported when a search finds nothing.
+    pub fn set_pending_servers(&mut self, servers: Vec<String>) {
+        self.pending_servers = servers;
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// Changes the strategy.
+    pub fn set_strategy(&mut self, strategy: Strategy) {
+        self.strategy = strategy;
+    }
+
+    /// The deferred tools, in pool order.
+    pub fn deferred(&self) -> &[Arc<ToolInfo>] {
+        &self.deferred
+    }
+
+    /// How many times the indexes were built (for tests of the memo).
+    pub fn builds(&self) -> usize {
+        self.builds
+    }
+
+    /// The seed index.
+    pub fn seed_index(&self) -> &SeedIndex {
+        &self.seed
+    }
+
+    /// The ranked index, built on first use.
+    pub fn ranked_index(&self) -> &RankedIndex {
+        self.ranked
+            .get_or_init(|| RankedIndex::build(&self.deferred, self.weights))
+    }
+
+    /// Runs a query.
+    pub fn search(&self, query: &str, max_results: usize) -> SearchOutput {
+        let matches =
+            fast_path(query, max_results, &self.pool, &self.deferred).unwrap_or_else(|| {
+                let lower = query.to_lowercase();
+                let terms = parse_terms(js_trim(&lower));
+                let ranked = match self.strategy {
+                    Strategy::Seed => self.seed.rank(&terms, max_results),
+                    Strategy::Ranked => {
+                        let allowed = self.seed.required(&terms.required);
+                        if allowed.as_ref().is_some_and(Vec::is_empty) {
+                            Vec::new()
+                        } else {
+                            self.ranked_index()
+                                .rank(&lower, max_results, allowed.as_deref())
+                        }
+                    }
+                };
+                ranked
+                    .into_iter()
+                    .map(|i| self.deferred[i].name.clone())
+                    .collect()
+            });
+        SearchOutput::new(matches, query, self.deferred.len(), &self.pending_servers)
+    }
+}
+
+impl ToolSearcher for SearchEngine {
+    fn search(&self, query: &str, max_results: usize) -> SearchOutput {
+        SearchEngine::search(self, query, max_results)
+    }
+}
+
+fn deferred_of(env: &Env, pool: &[Arc<ToolInfo>]) -> Vec<Arc<ToolInfo>> {
+    pool.iter()
+        .filter(|tool| is_deferred(tool, env))
+        .cloned()
+        .collect()
+}
