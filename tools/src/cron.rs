@@ -46,7 +46,9 @@ impl Tool for CronCreateTool {
     }
 }
 
-/// Cancels a scheduled prompt by the id CronCreate returned (CronList shows them).
+/// Cancels a scheduled prompt by the id CronCreate returned; CronList shows the ids of the jobs that exist.
+///
+/// The job stops at once: a recurring prompt does not fire again, and a one-time prompt that has not fired yet never will. Cancel only jobs the user no longer wants.
 #[tool(
     name = "CronDelete",
     defer,

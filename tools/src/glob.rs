@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use globset::GlobBuilder;
-use registry_core::{Switches, Tool, ToolContext, ToolError, tool};
+use registry_core::{Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::util::{modified, resolve, walker};
@@ -22,7 +22,6 @@ pub const MAX_RESULTS: usize = 100;
     read_only,
     concurrency_safe,
     search_hint = "find files by name pattern or wildcard",
-    enabled = not_embedded,
     max_result_size_chars = 100000
 )]
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -31,11 +30,6 @@ pub struct GlobTool {
     pub pattern: String,
     /// The directory to search in. Omit it to use the working directory (do not pass "undefined" or "null"). Must be an existing directory.
     pub path: Option<String>,
-}
-
-/// Glob and Grep are left out when the host embeds its own fast search tools.
-pub(crate) fn not_embedded(switches: &Switches) -> bool {
-    !switches.embedded_search_tools
 }
 
 impl Tool for GlobTool {

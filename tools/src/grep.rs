@@ -10,7 +10,6 @@ use ignore::types::TypesBuilder;
 use registry_core::{InputSchema, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
-use crate::glob::not_embedded;
 use crate::util::{modified, resolve, walker};
 
 /// Lines or entries returned when the input gives no `head_limit`.
@@ -30,7 +29,6 @@ pub const DEFAULT_HEAD_LIMIT: usize = 250;
     read_only,
     concurrency_safe,
     search_hint = "search file contents with regex (ripgrep)",
-    enabled = not_embedded,
     max_result_size_chars = 20000
 )]
 #[derive(Debug, Clone, Deserialize, Serialize)]

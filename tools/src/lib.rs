@@ -19,8 +19,9 @@
 //! `WORKFLOW_SCRIPTS`, `INTERNAL_BUILD`; none by default): a gated tool's module compiles to
 //! nothing without its feature. Run-time gates read [`Switches`](registry_core::Switches):
 //! the task tools `todo_v2`, LSP `lsp`, the worktree tools `worktree_mode`, the team tools
-//! (SendMessage, TeamCreate, TeamDelete) `agent_swarms`, PowerShell `powershell`, and Glob and
-//! Grep are off when `embedded_search_tools` is on.
+//! (SendMessage, TeamCreate, TeamDelete) `agent_swarms`, PowerShell `powershell`. The gates that
+//! depend on more than one tool's own switch (Glob and Grep without embedded search tools,
+//! ToolSearch when tool search might be on) are the catalog's, in `registry_core`.
 
 #![deny(missing_docs)]
 

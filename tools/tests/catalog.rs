@@ -1,0 +1,305 @@
+//! The registered built-ins: names, order, deferral, flags, gates, hints and schemas.
+
+use std::collections::BTreeSet;
+
+use registry_core::{Switches, ToolDescriptor, builtins};
+use tools::BASE_ORDER;
+
+fn registered() -> Vec<&'static ToolDescriptor> {
+    tools::link();
+    let builtins = builtins().expect("no duplicate names");
+    BASE_ORDER
+        .iter()
+        .filter_map(|name| builtins.get(name))
+        .collect()
+}
+
+fn get(name: &str) -> &'static ToolDescriptor {
+    tools::link();
+    builtins()
+        .unwrap()
+        .get(name)
+        .unwrap_or_else(|| panic!("{name} is registered"))
+}
+
+/// The tools whose cargo feature is off in this build.
+fn compiled_out() -> BTreeSet<&'static str> {
+    let mut out = BTreeSet::new();
+    let mut off = |on: bool, names: &[&'static str]| {
+        if !on {
+            out.extend(names);
+        }
+    };
+    off(
+        cfg!(feature = "INTERNAL_BUILD"),
+        &["Config", "Tungsten", "REPL"],
+    );
+    off(cfg!(feature = "WEB_BROWSER_TOOL"), &["WebBrowser"]);
+    off(cfg!(feature = "WORKFLOW_SCRIPTS"), &["Workflow"]);
+    off(
+        cfg!(any(feature = "PROACTIVE", feature = "KAIROS")),
+        &["Sleep"],
+    );
+    off(
+        cfg!(feature = "AGENT_TRIGGERS"),
+        &["CronCreate", "CronDelete", "CronList", "RemoteTrigger"],
+    );
+    off(cfg!(feature = "MONITOR_TOOL"), &["Monitor"]);
+    off(cfg!(feature = "KAIROS"), &["SendUserFile"]);
+    out
+}
+
+#[test]
+fn base_order_names_45_distinct_tools_in_the_lessons_order() {
+    assert_eq!(BASE_ORDER.len(), 45);
+    assert_eq!(BASE_ORDER.iter().collect::<BTreeSet<_>>().len(), 45);
+    assert_eq!(BASE_ORDER[..3], ["Agent", "TaskOutput", "Bash"]);
+    assert_eq!(BASE_ORDER[BASE_ORDER.len() - 1], "ToolSearch");
+}
+
+#[test]
+fn exactly_the_tools_whose_feature_is_on_are_registered() {
+    tools::link();
+    let builtins = builtins().unwrap();
+    let out = compiled_out();
+    for name in BASE_ORDER {
+        assert_eq!(
+            builtins.get(name).is_some(),
+            !out.contains(name),
+            "{name}: registered iff its cargo feature is on"
+        );
+    }
+}
+
+#[test]
+fn deferred_tools_are_exactly_the_specified_set() {
+    let deferred: BTreeSet<&str> = [
+        "AskUserQuestion",
+        "Config",
+        "EnterPlanMode",
+        "EnterWorktree",
+        "ExitPlanMode",
+        "ExitWorktree",
+        "LSP",
+        "ListMcpResources",
+        "NotebookEdit",
+        "ReadMcpResource",
+        "RemoteTrigger",
+        "CronCreate",
+        "CronDelete",
+        "CronList",
+        "SendMessage",
+        "TaskCreate",
+        "TaskGet",
+        "TaskList",
+        "TaskUpdate",
+        "TaskOutput",
+        "TaskStop",
+        "TeamCreate",
+        "TeamDelete",
+        "TodoWrite",
+        "WebFetch",
+        "WebSearch",
+    ]
+    .into_iter()
+    .collect();
+    for tool in registered() {
+        assert_eq!(
+            tool.flags.defer,
+            deferred.contains(tool.name),
+            "{}: deferred iff in the list",
+            tool.name
+        );
+        assert!(
+            !tool.flags.always_load,
+            "{}: no built-in is always-load",
+            tool.name
+        );
+    }
+}
+
+#[test]
+fn legacy_names_are_aliases() {
+    assert_eq!(get("Task").name, "Agent");
+    assert_eq!(get("KillShell").name, "TaskStop");
+    assert_eq!(get("AgentOutputTool").name, "TaskOutput");
+    assert_eq!(get("BashOutputTool").name, "TaskOutput");
+}
+
+#[test]
+fn search_tools_are_read_only_and_concurrency_safe_and_writers_are_not() {
+    for name in [
+        "Read",
+        "Glob",
+        "Grep",
+        "ToolSearch",
+        "WebFetch",
+        "WebSearch",
+    ] {
+        let flags = get(name).flags;
+        assert!(flags.read_only && flags.concurrency_safe, "{name}");
+    }
+    for name in ["Bash", "Edit", "Write", "NotebookEdit", "TodoWrite"] {
+        let flags = get(name).flags;
+        assert!(!flags.read_only && !flags.concurrency_safe, "{name}");
+    }
+    assert!(get("Write").flags.destructive);
+    assert!(get("TaskStop").flags.destructive);
+}
+
+/// Tool names and how to turn their switch on.
+type GateCase = (&'static [&'static str], fn(&mut Switches));
+
+#[test]
+fn run_time_gates_follow_their_switches() {
+    let cases: [GateCase; 5] = [
+        (&["TaskCreate", "TaskGet", "TaskUpdate", "TaskList"], |s| {
+            s.todo_v2 = true
+        }),
+        (&["LSP"], |s| s.lsp = true),
+        (&["EnterWorktree", "ExitWorktree"], |s| {
+            s.worktree_mode = true
+        }),
+        (&["SendMessage", "TeamCreate", "TeamDelete"], |s| {
+            s.agent_swarms = true
+        }),
+        (&["PowerShell"], |s| s.powershell = true),
+    ];
+    let off = Switches::default();
+    for (names, turn_on) in cases {
+        let mut on = Switches::default();
+        turn_on(&mut on);
+        for name in names {
+            let tool = get(name);
+            assert!(!tool.is_enabled(&off), "{name} is off by default");
+            assert!(tool.is_enabled(&on), "{name} follows its switch");
+        }
+    }
+    for name in ["Bash", "Glob", "Grep", "Read", "Brief", "ToolSearch"] {
+        assert!(get(name).is_enabled(&off), "{name} has no run-time gate");
+    }
+}
+
+#[test]
+fn compile_time_gates_are_recorded_in_the_descriptor() {
+    assert_eq!(get("Bash").feature, None);
+    if cfg!(any(feature = "PROACTIVE", feature = "KAIROS")) {
+        assert_eq!(
+            get("Sleep").feature,
+            Some(r#"any(feature = "PROACTIVE", feature = "KAIROS")"#)
+        );
+    }
+    if cfg!(feature = "AGENT_TRIGGERS") {
+        assert_eq!(
+            get("CronCreate").feature,
+            Some(r#"feature = "AGENT_TRIGGERS""#)
+        );
+    }
+}
+
+/// `WebFetch` → web, fetch; `LSP` → lsp; `ListMcpResources` → list, mcp, resources.
+fn name_parts(name: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut previous_lower = false;
+    for ch in name.chars() {
+        if ch.is_ascii_uppercase() && previous_lower {
+            parts.push(String::new());
+        }
+        previous_lower = ch.is_ascii_lowercase();
+        parts.last_mut().unwrap().push(ch.to_ascii_lowercase());
+    }
+    parts
+}
+
+#[test]
+fn every_search_hint_is_a_3_to_10_word_phrase_without_the_names_words() {
+    for tool in registered() {
+        let hint = tool
+            .search_hint
+            .unwrap_or_else(|| panic!("{} has a search hint", tool.name));
+        let words: Vec<String> = hint
+            .split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .collect();
+        assert!((3..=10).contains(&words.len()), "{}: {hint}", tool.name);
+        assert!(!hint.ends_with('.'), "{}: {hint}", tool.name);
+        for part in name_parts(tool.name) {
+            assert!(
+                !words.contains(&part),
+                "{}: hint {hint:?} repeats the name's word {part:?}",
+                tool.name
+            );
+        }
+    }
+}
+
+#[test]
+fn every_tool_has_a_real_description_and_documented_properties() {
+    for tool in registered() {
+        assert!(
+            tool.description.len() >= 80,
+            "{}: a description of a few sentences",
+            tool.name
+        );
+        let schema: serde_json::Value = serde_json::from_str(tool.input_schema).unwrap();
+        assert_eq!(schema["type"], "object", "{}", tool.name);
+        for (property, value) in schema["properties"].as_object().unwrap() {
+            assert!(
+                value["description"].as_str().is_some_and(|d| !d.is_empty()),
+                "{}.{property} has a description",
+                tool.name
+            );
+        }
+        serde_json::from_str::<serde_json::Value>(tool.strict_input_schema).unwrap();
+    }
+}
+
+#[test]
+fn grep_takes_ripgrep_style_flag_names() {
+    let schema: serde_json::Value = serde_json::from_str(get("Grep").input_schema).unwrap();
+    let properties: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    for flag in [
+        "-i",
+        "-n",
+        "-A",
+        "-B",
+        "-C",
+        "type",
+        "output_mode",
+        "head_limit",
+    ] {
+        assert!(properties.iter().any(|p| *p == flag), "Grep has {flag}");
+    }
+    assert_eq!(
+        schema["properties"]["output_mode"]["enum"],
+        serde_json::json!(["content", "files_with_matches", "count"])
+    );
+    assert_eq!(schema["required"], serde_json::json!(["pattern"]));
+}
+
+#[test]
+fn tool_search_input_is_query_and_optional_max_results() {
+    let schema: serde_json::Value = serde_json::from_str(get("ToolSearch").input_schema).unwrap();
+    let properties: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(properties, ["query", "max_results"]);
+    assert_eq!(schema["required"], serde_json::json!(["query"]));
+    assert_eq!(schema["properties"]["query"]["type"], "string");
+    assert_eq!(schema["properties"]["max_results"]["type"], "integer");
+}
+
+#[test]
+fn todo_items_use_the_camel_case_active_form() {
+    let schema: serde_json::Value = serde_json::from_str(get("TodoWrite").input_schema).unwrap();
+    let item = &schema["properties"]["todos"]["items"];
+    assert_eq!(
+        item["required"],
+        serde_json::json!(["content", "status", "activeForm"])
+    );
+    assert_eq!(
+        item["properties"]["status"]["enum"],
+        serde_json::json!(["pending", "in_progress", "completed"])
+    );
+}
