@@ -79,8 +79,9 @@ pub struct Field {
 /// structs and unit-only enums with `#[derive(InputSchema)]`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no compile-time JSON schema",
-    label = "this field's type does not implement `InputSchema`",
-    note = "use a supported type (bool, integers, floats, String, char, PathBuf, Option, Vec, VecDeque, HashSet, BTreeSet, HashMap/BTreeMap with String keys, Box, serde_json::Value) or add `#[derive(InputSchema)]` to `{Self}`"
+    label = "this field's schema needs `{Self}: InputSchema`",
+    note = "supported: bool, integers, floats, char, String, PathBuf, serde_json::Value, and Option, Box, Vec, VecDeque, HashSet, BTreeSet and String-keyed HashMap/BTreeMap of supported types",
+    note = "for a struct with named fields or an enum of unit variants of your own, add `#[derive(InputSchema)]` to it; otherwise use a supported type"
 )]
 pub trait InputSchema {
     /// The schema tree.

@@ -6,6 +6,7 @@
 //! mapping to a `tool_result` block live here.
 
 mod engine;
+pub mod eval;
 pub mod index;
 pub mod ranked;
 pub mod seed;

@@ -1,0 +1,177 @@
+//! Retrieval evaluation: a set of tools and queries with their relevant tools, loaded into a
+//! pool of deferred MCP-style tools, and the recall@k, hit@k and MRR of a strategy on it.
+//!
+//! The set format (one JSON object a line): `tools.jsonl` holds `{"id", "name",
+//! "description", "extra"}`, `queries.jsonl` holds `{"qid", "query", "relevant": [ids]}`.
+//! Each tool becomes `mcp__<server>__<name>`, the server being `extra.tool_name` where the set
+//! has one and the set's name otherwise; parameters (`extra.params`) become string properties
+//! of its input schema.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{SearchEngine, Strategy};
+use crate::env::Env;
+use crate::mcp::load_servers;
+use crate::pool::ToolInfo;
+
+/// A loaded evaluation set.
+#[derive(Debug, Clone)]
+pub struct EvalSet {
+    /// The pool: every tool, deferred.
+    pub pool: Vec<Arc<ToolInfo>>,
+    /// The queries with the names of their relevant tools.
+    pub queries: Vec<EvalQuery>,
+}
+
+/// One query.
+#[derive(Debug, Clone)]
+pub struct EvalQuery {
+    /// The query text.
+    pub query: String,
+    /// Pool names of the relevant tools.
+    pub relevant: Vec<String>,
+}
+
+/// A line of a set that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalError {
+    /// `tools.jsonl` or `queries.jsonl`.
+    pub file: &'static str,
+    /// The 1-based line.
+    pub line: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} line {}: {}", self.file, self.line, self.message)
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+#[derive(Deserialize)]
+struct ToolLine {
+    id: String,
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    extra: Value,
+}
+
+#[derive(Deserialize)]
+struct QueryLine {
+    query: String,
+    relevant: Vec<String>,
+}
+
+fn lines<'a, T: serde::de::DeserializeOwned>(
+    file: &'static str,
+    text: &'a str,
+) -> impl Iterator<Item = Result<T, EvalError>> + 'a {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(move |(i, line)| {
+            serde_json::from_str(line).map_err(|error| EvalError {
+                file,
+                line: i + 1,
+                message: error.to_string(),
+            })
+        })
+}
+
+impl EvalSet {
+    /// Parses a set; `set_name` is the server part of tools without `extra.tool_name`.
+    pub fn parse(set_name: &str, tools_jsonl: &str, queries_jsonl: &str) -> Result<EvalSet, EvalError> {
+        let tools: Vec<ToolLine> = lines("tools.jsonl", tools_jsonl).collect::<Result<_, _>>()?;
+        let mut servers: Vec<(String, Vec<Value>, Vec<&str>)> = Vec::new();
+        let mut server_index: HashMap<String, usize> = HashMap::new();
+        for tool in &tools {
+            let server = tool.extra.get("tool_name").and_then(Value::as_str).unwrap_or(set_name);
+            let params: serde_json::Map<String, Value> = tool
+                .extra
+                .get("params")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|param| (param.to_owned(), json!({"type": "string"})))
+                .collect();
+            let entry = json!({
+                "name": tool.name,
+                "description": tool.description,
+                "inputSchema": {"type": "object", "properties": params},
+            });
+            let slot = *server_index.entry(server.to_owned()).or_insert_with(|| {
+                servers.push((server.to_owned(), Vec::new(), Vec::new()));
+                servers.len() - 1
+            });
+            servers[slot].1.push(entry);
+            servers[slot].2.push(&tool.id);
+        }
+        // Tools load server by server, in this order.
+        let ids_in_order: Vec<&str> = servers.iter().flat_map(|(_, _, ids)| ids.iter().copied()).collect();
+        let values: Vec<(String, Value)> = servers.into_iter().map(|(server, list, _)| (server, Value::Array(list))).collect();
+        let loaded = load_servers(values.iter().map(|(server, list)| (server.as_str(), list)));
+        if let Some(error) = loaded.errors.first() {
+            return Err(EvalError { file: "tools.jsonl", line: 0, message: error.to_string() });
+        }
+        let names: HashMap<&str, String> = ids_in_order.into_iter().zip(loaded.tools.iter().map(|tool| tool.name.clone())).collect();
+        let mut queries = Vec::new();
+        for (i, query) in lines::<QueryLine>("queries.jsonl", queries_jsonl).enumerate() {
+            let query = query?;
+            let relevant = query
+                .relevant
+                .iter()
+                .map(|id| {
+                    names.get(id.as_str()).cloned().ok_or_else(|| EvalError {
+                        file: "queries.jsonl",
+                        line: i + 1,
+                        message: format!("relevant tool `{id}` is not in tools.jsonl"),
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+            queries.push(EvalQuery { query: query.query, relevant });
+        }
+        Ok(EvalSet { pool: loaded.tools, queries })
+    }
+}
+
+/// The quality of one strategy on one set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Metrics {
+    /// Mean of |relevant ∩ top k| / min(|relevant|, k).
+    pub recall: f64,
+    /// Share of queries with a relevant tool in the top k.
+    pub hit: f64,
+    /// Mean reciprocal rank of the first relevant tool within the top 100.
+    pub mrr: f64,
+    /// Queries evaluated.
+    pub queries: usize,
+}
+
+/// Evaluates a strategy at cut-off `k`.
+pub fn evaluate(set: &EvalSet, strategy: Strategy, k: usize) -> Metrics {
+    let engine = SearchEngine::new(&Env::default(), set.pool.clone(), strategy);
+    let (mut recall, mut hit, mut mrr) = (0.0, 0.0, 0.0);
+    for query in &set.queries {
+        let ranked = engine.search(&query.query, 100.max(k)).matches;
+        let top = &ranked[..ranked.len().min(k)];
+        let found = query.relevant.iter().filter(|name| top.contains(name)).count();
+        recall += found as f64 / query.relevant.len().clamp(1, k) as f64;
+        hit += f64::from(u8::from(found > 0));
+        if let Some(rank) = ranked.iter().position(|name| query.relevant.contains(name)) {
+            mrr += 1.0 / (rank + 1) as f64;
+        }
+    }
+    let n = set.queries.len().max(1) as f64;
+    Metrics { recall: recall / n, hit: hit / n, mrr: mrr / n, queries: set.queries.len() }
+}
