@@ -160,7 +160,11 @@ pub struct Metrics {
 
 /// Evaluates a strategy at cut-off `k`.
 pub fn evaluate(set: &EvalSet, strategy: Strategy, k: usize) -> Metrics {
-    let engine = SearchEngine::new(&Env::default(), set.pool.clone(), strategy);
+    evaluate_engine(set, &SearchEngine::new(&Env::default(), set.pool.clone(), strategy), k)
+}
+
+/// Evaluates an engine built over `set.pool` at cut-off `k`.
+pub fn evaluate_engine(set: &EvalSet, engine: &SearchEngine, k: usize) -> Metrics {
     let (mut recall, mut hit, mut mrr) = (0.0, 0.0, 0.0);
     for query in &set.queries {
         let ranked = engine.search(&query.query, 100.max(k)).matches;
