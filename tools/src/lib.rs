@@ -3,8 +3,8 @@
 //! Every tool of a coding agent's built-in set, each a `#[tool]` struct whose fields are its
 //! input schema, registered with `registry_core`'s inventory when this crate is linked.
 //!
-//! * **Working on the machine alone:** [`bash`], [`read`], [`write`], [`edit`], [`glob`],
-//!   [`grep`], [`notebook`], [`todo`] (its checklist lives in the host, with an in-memory
+//! * **Working on the machine alone:** [`bash`], [`read`], [`write`](mod@write), [`edit`], [`glob`],
+//!   [`grep`], [`notebook`], [`todo`](mod@todo) (its checklist lives in the host, with an in-memory
 //!   default) and, under `PROACTIVE` or `KAIROS`, `sleep`.
 //! * **Needing the agent around them:** every other tool calls one method of
 //!   [`host::ToolHost`], which the embedding application implements and attaches to the
