@@ -18,7 +18,9 @@ fn main() -> ExitCode {
     println!("|---|---|---:|---:|---:|---:|");
     for dir in dirs {
         let dir = Path::new(&dir);
-        let name = dir.file_name().map_or("set".into(), |n| n.to_string_lossy().into_owned());
+        let name = dir
+            .file_name()
+            .map_or("set".into(), |n| n.to_string_lossy().into_owned());
         let read = |file: &str| std::fs::read_to_string(dir.join(file));
         let (tools, queries) = match (read("tools.jsonl"), read("queries.jsonl")) {
             (Ok(tools), Ok(queries)) => (tools, queries),
@@ -36,7 +38,10 @@ fn main() -> ExitCode {
         };
         for (label, strategy) in [("seed", Strategy::Seed), ("ranked", Strategy::Ranked)] {
             let m = evaluate(&set, strategy, 5);
-            println!("| {name} | {label} | {:.3} | {:.3} | {:.3} | {} |", m.recall, m.hit, m.mrr, m.queries);
+            println!(
+                "| {name} | {label} | {:.3} | {:.3} | {:.3} | {} |",
+                m.recall, m.hit, m.mrr, m.queries
+            );
         }
     }
     ExitCode::SUCCESS

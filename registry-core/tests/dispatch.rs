@@ -125,7 +125,7 @@ fn dispatch(env: &Env, approver: Option<&dyn Approver>, name: &str, input: Value
 fn text(result: &ToolResult) -> &str {
     match &result.content {
         ToolOutput::Text(text) => text,
-        ToolOutput::Json(_) => panic!("expected text"),
+        other => panic!("expected text, got {other:?}"),
     }
 }
 

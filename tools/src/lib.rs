@@ -115,6 +115,26 @@ pub const BASE_ORDER: &[&str] = &[
     TOOL_SEARCH,
 ];
 
+/// This build's built-ins in [`BASE_ORDER`], ready for the registry's rules; an error names
+/// both definitions when two registered tools (these or the application's own) share a name.
+pub fn catalog() -> Result<registry_core::Catalog, &'static registry_core::DuplicateTool> {
+    link();
+    registry_core::builtins().map(|builtins| registry_core::Catalog::new(builtins, BASE_ORDER))
+}
+
+/// The compile-time gates of this build, as the registry's rules read them.
+pub fn features() -> registry_core::Features {
+    let mut features = registry_core::Features::none();
+    features.kairos = cfg!(feature = "KAIROS");
+    features.kairos_brief = cfg!(feature = "KAIROS_BRIEF");
+    features.fork_subagent = cfg!(feature = "FORK_SUBAGENT");
+    features.coordinator_mode = cfg!(feature = "COORDINATOR_MODE");
+    features.agent_triggers = cfg!(feature = "AGENT_TRIGGERS");
+    features.workflow_scripts = cfg!(feature = "WORKFLOW_SCRIPTS");
+    features.internal_build = cfg!(feature = "INTERNAL_BUILD");
+    features
+}
+
 /// Does nothing; call it from a binary that uses this crate only for its tools.
 ///
 /// The tools register themselves through `inventory`, whose submissions are static data that

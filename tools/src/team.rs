@@ -1,5 +1,6 @@
-//! SendMessage, TeamCreate and TeamDelete: agent teams, run by the host. Enabled by the
-//! run-time switch `agent_swarms`.
+//! SendMessage, TeamCreate and TeamDelete: agent teams, run by the host. TeamCreate and
+//! TeamDelete are enabled by the run-time switch `agent_swarms`; SendMessage always exists
+//! (coordinator mode and in-process teammates use it without a team).
 
 use registry_core::{Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
@@ -16,7 +17,6 @@ fn agent_swarms(switches: &Switches) -> bool {
 #[tool(
     name = "SendMessage",
     defer,
-    enabled = agent_swarms,
     search_hint = "talk to a teammate agent or broadcast to the team"
 )]
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -1,5 +1,6 @@
-//! ToolSearch: loads deferred tools by name or keyword. Its body is written in the registry,
-//! which owns the pool it searches.
+//! ToolSearch: loads deferred tools by name or keyword. It asks the search engine of the
+//! current pool, which the host attaches to the context
+//! ([`ToolContext::with_searcher`](registry_core::ToolContext::with_searcher)).
 
 use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
@@ -33,7 +34,14 @@ pub struct ToolSearchTool {
 impl Tool for ToolSearchTool {
     type Output = ToolOutput;
 
-    fn call(self, _: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        Err(ToolError::not_implemented("ToolSearch"))
+    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        let searcher = ctx.searcher().ok_or_else(|| {
+            ToolError::new("ToolSearch has no search engine for this pool; the host must attach one with `ToolContext::with_searcher`")
+        })?;
+        let output = searcher.search(&self.query, self.max_results.unwrap_or(DEFAULT_MAX_RESULTS));
+        Ok(match output.content() {
+            serde_json::Value::Array(blocks) => ToolOutput::Blocks(blocks),
+            other => ToolOutput::Text(other.as_str().unwrap_or_default().to_owned()),
+        })
     }
 }

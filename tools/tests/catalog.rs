@@ -151,6 +151,11 @@ fn search_tools_are_read_only_and_concurrency_safe_and_writers_are_not() {
 type GateCase = (&'static [&'static str], fn(&mut Switches));
 
 #[test]
+fn send_message_has_no_run_time_gate() {
+    assert!(get("SendMessage").enabled.is_none());
+}
+
+#[test]
 fn run_time_gates_follow_their_switches() {
     let cases: [GateCase; 5] = [
         (&["TaskCreate", "TaskGet", "TaskUpdate", "TaskList"], |s| {
@@ -160,9 +165,7 @@ fn run_time_gates_follow_their_switches() {
         (&["EnterWorktree", "ExitWorktree"], |s| {
             s.worktree_mode = true
         }),
-        (&["SendMessage", "TeamCreate", "TeamDelete"], |s| {
-            s.agent_swarms = true
-        }),
+        (&["TeamCreate", "TeamDelete"], |s| s.agent_swarms = true),
         (&["PowerShell"], |s| s.powershell = true),
     ];
     let off = Switches::default();

@@ -90,12 +90,20 @@ fn lines<'a, T: serde::de::DeserializeOwned>(
 
 impl EvalSet {
     /// Parses a set; `set_name` is the server part of tools without `extra.tool_name`.
-    pub fn parse(set_name: &str, tools_jsonl: &str, queries_jsonl: &str) -> Result<EvalSet, EvalError> {
+    pub fn parse(
+        set_name: &str,
+        tools_jsonl: &str,
+        queries_jsonl: &str,
+    ) -> Result<EvalSet, EvalError> {
         let tools: Vec<ToolLine> = lines("tools.jsonl", tools_jsonl).collect::<Result<_, _>>()?;
         let mut servers: Vec<(String, Vec<Value>, Vec<&str>)> = Vec::new();
         let mut server_index: HashMap<String, usize> = HashMap::new();
         for tool in &tools {
-            let server = tool.extra.get("tool_name").and_then(Value::as_str).unwrap_or(set_name);
+            let server = tool
+                .extra
+                .get("tool_name")
+                .and_then(Value::as_str)
+                .unwrap_or(set_name);
             let params: serde_json::Map<String, Value> = tool
                 .extra
                 .get("params")
@@ -118,13 +126,26 @@ impl EvalSet {
             servers[slot].2.push(&tool.id);
         }
         // Tools load server by server, in this order.
-        let ids_in_order: Vec<&str> = servers.iter().flat_map(|(_, _, ids)| ids.iter().copied()).collect();
-        let values: Vec<(String, Value)> = servers.into_iter().map(|(server, list, _)| (server, Value::Array(list))).collect();
+        let ids_in_order: Vec<&str> = servers
+            .iter()
+            .flat_map(|(_, _, ids)| ids.iter().copied())
+            .collect();
+        let values: Vec<(String, Value)> = servers
+            .into_iter()
+            .map(|(server, list, _)| (server, Value::Array(list)))
+            .collect();
         let loaded = load_servers(values.iter().map(|(server, list)| (server.as_str(), list)));
         if let Some(error) = loaded.errors.first() {
-            return Err(EvalError { file: "tools.jsonl", line: 0, message: error.to_string() });
+            return Err(EvalError {
+                file: "tools.jsonl",
+                line: 0,
+                message: error.to_string(),
+            });
         }
-        let names: HashMap<&str, String> = ids_in_order.into_iter().zip(loaded.tools.iter().map(|tool| tool.name.clone())).collect();
+        let names: HashMap<&str, String> = ids_in_order
+            .into_iter()
+            .zip(loaded.tools.iter().map(|tool| tool.name.clone()))
+            .collect();
         let mut queries = Vec::new();
         for (i, query) in lines::<QueryLine>("queries.jsonl", queries_jsonl).enumerate() {
             let query = query?;
@@ -139,9 +160,15 @@ impl EvalSet {
                     })
                 })
                 .collect::<Result<_, _>>()?;
-            queries.push(EvalQuery { query: query.query, relevant });
+            queries.push(EvalQuery {
+                query: query.query,
+                relevant,
+            });
         }
-        Ok(EvalSet { pool: loaded.tools, queries })
+        Ok(EvalSet {
+            pool: loaded.tools,
+            queries,
+        })
     }
 }
 
@@ -160,7 +187,11 @@ pub struct Metrics {
 
 /// Evaluates a strategy at cut-off `k`.
 pub fn evaluate(set: &EvalSet, strategy: Strategy, k: usize) -> Metrics {
-    evaluate_engine(set, &SearchEngine::new(&Env::default(), set.pool.clone(), strategy), k)
+    evaluate_engine(
+        set,
+        &SearchEngine::new(&Env::default(), set.pool.clone(), strategy),
+        k,
+    )
 }
 
 /// Evaluates an engine built over `set.pool` at cut-off `k`.
@@ -169,7 +200,11 @@ pub fn evaluate_engine(set: &EvalSet, engine: &SearchEngine, k: usize) -> Metric
     for query in &set.queries {
         let ranked = engine.search(&query.query, 100.max(k)).matches;
         let top = &ranked[..ranked.len().min(k)];
-        let found = query.relevant.iter().filter(|name| top.contains(name)).count();
+        let found = query
+            .relevant
+            .iter()
+            .filter(|name| top.contains(name))
+            .count();
         recall += found as f64 / query.relevant.len().clamp(1, k) as f64;
         hit += f64::from(u8::from(found > 0));
         if let Some(rank) = ranked.iter().position(|name| query.relevant.contains(name)) {
@@ -177,5 +212,10 @@ pub fn evaluate_engine(set: &EvalSet, engine: &SearchEngine, k: usize) -> Metric
         }
     }
     let n = set.queries.len().max(1) as f64;
-    Metrics { recall: recall / n, hit: hit / n, mrr: mrr / n, queries: set.queries.len() }
+    Metrics {
+        recall: recall / n,
+        hit: hit / n,
+        mrr: mrr / n,
+        queries: set.queries.len(),
+    }
 }

@@ -213,8 +213,8 @@ impl RankedIndex {
         }
         index.servers = server_ids.len();
         let n = deferred.len().max(1) as f64;
-        for field in 0..FIELDS {
-            index.average[field] = ((totals[field] / n) as f32).max(1.0);
+        for (average, total) in index.average.iter_mut().zip(totals) {
+            *average = ((total / n) as f32).max(1.0);
         }
         index
     }

@@ -1,0 +1,67 @@
+//! Helpers shared by the integration tests (included with `mod common;`).
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use registry_core::mcp::{McpTools, load_servers};
+use registry_core::{Catalog, Env, Features, ToolInfo};
+use serde_json::Value;
+
+/// The built-in catalog of this build.
+pub fn catalog() -> Catalog {
+    tools::catalog().expect("no two tools share a name")
+}
+
+/// An environment with this build's features and everything else at its default.
+pub fn env() -> Env {
+    Env {
+        features: tools::features(),
+        ..Env::default()
+    }
+}
+
+/// An environment with explicit features.
+pub fn env_with(features: Features) -> Env {
+    Env {
+        features,
+        ..Env::default()
+    }
+}
+
+/// `shared/mcp-fixtures/`, beside the repository.
+pub fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/mcp-fixtures")
+}
+
+/// The eleven fixture servers, in file-name order: (server name, tools/list result).
+pub fn fixtures() -> Vec<(String, Value)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
+        .expect("shared/mcp-fixtures beside the repository")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            (name, value)
+        })
+        .collect()
+}
+
+/// Loads servers, asserting none of their entries was malformed.
+pub fn load(servers: &[(String, Value)]) -> Vec<Arc<ToolInfo>> {
+    let McpTools { tools, errors } =
+        load_servers(servers.iter().map(|(name, value)| (name.as_str(), value)));
+    assert!(errors.is_empty(), "{errors:?}");
+    tools
+}
+
+/// The names of a pool.
+pub fn names(pool: &[Arc<ToolInfo>]) -> Vec<&str> {
+    pool.iter().map(|tool| tool.name.as_str()).collect()
+}

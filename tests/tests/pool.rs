@@ -1,0 +1,389 @@
+//! SEMANTICS.md §2, §3, §5, §7 against the real built-in catalog and the MCP fixtures.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{catalog, env, fixtures, load, names};
+use registry_core::cache::SchemaCache;
+use registry_core::contexts::AgentKind;
+use registry_core::permissions::{Behavior, RuleSource};
+use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
+use registry_core::{
+    Env, ToolInfo, assemble_tool_pool, compare_names, filter_tools_for_agent, get_all_base_tools,
+    get_tools, merge_and_filter_tools,
+};
+
+fn tool_names(env: &Env) -> Vec<String> {
+    get_tools(env, &catalog())
+        .iter()
+        .map(|tool| tool.name.clone())
+        .collect()
+}
+
+fn has(env: &Env, name: &str) -> bool {
+    tool_names(env).iter().any(|tool| tool == name)
+}
+
+/// The lesson's §14.4 availability matrix, row by row: main thread, sub-agent, async agent,
+/// coordinator.
+#[test]
+fn availability_matrix_of_lesson_14_4() {
+    const ROWS: &[(&str, [&str; 4])] = &[
+        ("Bash", ["Yes", "Yes", "Yes", "No"]),
+        ("Read", ["Yes", "Yes", "Yes", "No"]),
+        ("Edit", ["Yes", "Yes", "Yes", "No"]),
+        ("Agent", ["Yes", "Ant", "No", "Yes"]),
+        ("AskUserQuestion", ["Yes", "No", "No", "No"]),
+        ("EnterPlanMode", ["Yes", "No", "No", "No"]),
+        ("TaskStop", ["Yes", "No", "No", "Yes"]),
+        ("ToolSearch", ["Yes", "Yes", "Yes", "No"]),
+    ];
+    let kinds = [
+        AgentKind::Main,
+        AgentKind::SubAgent,
+        AgentKind::Async,
+        AgentKind::Coordinator,
+    ];
+    for internal in [false, true] {
+        let mut env = env();
+        env.features.internal_build = internal;
+        let pool = get_tools(&env, &catalog());
+        for (tool, cells) in ROWS {
+            for (kind, cell) in kinds.iter().zip(cells) {
+                let expected = match *cell {
+                    "Yes" => true,
+                    "No" => false,
+                    _ => internal,
+                };
+                let got = filter_tools_for_agent(&pool, *kind, &env)
+                    .iter()
+                    .any(|t| t.name == *tool);
+                assert_eq!(
+                    got, expected,
+                    "{tool} for {kind:?} (internal build: {internal})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn custom_agents_lose_the_same_tools_as_sub_agents() {
+    let env = env();
+    let pool = get_tools(&env, &catalog());
+    assert_eq!(
+        names(&filter_tools_for_agent(&pool, AgentKind::CustomAgent, &env)),
+        names(&filter_tools_for_agent(&pool, AgentKind::SubAgent, &env))
+    );
+}
+
+#[test]
+fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
+    let mut env = env();
+    env.switches.todo_v2 = true;
+    let pool = get_tools(&env, &catalog());
+    let teammate = filter_tools_for_agent(&pool, AgentKind::InProcessTeammate, &env);
+    let async_agent = filter_tools_for_agent(&pool, AgentKind::Async, &env);
+    for name in [
+        "TaskCreate",
+        "TaskGet",
+        "TaskList",
+        "TaskUpdate",
+        "SendMessage",
+    ] {
+        assert!(names(&teammate).contains(&name), "{name}");
+        assert!(!names(&async_agent).contains(&name), "{name}");
+    }
+}
+
+#[test]
+fn agent_filters_keep_every_mcp_tool_but_the_coordinator_keeps_only_pr_activity() {
+    let env = env();
+    let mut pool = get_tools(&env, &catalog());
+    pool.push(Arc::new(ToolInfo::new(
+        "mcp__gh__subscribe_pr_activity",
+        "x",
+    )));
+    pool.push(Arc::new(ToolInfo::new("mcp__gh__list_issues", "x")));
+    for kind in [
+        AgentKind::SubAgent,
+        AgentKind::CustomAgent,
+        AgentKind::Async,
+        AgentKind::InProcessTeammate,
+    ] {
+        let kept = filter_tools_for_agent(&pool, kind, &env);
+        assert!(names(&kept).contains(&"mcp__gh__list_issues"), "{kind:?}");
+    }
+    let coordinator = filter_tools_for_agent(&pool, AgentKind::Coordinator, &env);
+    assert!(names(&coordinator).contains(&"mcp__gh__subscribe_pr_activity"));
+    assert!(!names(&coordinator).contains(&"mcp__gh__list_issues"));
+}
+
+#[test]
+fn simple_mode_is_bash_read_edit() {
+    let mut env = env();
+    env.switches.simple = true;
+    assert_eq!(tool_names(&env), ["Bash", "Read", "Edit"]);
+}
+
+#[test]
+fn simple_mode_in_coordinator_mode_adds_agent_task_stop_send_message() {
+    let mut env = env();
+    env.switches.simple = true;
+    env.switches.coordinator = true;
+    env.features.coordinator_mode = true;
+    assert_eq!(
+        tool_names(&env),
+        ["Bash", "Read", "Edit", "Agent", "TaskStop", "SendMessage"]
+    );
+    env.features.coordinator_mode = false;
+    assert_eq!(
+        tool_names(&env),
+        ["Bash", "Read", "Edit"],
+        "coordinator mode needs the build feature"
+    );
+}
+
+#[test]
+fn simple_mode_still_applies_deny_rules() {
+    let mut env = env();
+    env.switches.simple = true;
+    env.permissions
+        .add(Behavior::Deny, RuleSource::User, "Read");
+    assert_eq!(tool_names(&env), ["Bash", "Edit"]);
+}
+
+#[test]
+fn simple_repl_mode_is_only_repl_when_the_repl_tool_exists() {
+    let mut env = env();
+    env.switches.simple = true;
+    env.switches.repl = true;
+    let expected: &[&str] = if tools::features().internal_build {
+        &["REPL"]
+    } else {
+        &["Bash", "Read", "Edit"]
+    };
+    assert_eq!(tool_names(&env), expected);
+}
+
+#[test]
+fn special_tools_are_in_the_base_list_but_not_offered() {
+    let env = env();
+    let base: Vec<&str> = get_all_base_tools(&env, &catalog())
+        .iter()
+        .map(|tool| tool.name)
+        .collect();
+    for special in ["ListMcpResources", "ReadMcpResource", "StructuredOutput"] {
+        assert!(base.contains(&special), "{special}");
+        assert!(!has(&env, special), "{special}");
+    }
+}
+
+#[test]
+fn deny_rule_removes_the_builtin_from_the_pool() {
+    let mut env = env();
+    env.permissions
+        .add(Behavior::Deny, RuleSource::Policy, "WebFetch");
+    assert!(!has(&env, "WebFetch"));
+    env.permissions
+        .add(Behavior::Deny, RuleSource::Policy, "Bash(rm:*)");
+    assert!(
+        has(&env, "Bash"),
+        "a rule with content never removes a tool"
+    );
+}
+
+#[test]
+fn repl_mode_hides_the_primitive_tools_only_when_repl_survived() {
+    let mut env = env();
+    env.switches.repl = true;
+    if tools::features().internal_build {
+        assert!(!has(&env, "Bash") && has(&env, "REPL"));
+        env.permissions
+            .add(Behavior::Deny, RuleSource::User, "REPL");
+    }
+    assert!(
+        has(&env, "Bash") && has(&env, "Read"),
+        "without REPL nothing is hidden"
+    );
+}
+
+#[test]
+fn embedded_search_tools_drop_glob_and_grep() {
+    let mut env = env();
+    assert!(has(&env, "Glob") && has(&env, "Grep"));
+    env.switches.embedded_search_tools = true;
+    assert!(!has(&env, "Glob") && !has(&env, "Grep"));
+}
+
+#[test]
+fn tool_search_is_in_the_catalog_only_when_it_might_be_on() {
+    let mut env = env();
+    assert!(has(&env, "ToolSearch"));
+    env.tool_search.enable_tool_search = Some("false".into());
+    assert!(!has(&env, "ToolSearch"));
+}
+
+#[test]
+fn run_time_gates_decide_presence() {
+    let mut env = env();
+    let gated = [
+        "TaskCreate",
+        "TaskGet",
+        "TaskUpdate",
+        "TaskList",
+        "EnterWorktree",
+        "ExitWorktree",
+        "TeamCreate",
+        "TeamDelete",
+        "LSP",
+        "PowerShell",
+    ];
+    for name in gated {
+        assert!(!has(&env, name), "{name} is off by default");
+    }
+    env.switches.todo_v2 = true;
+    env.switches.worktree_mode = true;
+    env.switches.agent_swarms = true;
+    env.switches.lsp = true;
+    env.switches.powershell = true;
+    for name in gated {
+        assert!(has(&env, name), "{name} with its switch on");
+    }
+}
+
+#[test]
+fn base_tools_follow_the_catalog_order() {
+    let env = env();
+    let base: Vec<&str> = get_all_base_tools(&env, &catalog())
+        .iter()
+        .map(|tool| tool.name)
+        .collect();
+    let positions: Vec<usize> = base
+        .iter()
+        .map(|name| tools::BASE_ORDER.iter().position(|n| n == name).unwrap())
+        .collect();
+    assert!(
+        positions.windows(2).all(|pair| pair[0] < pair[1]),
+        "{base:?}"
+    );
+    assert_eq!(base.first(), Some(&"Agent"));
+    assert_eq!(base.last(), Some(&"ToolSearch"));
+}
+
+fn assert_partitioned(pool: &[Arc<ToolInfo>]) {
+    let split = pool
+        .iter()
+        .position(|tool| tool.is_mcp())
+        .unwrap_or(pool.len());
+    assert!(
+        pool[split..].iter().all(|tool| tool.is_mcp()),
+        "built-ins are one contiguous prefix"
+    );
+    for part in [&pool[..split], &pool[split..]] {
+        assert!(
+            part.windows(2)
+                .all(|pair| compare_names(&pair[0].name, &pair[1].name).is_lt()),
+            "each part sorted"
+        );
+    }
+}
+
+#[test]
+fn fixture_pool_is_a_sorted_builtin_prefix_and_a_sorted_mcp_suffix() {
+    let env = env();
+    let mcp = load(&fixtures());
+    assert_eq!(mcp.len(), 134);
+    let pool = assemble_tool_pool(&env, &catalog(), &mcp);
+    assert_eq!(pool.len(), get_tools(&env, &catalog()).len() + 134);
+    assert_partitioned(&pool);
+}
+
+#[test]
+fn deny_mcp_git_removes_exactly_the_git_tools() {
+    let mcp = load(&fixtures());
+    let before = assemble_tool_pool(&env(), &catalog(), &mcp);
+    let mut env = env();
+    env.permissions
+        .add(Behavior::Deny, RuleSource::User, "mcp__git");
+    let after = assemble_tool_pool(&env, &catalog(), &mcp);
+    let removed: Vec<&str> = names(&before)
+        .into_iter()
+        .filter(|name| !names(&after).contains(name))
+        .collect();
+    assert_eq!(removed.len(), 12);
+    assert!(
+        removed.iter().all(|name| name.starts_with("mcp__git__")),
+        "{removed:?}"
+    );
+}
+
+#[test]
+fn adding_a_server_changes_no_byte_before_the_first_mcp_tool() {
+    let env = env();
+    let servers = fixtures();
+    let (without_last, _) = servers.split_at(servers.len() - 1);
+    let render = |servers: &[(String, serde_json::Value)]| {
+        let pool = assemble_tool_pool(&env, &catalog(), &load(servers));
+        let options = RenderOptions {
+            tool_search: true,
+            strategy: DeferStrategy::AllDeferred,
+            ..Default::default()
+        };
+        render_anthropic(&env, &pool, &SchemaCache::new(), &options)
+            .unwrap()
+            .tools
+    };
+    let small = render(without_last);
+    let large = render(&servers);
+    let prefix_end = small.find(r#"{"name":"mcp__"#).unwrap();
+    assert_eq!(&small[..prefix_end], &large[..prefix_end]);
+    assert_ne!(small, large);
+}
+
+#[test]
+fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
+    let env = env();
+    let mut impostor = ToolInfo::new("Bash", "not the real one");
+    impostor.mcp = Some(registry_core::pool::McpInfo {
+        server: "x".into(),
+        tool: "Bash".into(),
+        normalized_server: "x".into(),
+    });
+    let pool = assemble_tool_pool(&env, &catalog(), &[Arc::new(impostor)]);
+    let bash: Vec<_> = pool.iter().filter(|tool| tool.name == "Bash").collect();
+    assert_eq!(bash.len(), 1);
+    assert!(bash[0].builtin.is_some());
+}
+
+#[test]
+fn merge_keeps_initial_tools_first_and_sorts_partitions() {
+    let env = env();
+    let assembled = assemble_tool_pool(&env, &catalog(), &load(&fixtures()[..2]));
+    let initial = vec![
+        Arc::new(ToolInfo::new("Read", "host's own Read")),
+        Arc::new(ToolInfo::new("Zeta", "extra")),
+    ];
+    let merged = merge_and_filter_tools(&env, &initial, &assembled);
+    assert_eq!(
+        merged
+            .iter()
+            .find(|tool| tool.name == "Read")
+            .unwrap()
+            .description,
+        "host's own Read"
+    );
+    assert!(names(&merged).contains(&"Zeta"));
+    assert_partitioned(&merged);
+}
+
+#[test]
+fn merge_in_coordinator_mode_keeps_only_the_coordinator_set() {
+    let mut env = env();
+    env.features.coordinator_mode = true;
+    env.switches.coordinator = true;
+    let assembled = assemble_tool_pool(&env, &catalog(), &[]);
+    let merged = merge_and_filter_tools(&env, &[], &assembled);
+    assert_eq!(names(&merged), ["Agent", "SendMessage", "TaskStop"]);
+}

@@ -1,0 +1,172 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
+
+/// Inspect and drive toolreg's tool registry: the pool, ToolSearch, rendering, dispatch.
+///
+/// Environment: ENABLE_TOOL_SEARCH, CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS,
+/// CLAUDE_CODE_USE_BEDROCK/VERTEX/FOUNDRY, ANTHROPIC_BASE_URL and the run-time switches
+/// (CLAUDE_CODE_SIMPLE, CLAUDE_CODE_ENABLE_TASKS, …) are read as the registry's `Env::from_env`
+/// documents.
+#[derive(Debug, Parser)]
+#[command(name = "toolreg", version)]
+pub struct Args {
+    /// How the pool is assembled.
+    #[command(flatten)]
+    pub pool: PoolArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options that shape the pool, accepted by every command.
+#[derive(Debug, ClapArgs)]
+pub struct PoolArgs {
+    /// Add an MCP server's tools: FILE holds its tools/list result ({"tools": [...]} or an array).
+    #[arg(long = "mcp", value_name = "SERVER=FILE", global = true)]
+    pub mcp: Vec<String>,
+    /// Leave out the demo catalog used when no --mcp is given.
+    #[arg(long, global = true)]
+    pub no_demo: bool,
+    /// The agent the pool is for.
+    #[arg(long, value_enum, default_value_t = Context::Main, global = true)]
+    pub context: Context,
+    /// A deny rule (`Tool`, `Tool(content)`, `mcp__server`); repeatable.
+    #[arg(long = "deny", value_name = "RULE", global = true)]
+    pub deny: Vec<String>,
+    /// Simple mode: Bash, Read and Edit only.
+    #[arg(long, global = true)]
+    pub simple: bool,
+    /// REPL mode: hide the tools the REPL tool wraps.
+    #[arg(long, global = true)]
+    pub repl: bool,
+    /// The host embeds fast search tools: leave out Glob and Grep.
+    #[arg(long, global = true)]
+    pub embedded_search: bool,
+}
+
+/// An agent context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Context {
+    /// The main thread.
+    Main,
+    /// A sub-agent.
+    Subagent,
+    /// A user-defined agent.
+    CustomAgent,
+    /// A background agent.
+    Async,
+    /// An in-process teammate.
+    Teammate,
+    /// The coordinator.
+    Coordinator,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The assembled pool, in order.
+    List {
+        /// One JSON array of tools.
+        #[arg(long)]
+        json: bool,
+    },
+    /// ToolSearch over the pool's deferred tools.
+    Search(SearchArgs),
+    /// The tools of a model request, exactly as sent.
+    Render(RenderArgs),
+    /// Run a tool through dispatch and print its tool_result block.
+    Call {
+        /// The tool's name or alias.
+        name: String,
+        /// The tool's input as JSON.
+        #[arg(long, default_value = "{}")]
+        input: String,
+    },
+    /// Retrieval quality of each ToolSearch strategy on evaluation sets.
+    Eval {
+        /// Folders holding tools.jsonl and queries.jsonl.
+        #[arg(required = true)]
+        sets: Vec<PathBuf>,
+        /// The cut-off of recall and hit.
+        #[arg(long, default_value_t = 5)]
+        k: usize,
+    },
+}
+
+/// `toolreg search`.
+#[derive(Debug, ClapArgs)]
+pub struct SearchArgs {
+    /// The query (`select:A,B`, keywords, `+required` terms).
+    #[arg(required_unless_present = "queries", conflicts_with = "queries")]
+    pub query: Option<String>,
+    /// Run every line of FILE as a query; with --json, print one object per line.
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<PathBuf>,
+    /// The most matches per query.
+    #[arg(long, default_value_t = 5)]
+    pub max_results: usize,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// The ranking strategy.
+    #[arg(long, value_enum, default_value_t = SearchStrategy::Seed)]
+    pub strategy: SearchStrategy,
+    /// Print in-process timings as one JSON line to stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// A ToolSearch strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SearchStrategy {
+    /// The design's scoring, exactly.
+    Seed,
+    /// BM25F with a server prior.
+    Ranked,
+}
+
+/// `toolreg render`.
+#[derive(Debug, ClapArgs)]
+pub struct RenderArgs {
+    /// Deferred tools already loaded in the conversation (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub discovered: Vec<String>,
+    /// How deferred tools are sent.
+    #[arg(long, value_enum, default_value_t = DeferStrategy::Discovered)]
+    pub strategy: DeferStrategy,
+    /// The API shape.
+    #[arg(long, value_enum, default_value_t = Format::Anthropic)]
+    pub format: Format,
+    /// The model the request is for (decides tool-reference support).
+    #[arg(long, default_value = "claude-sonnet-4-5")]
+    pub model: String,
+    /// The model's context window in tokens (for ENABLE_TOOL_SEARCH=auto).
+    #[arg(long, default_value_t = 200_000)]
+    pub context_window: u64,
+    /// Send strict tools (strict schemas, `strict: true`).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// A deferral strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeferStrategy {
+    /// Loaded deferred tools in full; the rest named in an <available-deferred-tools> message.
+    Discovered,
+    /// Every tool, deferred ones with defer_loading: true.
+    AllDeferred,
+}
+
+/// A request shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// The Anthropic Messages API.
+    Anthropic,
+    /// OpenAI Chat Completions function tools.
+    Openai,
+    /// OpenAI Responses function tools.
+    OpenaiResponses,
+}

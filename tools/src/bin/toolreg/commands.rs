@@ -1,0 +1,288 @@
+//! The commands.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use registry_core::cache::{CacheSettings, SchemaCache};
+use registry_core::defer::{RequestModel, is_deferred, is_tool_search_enabled, tool_search_needed};
+use registry_core::dispatch::Dispatcher;
+use registry_core::render::{self, OpenAiFormat, RenderOptions};
+use registry_core::search::eval::{EvalSet, evaluate};
+use registry_core::search::{SearchEngine, Strategy};
+use registry_core::{ToolContext, ToolInfo};
+use serde_json::{Value, json};
+
+use crate::cli::{Args, Command, DeferStrategy, Format, RenderArgs, SearchArgs, SearchStrategy};
+use crate::setup::{Setup, setup};
+
+type Result<T> = std::result::Result<T, String>;
+
+/// Runs a command.
+pub fn run(args: Args) -> Result<ExitCode> {
+    if let Command::Eval { sets, k } = &args.command {
+        return eval(sets, *k);
+    }
+    let setup = setup(&args.pool)?;
+    for warning in &setup.warnings {
+        eprintln!("warning: {warning}");
+    }
+    match args.command {
+        Command::List { json } => list(&setup, json),
+        Command::Search(search_args) => search(&setup, &search_args),
+        Command::Render(render_args) => render(&setup, &render_args),
+        Command::Call { name, input } => call(&setup, &name, &input),
+        Command::Eval { .. } => unreachable!("handled above"),
+    }
+}
+
+fn out(text: &str) -> Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{text}").map_err(|error| error.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn flags(tool: &ToolInfo, deferred: bool) -> String {
+    let mut flags = Vec::new();
+    if deferred {
+        flags.push("deferred");
+    }
+    if tool.flags.read_only {
+        flags.push("read-only");
+    }
+    if tool.flags.concurrency_safe {
+        flags.push("concurrent");
+    }
+    if tool.flags.destructive {
+        flags.push("destructive");
+    }
+    if tool.flags.always_load {
+        flags.push("always-load");
+    }
+    flags.join(",")
+}
+
+fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
+    let env = &setup.env;
+    if json {
+        let tools: Vec<Value> = setup
+            .pool
+            .iter()
+            .map(|tool| {
+                json!({
+                    "name": tool.name,
+                    "aliases": tool.aliases,
+                    "mcp": tool.is_mcp(),
+                    "deferred": is_deferred(tool, env),
+                    "search_hint": tool.search_hint,
+                    "description": tool.description,
+                    "read_only": tool.flags.read_only,
+                })
+            })
+            .collect();
+        return out(&serde_json::to_string_pretty(&tools).map_err(|e| e.to_string())?);
+    }
+    let width = setup
+        .pool
+        .iter()
+        .map(|tool| tool.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut text = format!(
+        "{:<width$}  {:<8}  {:<36}  ALIASES\n",
+        "NAME", "KIND", "FLAGS"
+    );
+    let (mut mcp, mut deferred) = (0, 0);
+    for tool in &setup.pool {
+        let is_deferred = is_deferred(tool, env);
+        mcp += usize::from(tool.is_mcp());
+        deferred += usize::from(is_deferred);
+        let kind = if tool.is_mcp() { "mcp" } else { "built-in" };
+        let row = format!(
+            "{:<width$}  {kind:<8}  {:<36}  {}",
+            tool.name,
+            flags(tool, is_deferred),
+            tool.aliases.join(",")
+        );
+        text.push_str(row.trim_end());
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "{} tools: {} built-in, {mcp} MCP; {deferred} deferred, {} loaded up front",
+        setup.pool.len(),
+        setup.pool.len() - mcp,
+        setup.pool.len() - deferred
+    ));
+    out(&text)
+}
+
+fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
+    let strategy = match args.strategy {
+        SearchStrategy::Seed => Strategy::Seed,
+        SearchStrategy::Ranked => Strategy::Ranked,
+    };
+    let queries: Vec<String> = match (&args.queries, &args.query) {
+        (Some(file), _) => std::fs::read_to_string(file)
+            .map_err(|error| format!("--queries {}: {error}", file.display()))?
+            .lines()
+            .map(str::to_owned)
+            .collect(),
+        (None, Some(query)) => vec![query.clone()],
+        (None, None) => return Err("give a QUERY or --queries FILE".into()),
+    };
+    let started = Instant::now();
+    let engine = SearchEngine::new(&setup.env, setup.pool.clone(), strategy);
+    let build = started.elapsed();
+    let searching = Instant::now();
+    let outputs: Vec<_> = queries
+        .iter()
+        .map(|query| engine.search(query, args.max_results))
+        .collect();
+    let search_time = searching.elapsed();
+    let mut text = String::new();
+    for output in &outputs {
+        if args.json {
+            let line = json!({"query": output.query, "matches": output.matches, "total_deferred_tools": output.total_deferred_tools});
+            text.push_str(&line.to_string());
+        } else {
+            text.push_str(&format!("query: {}\n", output.query));
+            if output.matches.is_empty() {
+                text.push_str("  no matching deferred tools\n");
+            }
+            for (rank, name) in output.matches.iter().enumerate() {
+                text.push_str(&format!("  {}. {name}\n", rank + 1));
+            }
+            text.push_str(&format!(
+                "  ({} deferred tools searched)",
+                output.total_deferred_tools
+            ));
+        }
+        text.push('\n');
+    }
+    if args.stats {
+        let total_us = search_time.as_secs_f64() * 1e6;
+        eprintln!(
+            "{}",
+            json!({
+                "tools": setup.pool.len(),
+                "deferred": engine.deferred().len(),
+                "index_build_us": (build.as_secs_f64() * 1e6).round(),
+                "queries": queries.len(),
+                "search_us_total": total_us.round(),
+                "search_us_per_query": total_us / queries.len().max(1) as f64,
+            })
+        );
+    }
+    out(text.trim_end())
+}
+
+fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
+    let env = &setup.env;
+    let text = match args.format {
+        Format::Openai | Format::OpenaiResponses => {
+            let format = if args.format == Format::Openai {
+                OpenAiFormat::ChatCompletions
+            } else {
+                OpenAiFormat::Responses
+            };
+            let tools = render::render_openai(&setup.pool, format, args.strict)
+                .map_err(|e| e.to_string())?;
+            format!("{{\"tools\":{tools}}}")
+        }
+        Format::Anthropic => {
+            let model = RequestModel::new(&args.model, args.context_window);
+            let tool_search = is_tool_search_enabled(env, &setup.pool, &model)
+                && tool_search_needed(env, &setup.pool, 0);
+            let options = RenderOptions {
+                tool_search,
+                strategy: match args.strategy {
+                    DeferStrategy::Discovered => render::DeferStrategy::DiscoveredOnly,
+                    DeferStrategy::AllDeferred => render::DeferStrategy::AllDeferred,
+                },
+                discovered: args.discovered.iter().cloned().collect::<BTreeSet<_>>(),
+                settings: CacheSettings {
+                    strict_tools: args.strict,
+                    model_supports_strict: args.strict,
+                    first_party: env.tool_search.provider.is_first_party(),
+                    eager_input_streaming: false,
+                },
+                cache_control: render::CacheControl::None,
+            };
+            let rendered =
+                render::render_anthropic(env, &setup.pool, &SchemaCache::new(), &options)
+                    .map_err(|e| e.to_string())?;
+            let mut request = format!(
+                "{{\"model\":{},\"tools\":{}",
+                json!(args.model),
+                rendered.tools
+            );
+            if let Some(message) = &rendered.deferred_tools_message {
+                request.push_str(&format!(
+                    ",\"messages\":[{}]",
+                    json!({"role": "user", "content": message})
+                ));
+            }
+            if let Some(beta) = rendered.beta {
+                request.push_str(&format!(",\"betas\":[{}]", json!(beta)));
+            }
+            request.push('}');
+            request
+        }
+    };
+    out(&text)
+}
+
+fn call(setup: &Setup, name: &str, input: &str) -> Result<ExitCode> {
+    let input: Value = serde_json::from_str(input).map_err(|error| {
+        format!(
+            "--input is not JSON: {error} (line {}, column {})",
+            error.line(),
+            error.column()
+        )
+    })?;
+    let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
+    let host = tools::Host::default();
+    let engine = SearchEngine::new(&setup.env, setup.pool.clone(), Strategy::Seed);
+    let ctx = ToolContext::new(&cwd, &setup.env.switches)
+        .with_host(&host)
+        .with_searcher(&engine);
+    let loaded = |_: &str| false;
+    let dispatcher = Dispatcher {
+        env: &setup.env,
+        pool: &setup.pool,
+        ctx,
+        loaded: &loaded,
+        mcp: None,
+        approver: None,
+    };
+    let result = dispatcher.dispatch("toolu_cli", name, &input);
+    out(&serde_json::to_string_pretty(&result.to_json()).map_err(|e| e.to_string())?)
+}
+
+fn eval(sets: &[std::path::PathBuf], k: usize) -> Result<ExitCode> {
+    let mut text = format!(
+        "| set | strategy | recall@{k} | hit@{k} | MRR | queries |\n|---|---|---:|---:|---:|---:|\n"
+    );
+    for dir in sets {
+        let name = dir
+            .file_name()
+            .map_or_else(|| "set".into(), |n| n.to_string_lossy().into_owned());
+        let read = |file: &str| {
+            let path = Path::new(dir).join(file);
+            std::fs::read_to_string(&path).map_err(|error| format!("{}: {error}", path.display()))
+        };
+        let set = EvalSet::parse(&name, &read("tools.jsonl")?, &read("queries.jsonl")?)
+            .map_err(|error| format!("{}: {error}", dir.display()))?;
+        for (label, strategy) in [("seed", Strategy::Seed), ("ranked", Strategy::Ranked)] {
+            let m = evaluate(&set, strategy, k);
+            text.push_str(&format!(
+                "| {name} | {label} | {:.3} | {:.3} | {:.3} | {} |\n",
+                m.recall, m.hit, m.mrr, m.queries
+            ));
+        }
+    }
+    out(text.trim_end())
+}

@@ -1,0 +1,95 @@
+//! Turning the pool options into an environment and a pool.
+
+use std::sync::Arc;
+
+use registry_core::mcp::load_servers;
+use registry_core::permissions::{Behavior, RuleSource};
+use registry_core::{AgentKind, Env, ToolInfo, assemble_tool_pool, filter_tools_for_agent};
+use serde_json::Value;
+
+use crate::cli::{Context, PoolArgs};
+use crate::demo;
+
+/// The environment, the pool, and what loading the MCP servers reported.
+pub struct Setup {
+    pub env: Env,
+    pub pool: Vec<Arc<ToolInfo>>,
+    pub warnings: Vec<String>,
+}
+
+fn kind(context: Context) -> AgentKind {
+    match context {
+        Context::Main => AgentKind::Main,
+        Context::Subagent => AgentKind::SubAgent,
+        Context::CustomAgent => AgentKind::CustomAgent,
+        Context::Async => AgentKind::Async,
+        Context::Teammate => AgentKind::InProcessTeammate,
+        Context::Coordinator => AgentKind::Coordinator,
+    }
+}
+
+/// Reads `--mcp SERVER=FILE` options (or the demo catalog) into (server, result) pairs.
+fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
+    if args.mcp.is_empty() {
+        if args.no_demo {
+            return Ok(Vec::new());
+        }
+        return demo::SERVERS
+            .iter()
+            .map(|(name, text)| {
+                serde_json::from_str(text)
+                    .map(|value| ((*name).to_owned(), value))
+                    .map_err(|error| format!("demo catalog `{name}`: {error}"))
+            })
+            .collect();
+    }
+    args.mcp
+        .iter()
+        .map(|option| {
+            let (server, file) = option
+                .split_once('=')
+                .filter(|(server, file)| !server.is_empty() && !file.is_empty())
+                .ok_or_else(|| format!("--mcp {option:?}: expected SERVER=FILE"))?;
+            let text = std::fs::read_to_string(file)
+                .map_err(|error| format!("--mcp {server}={file}: {error}"))?;
+            let value = serde_json::from_str(&text).map_err(|error| {
+                format!(
+                    "--mcp {server}={file}: not JSON: {error} (line {}, column {})",
+                    error.line(),
+                    error.column()
+                )
+            })?;
+            Ok((server.to_owned(), value))
+        })
+        .collect()
+}
+
+/// Builds the environment and the pool.
+pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
+    let mut env = Env::from_env(tools::features());
+    env.switches.simple |= args.simple;
+    env.switches.repl |= args.repl;
+    env.switches.embedded_search_tools |= args.embedded_search;
+    if args.context == Context::Coordinator {
+        env.switches.coordinator = true;
+    }
+    for rule in &args.deny {
+        env.permissions
+            .add(Behavior::Deny, RuleSource::CliArg, rule);
+    }
+    let servers = servers(args)?;
+    let loaded = load_servers(servers.iter().map(|(name, value)| (name.as_str(), value)));
+    let warnings = loaded
+        .errors
+        .iter()
+        .map(|error| format!("skipped: {error}"))
+        .collect();
+    let catalog = tools::catalog().map_err(|clash| clash.to_string())?;
+    let assembled = assemble_tool_pool(&env, &catalog, &loaded.tools);
+    let pool = filter_tools_for_agent(&assembled, kind(args.context), &env);
+    Ok(Setup {
+        env,
+        pool,
+        warnings,
+    })
+}
