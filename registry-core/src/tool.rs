@@ -281,7 +281,26 @@ impl<T: Tool> ParsedInput for T {
 }
 
 /// Deserializes `input` into `T`, naming the JSON path on failure.
+///
+/// The input must be a JSON object, as the schema says: serde would also read a struct from an
+/// array of its fields in order, which the schema does not allow, so arrays are refused here.
+/// (A nested struct field still accepts that array form from serde; the schema does not
+/// advertise it.)
 pub fn parse_input<T: Tool>(input: &serde_json::Value) -> Result<Box<dyn ParsedInput>, InputError> {
+    if !input.is_object() {
+        let kind = match input {
+            serde_json::Value::Null => "null",
+            serde_json::Value::Bool(_) => "a boolean",
+            serde_json::Value::Number(_) => "a number",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Array(_) => "an array",
+            serde_json::Value::Object(_) => "an object",
+        };
+        return Err(InputError {
+            path: ".".into(),
+            message: format!("expected a JSON object, got {kind}"),
+        });
+    }
     match serde_path_to_error::deserialize::<_, T>(input) {
         Ok(parsed) => Ok(Box::new(parsed)),
         Err(error) => Err(InputError {

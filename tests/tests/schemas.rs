@@ -1,0 +1,274 @@
+//! The generated schemas of every built-in: golden snapshots, meta-schema validity, agreement
+//! with serde (checked by `jsonschema`, an independent validator), and `const` availability.
+//!
+//! Regenerate the snapshots with `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --all-features
+//! --test schemas`, then review the diff.
+
+use std::path::PathBuf;
+
+use registry_core::{ToolDescriptor, ToolSpec};
+use serde_json::{Map, Value, json};
+
+/// A schema in a `const` item: it exists at compile time.
+const READ_SCHEMA: &str = <tools::read::ReadTool as ToolSpec>::DESCRIPTOR.input_schema;
+const EDIT_STRICT_SCHEMA: &str =
+    <tools::edit::EditTool as ToolSpec>::DESCRIPTOR.strict_input_schema;
+
+fn builtins() -> &'static [&'static ToolDescriptor] {
+    tools::link();
+    registry_core::builtins()
+        .expect("no two tools share a name")
+        .tools()
+}
+
+fn snapshot_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("snapshots/schemas")
+}
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).expect("a schema is JSON")
+}
+
+#[test]
+fn schema_is_usable_in_a_const_item() {
+    const LEN: usize = READ_SCHEMA.len();
+    assert!(LEN > 0);
+    assert!(READ_SCHEMA.starts_with(r#"{"type":"object","properties":{"file_path":"#));
+    assert!(EDIT_STRICT_SCHEMA.ends_with(r#""additionalProperties":false}"#));
+}
+
+#[test]
+fn every_builtin_schema_matches_its_snapshot() {
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    let mut stale = Vec::new();
+    for tool in builtins() {
+        let actual = json!({
+            "input_schema": parse(tool.input_schema),
+            "strict_input_schema": parse(tool.strict_input_schema),
+        });
+        let path = snapshot_dir().join(format!("{}.json", tool.name));
+        if update {
+            std::fs::create_dir_all(snapshot_dir()).unwrap();
+            std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+            panic!("no snapshot for {}: run with UPDATE_SNAPSHOTS=1", tool.name)
+        });
+        if parse(&expected) != actual {
+            stale.push(tool.name);
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "schemas differ from their snapshots: {stale:?} (UPDATE_SNAPSHOTS=1 to accept)"
+    );
+}
+
+#[test]
+fn every_snapshot_belongs_to_a_catalog_tool() {
+    for entry in std::fs::read_dir(snapshot_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        assert!(
+            tools::BASE_ORDER.contains(&name.as_str()),
+            "orphan snapshot {}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn schemas_are_byte_identical_to_their_minified_json() {
+    for tool in builtins() {
+        for text in [tool.input_schema, tool.strict_input_schema] {
+            assert_eq!(
+                serde_json::to_string(&parse(text)).unwrap(),
+                text,
+                "{}",
+                tool.name
+            );
+        }
+        assert!(
+            tool.input_schema
+                .starts_with(r#"{"type":"object","properties":{"#),
+            "{}",
+            tool.name
+        );
+    }
+}
+
+#[test]
+fn every_schema_is_valid_against_the_meta_schema() {
+    for tool in builtins() {
+        for text in [tool.input_schema, tool.strict_input_schema] {
+            if let Err(error) = jsonschema::meta::validate(&parse(text)) {
+                panic!("{}: {error}", tool.name);
+            }
+        }
+    }
+}
+
+/// A value the schema accepts, built from its type; `full` fills optional properties too.
+fn sample(schema: &Value, full: bool) -> Value {
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return values[0].clone();
+    }
+    if let Some(options) = schema.get("anyOf").and_then(Value::as_array) {
+        return sample(&options[0], full);
+    }
+    match schema.get("type").and_then(Value::as_str) {
+        Some("object") => {
+            let mut object = Map::new();
+            let required = required(schema);
+            for (name, property) in properties(schema) {
+                if full || required.contains(&name) {
+                    object.insert(name.clone(), sample(property, full));
+                }
+            }
+            Value::Object(object)
+        }
+        Some("array") => {
+            let items = schema.get("items").cloned().unwrap_or(json!({}));
+            if full {
+                json!([sample(&items, full)])
+            } else {
+                json!([])
+            }
+        }
+        Some("string") => json!("x"),
+        Some("integer") => json!(
+            schema
+                .get("minimum")
+                .and_then(Value::as_i64)
+                .unwrap_or(0)
+                .max(0)
+                .min(1)
+        ),
+        Some("number") => json!(0.5),
+        Some("boolean") => json!(true),
+        _ => json!("anything"),
+    }
+}
+
+fn properties(schema: &Value) -> Vec<(&String, &Value)> {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|map| map.iter().collect())
+        .unwrap_or_default()
+}
+
+fn required(schema: &Value) -> Vec<&String> {
+    let names: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|list| list.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    properties(schema)
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| names.contains(&name.as_str()))
+        .collect()
+}
+
+/// A value of the wrong JSON type for this schema.
+fn wrong_type(schema: &Value) -> Option<Value> {
+    if schema.get("enum").is_some() {
+        return Some(json!("not-one-of-the-values"));
+    }
+    match schema.get("type").and_then(Value::as_str)? {
+        "string" => Some(json!(12)),
+        "integer" | "number" => Some(json!("12")),
+        "boolean" => Some(json!("yes")),
+        "array" => Some(json!({"not": "an array"})),
+        "object" => Some(json!([1, 2])),
+        _ => None,
+    }
+}
+
+/// Inputs the schema accepts and inputs it rejects, derived from the schema.
+fn cases(schema: &Value) -> (Vec<Value>, Vec<Value>) {
+    let minimal = sample(schema, false);
+    let full = sample(schema, true);
+    let mut invalid = vec![json!(null), json!([]), json!("text")];
+    for name in required(schema) {
+        let mut missing = full.clone();
+        missing.as_object_mut().unwrap().remove(name.as_str());
+        invalid.push(missing);
+    }
+    for (name, property) in properties(schema) {
+        let property = property
+            .get("anyOf")
+            .and_then(|o| o.get(0))
+            .unwrap_or(property);
+        if let Some(bad) = wrong_type(property) {
+            let mut input = full.clone();
+            input[name.as_str()] = bad;
+            invalid.push(input);
+        }
+        if let Some(max) = property
+            .get("maximum")
+            .and_then(Value::as_u64)
+            .filter(|max| *max < u64::MAX)
+        {
+            let mut input = full.clone();
+            input[name.as_str()] = json!(max + 1);
+            invalid.push(input);
+        }
+        if property.get("minimum").and_then(Value::as_i64) == Some(0) {
+            let mut input = full.clone();
+            input[name.as_str()] = json!(-1);
+            invalid.push(input);
+        }
+    }
+    (vec![minimal, full], invalid)
+}
+
+#[test]
+fn schema_and_serde_agree_on_valid_and_invalid_inputs() {
+    let mut checked = 0;
+    for tool in builtins() {
+        let schema = parse(tool.input_schema);
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let (valid, invalid) = cases(&schema);
+        for input in valid {
+            assert!(
+                validator.is_valid(&input),
+                "{}: the schema rejects its own sample {input}",
+                tool.name
+            );
+            if let Err(error) = (tool.parse)(&input) {
+                panic!(
+                    "{}: serde rejects {input} that the schema accepts: {error}",
+                    tool.name
+                );
+            }
+            checked += 1;
+        }
+        for input in invalid {
+            let by_schema = validator.is_valid(&input);
+            let by_serde = (tool.parse)(&input).is_ok();
+            assert_eq!(
+                by_schema, by_serde,
+                "{}: schema says {by_schema}, serde says {by_serde} for {input}",
+                tool.name
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "only {checked} inputs were checked");
+}
+
+#[test]
+fn strict_schema_requires_every_property_and_forbids_others() {
+    for tool in builtins() {
+        let strict = parse(tool.strict_input_schema);
+        let names: Vec<&String> = properties(&strict)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
+        assert_eq!(required(&strict), names, "{}", tool.name);
+        assert_eq!(strict["additionalProperties"], false, "{}", tool.name);
+    }
+}
