@@ -31,8 +31,7 @@ fn parse(text: &str) -> Value {
 
 #[test]
 fn schema_is_usable_in_a_const_item() {
-    const LEN: usize = READ_SCHEMA.len();
-    assert!(LEN > 0);
+    const { assert!(!READ_SCHEMA.is_empty()) };
     assert!(READ_SCHEMA.starts_with(r#"{"type":"object","properties":{"file_path":"#));
     assert!(EDIT_STRICT_SCHEMA.ends_with(r#""additionalProperties":false}"#));
 }
@@ -142,8 +141,7 @@ fn sample(schema: &Value, full: bool) -> Value {
                 .get("minimum")
                 .and_then(Value::as_i64)
                 .unwrap_or(0)
-                .max(0)
-                .min(1)
+                .clamp(0, 1)
         ),
         Some("number") => json!(0.5),
         Some("boolean") => json!(true),
