@@ -1,10 +1,10 @@
 //! The intermediate form: what the macros read from the user's item, spans kept for errors.
 
-use proc_macro2::Span;
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{self, ContainerSerde};
+use crate::attr::{self, Container, ContainerSerde, Member};
 use crate::ctxt::Ctxt;
 
 /// A struct with named fields: a tool's input, or a nested input type.
@@ -41,20 +41,21 @@ pub enum Item<'a> {
 /// Reads a struct with named fields; records why when the item is not one.
 pub fn tool_struct<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Struct<'a>> {
     reject_generics(cx, input, "#[tool]");
+    let ident = &input.ident;
     match &input.data {
         Data::Struct(data) => match &data.fields {
             Fields::Named(_) => Some(read_struct(cx, input, &data.fields)),
             Fields::Unnamed(_) => {
                 cx.error_spanned_by(
-                    &input.ident,
-                    "#[tool] needs a struct with named fields, the tool's input properties; a tuple struct has no property names: write `struct Name { field: Type }`",
+                    ident,
+                    format!("`#[tool]` needs a struct with named fields, the tool's input properties; a tuple struct has no property names: write `struct {ident} {{ name: Type }}`"),
                 );
                 None
             }
             Fields::Unit => {
                 cx.error_spanned_by(
-                    &input.ident,
-                    format!("#[tool] needs a struct with named fields; a unit struct does not deserialize from a JSON object: write `struct {} {{}}` for a tool without parameters", input.ident),
+                    ident,
+                    format!("`#[tool]` needs a struct with named fields; a unit struct does not deserialize from a JSON object: write `struct {ident} {{}}` for a tool without parameters"),
                 );
                 None
             }
@@ -62,14 +63,14 @@ pub fn tool_struct<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Struct<'a>> 
         Data::Enum(data) => {
             cx.error_spanned_by(
                 data.enum_token,
-                "#[tool] goes on a struct with named fields, not an enum: the fields are the tool's input",
+                format!("`#[tool]` goes on a struct with named fields, not an enum: the fields are the tool's input properties; write `struct {ident} {{ name: Type }}`, with an enum-typed field for a choice"),
             );
             None
         }
         Data::Union(data) => {
             cx.error_spanned_by(
                 data.union_token,
-                "#[tool] goes on a struct with named fields, not a union",
+                format!("`#[tool]` goes on a struct with named fields, not a union: write `struct {ident} {{ name: Type }}`"),
             );
             None
         }
@@ -79,30 +80,39 @@ pub fn tool_struct<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Struct<'a>> 
 /// Reads the item of `#[derive(InputSchema)]`.
 pub fn schema_item<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Item<'a>> {
     reject_generics(cx, input, "#[derive(InputSchema)]");
+    let ident = &input.ident;
     match &input.data {
         Data::Struct(data) => match &data.fields {
             Fields::Named(_) => Some(Item::Struct(read_struct(cx, input, &data.fields))),
-            _ => {
+            Fields::Unnamed(_) => {
                 cx.error_spanned_by(
-                    &input.ident,
-                    "#[derive(InputSchema)] needs a struct with named fields or an enum of unit variants",
+                    ident,
+                    format!("`#[derive(InputSchema)]` needs a struct with named fields or an enum of unit variants; a tuple struct has no property names: write `struct {ident} {{ name: Type }}`"),
+                );
+                None
+            }
+            Fields::Unit => {
+                cx.error_spanned_by(
+                    ident,
+                    format!("`#[derive(InputSchema)]` needs a struct with named fields or an enum of unit variants; a unit struct does not deserialize from a JSON object: write `struct {ident} {{}}`"),
                 );
                 None
             }
         },
         Data::Enum(data) => {
-            let serde = attr::container_serde(cx, &input.attrs);
+            let serde = attr::container_serde(cx, &input.attrs, Container::Enum);
             let mut values = Vec::new();
             for variant in &data.variants {
-                let member = attr::member_serde(cx, &variant.attrs);
+                let member = attr::member_serde(cx, &variant.attrs, Member::Variant);
+                // serde never reads a skipped variant, so it may carry data.
+                if member.skip {
+                    continue;
+                }
                 if !matches!(variant.fields, Fields::Unit) {
                     cx.error_spanned_by(
                         &variant.ident,
-                        format!("variant `{}` carries data; #[derive(InputSchema)] supports enums of unit variants only (they become a string `enum`)", variant.ident),
+                        format!("variant `{}` carries data, but `#[derive(InputSchema)]` supports enums of unit variants only (they become a string `enum`); make it a unit variant, or move its data into fields of a struct", variant.ident),
                     );
-                    continue;
-                }
-                if member.skip {
                     continue;
                 }
                 let name = variant.ident.unraw().to_string();
@@ -111,21 +121,12 @@ pub fn schema_item<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Item<'a>> {
                     None => name,
                 }));
             }
-            if serde.deny_unknown_fields || serde.default {
-                cx.error_spanned_by(
-                    &input.ident,
-                    "`#[serde(default)]` and `#[serde(deny_unknown_fields)]` do not apply to an enum",
-                );
-            }
-            Some(Item::Enum(Enum {
-                ident: &input.ident,
-                values,
-            }))
+            Some(Item::Enum(Enum { ident, values }))
         }
         Data::Union(data) => {
             cx.error_spanned_by(
                 data.union_token,
-                "#[derive(InputSchema)] does not support unions",
+                format!("`#[derive(InputSchema)]` does not support unions: write `struct {ident} {{ name: Type }}` or an enum of unit variants"),
             );
             None
         }
@@ -136,16 +137,16 @@ fn reject_generics(cx: &Ctxt, input: &DeriveInput, what: &str) {
     if !input.generics.params.is_empty() {
         cx.error_spanned_by(
             &input.generics,
-            format!("{what} does not support generic parameters: the registry needs one concrete input type; write a struct without `<...>`"),
+            format!("`{what}` does not support generic parameters: the schema is built for one concrete type; remove the `<...>` and write the fields with concrete types"),
         );
     }
 }
 
 fn read_struct<'a>(cx: &Ctxt, input: &'a DeriveInput, fields: &'a Fields) -> Struct<'a> {
-    let serde = attr::container_serde(cx, &input.attrs);
+    let serde = attr::container_serde(cx, &input.attrs, Container::Struct);
     let mut out = Vec::new();
     for field in fields {
-        let member = attr::member_serde(cx, &field.attrs);
+        let member = attr::member_serde(cx, &field.attrs, Member::Field);
         if member.skip {
             continue;
         }
@@ -189,7 +190,31 @@ pub fn json_escape(text: &str) -> String {
     out
 }
 
-/// A span for errors about the whole item.
-pub fn item_span(input: &DeriveInput) -> Span {
-    input.ident.span()
+/// For an item that is not a struct, enum or union: its first token after the attributes and
+/// visibility (`fn`, `impl`, `async`, ...), to put the error on, and whether it is a function.
+pub fn other_item(item: &TokenStream) -> Option<(TokenTree, bool)> {
+    let mut tokens = item.clone().into_iter().peekable();
+    // Attributes (`#[...]`) and visibility (`pub`, `pub(crate)`).
+    loop {
+        match tokens.peek()? {
+            TokenTree::Punct(punct) if punct.as_char() == '#' => {
+                tokens.next();
+                tokens.next();
+            }
+            TokenTree::Ident(ident) if ident == "pub" => {
+                tokens.next();
+                if matches!(tokens.peek(), Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Parenthesis)
+                {
+                    tokens.next();
+                }
+            }
+            _ => break,
+        }
+    }
+    let first = tokens.peek()?.clone();
+    // `fn`, `const fn`, `async unsafe fn`, `extern "C" fn`.
+    let is_fn = tokens
+        .take_while(|token| matches!(token, TokenTree::Ident(_) | TokenTree::Literal(_)))
+        .any(|token| matches!(&token, TokenTree::Ident(ident) if ident == "fn"));
+    Some((first, is_fn))
 }

@@ -3,22 +3,40 @@
 //! Parsing never stops at the first mistake: each bad key is recorded in the [`Ctxt`] and the
 //! parser moves on to the next comma, so the user sees all their mistakes at once.
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
-use quote::ToTokens;
-use syn::parse::Parser;
-use syn::punctuated::Punctuated;
-use syn::{Attribute, Ident, LitInt, LitStr, Token};
+mod cfg;
+mod serde_attrs;
 
-use crate::case::{RULE_NAMES, RenameRule};
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use syn::{Attribute, Ident, LitInt, LitStr};
+
 use crate::ctxt::Ctxt;
 
+pub use cfg::CfgExpr;
+pub use serde_attrs::{Container, ContainerSerde, Member, container_serde, member_serde};
+
 /// The keys `#[tool]` accepts, for error messages.
-pub const TOOL_KEYS: &str = "name, description, search_hint, aliases, defer, always_load, read_only, concurrency_safe, destructive, strict, max_result_size_chars, feature, enabled, prompt";
+const KEYS: &[&str] = &[
+    "name",
+    "description",
+    "search_hint",
+    "aliases",
+    "defer",
+    "always_load",
+    "read_only",
+    "concurrency_safe",
+    "destructive",
+    "strict",
+    "max_result_size_chars",
+    "feature",
+    "enabled",
+    "prompt",
+];
 
 /// A value that may be set once; a second setting is reported on its key.
 pub struct Slot<T> {
     key: &'static str,
-    value: Option<(Span, T)>,
+    /// The key's span, the entry's position in the attribute, the value.
+    value: Option<(Span, usize, T)>,
 }
 
 impl<T> Slot<T> {
@@ -31,71 +49,36 @@ impl<T> Slot<T> {
             cx.error_spanned_by(
                 at,
                 format!(
-                    "duplicate `{}` key in #[tool]; remove one of them",
+                    "duplicate `{}` key in `#[tool]`: it is already set earlier in the attribute; remove one of them",
                     self.key
                 ),
             );
         } else {
-            self.value = Some((at.span(), value));
+            self.value = Some((at.span(), cx.position(), value));
         }
     }
 
     /// The value, if set.
     pub fn get(&self) -> Option<&T> {
-        self.value.as_ref().map(|(_, value)| value)
+        self.value.as_ref().map(|(_, _, value)| value)
+    }
+
+    /// The key, as written in `#[tool(...)]`.
+    pub fn key(&self) -> &'static str {
+        self.key
     }
 
     /// The span of the key that set it.
     pub fn span(&self) -> Option<Span> {
-        self.value.as_ref().map(|(span, _)| *span)
-    }
-}
-
-/// A compile-time gate: `"X"`, `any(...)`, `all(...)` or `not(...)` of gates.
-pub enum CfgExpr {
-    Feature(LitStr),
-    Any(Vec<CfgExpr>),
-    All(Vec<CfgExpr>),
-    Not(Box<CfgExpr>),
-}
-
-impl CfgExpr {
-    /// The `cfg` predicate: `feature = "X"`, `any(feature = "A", feature = "B")`.
-    pub fn predicate(&self) -> TokenStream {
-        match self {
-            CfgExpr::Feature(name) => quote::quote!(feature = #name),
-            CfgExpr::Any(items) => {
-                let items = items.iter().map(CfgExpr::predicate);
-                quote::quote!(any(#(#items),*))
-            }
-            CfgExpr::All(items) => {
-                let items = items.iter().map(CfgExpr::predicate);
-                quote::quote!(all(#(#items),*))
-            }
-            CfgExpr::Not(item) => {
-                let item = item.predicate();
-                quote::quote!(not(#item))
-            }
-        }
+        self.value.as_ref().map(|(span, _, _)| *span)
     }
 
-    /// The predicate as text, for the descriptor.
-    pub fn text(&self) -> String {
-        match self {
-            CfgExpr::Feature(name) => format!("feature = {:?}", name.value()),
-            CfgExpr::Any(items) => format!("any({})", join(items)),
-            CfgExpr::All(items) => format!("all({})", join(items)),
-            CfgExpr::Not(item) => format!("not({})", item.text()),
-        }
+    /// The position of its entry in the attribute, for [`Ctxt::at`]; last when unset.
+    pub fn position(&self) -> usize {
+        self.value
+            .as_ref()
+            .map_or(usize::MAX, |(_, position, _)| *position)
     }
-}
-
-fn join(items: &[CfgExpr]) -> String {
-    items
-        .iter()
-        .map(CfgExpr::text)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The parsed `#[tool(...)]` arguments.
@@ -116,8 +99,6 @@ pub struct ToolAttrs {
     pub prompt: Slot<syn::Path>,
 }
 
-const FEATURE_HELP: &str = "`feature` takes a cargo feature name or any(...)/all(...)/not(...) of them, e.g. `feature = \"MONITOR_TOOL\"` or `feature = any(\"PROACTIVE\", \"KAIROS\")`";
-
 impl ToolAttrs {
     /// Parses the attribute's arguments, recording every mistake.
     pub fn parse(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
@@ -137,8 +118,8 @@ impl ToolAttrs {
             enabled: Slot::new("enabled"),
             prompt: Slot::new("prompt"),
         };
-        for entry in split_commas(args) {
-            attrs.parse_entry(cx, entry);
+        for (position, entry) in split_commas(args).into_iter().enumerate() {
+            cx.at(position, || attrs.parse_entry(cx, entry));
         }
         attrs
     }
@@ -149,8 +130,10 @@ impl ToolAttrs {
             Some(TokenTree::Ident(key)) => key,
             Some(other) => {
                 cx.error_spanned_by(
-                    other,
-                    format!("expected a key such as `name = \"...\"`; valid keys are: {TOOL_KEYS}"),
+                    &other,
+                    format!(
+                        "expected a key, found `{other}`: `#[tool]` takes `key = value` pairs and flags separated by commas, e.g. `#[tool(name = \"Read\", read_only)]`"
+                    ),
                 );
                 return;
             }
@@ -161,23 +144,32 @@ impl ToolAttrs {
             None => None,
             Some((TokenTree::Punct(eq), value)) if eq.as_char() == '=' => {
                 if value.is_empty() {
-                    cx.error_spanned_by(eq, format!("expected a value after `{key} =`"));
+                    cx.error_spanned_by(
+                        eq,
+                        format!(
+                            "expected a value after `{key} =`; {}",
+                            usage(&key.to_string())
+                        ),
+                    );
                     return;
                 }
                 Some(value.iter().cloned().collect::<TokenStream>())
             }
             Some((other, _)) => {
-                cx.error_spanned_by(other, format!("expected `=` or `,` after `{key}`"));
+                cx.error_spanned_by(
+                    other,
+                    format!(
+                        "expected `=` or `,` after `{key}`, found `{other}`; {}",
+                        usage(&key.to_string())
+                    ),
+                );
                 return;
             }
         };
         let key_text = key.to_string();
         let flag = |slot: &mut Slot<()>| match &value {
             None => slot.set(cx, &key, ()),
-            Some(value) => cx.error_spanned_by(
-                value,
-                format!("`{key_text}` is a flag and takes no value: write `{key_text}` alone"),
-            ),
+            Some(value) => cx.error_spanned_by(value, flag_with_value(&key_text)),
         };
         match key_text.as_str() {
             "defer" => flag(&mut self.defer),
@@ -187,7 +179,7 @@ impl ToolAttrs {
             "destructive" => flag(&mut self.destructive),
             "strict" => flag(&mut self.strict),
             "name" | "description" | "search_hint" => {
-                let Some(value) = need_value(cx, &key, value, "= \"...\"") else {
+                let Some(value) = need_value(cx, &key, value) else {
                     return;
                 };
                 let Some(text) = parse_str(cx, &key, value) else {
@@ -201,7 +193,7 @@ impl ToolAttrs {
                 slot.set(cx, &key, text);
             }
             "aliases" => {
-                let Some(value) = need_value(cx, &key, value, "= [\"OldName\"]") else {
+                let Some(value) = need_value(cx, &key, value) else {
                     return;
                 };
                 if let Some(list) = parse_aliases(cx, value) {
@@ -209,11 +201,14 @@ impl ToolAttrs {
                 }
             }
             "max_result_size_chars" => {
-                let Some(value) = need_value(cx, &key, value, "= 100000") else {
+                let Some(value) = need_value(cx, &key, value) else {
                     return;
                 };
                 match syn::parse2::<LitInt>(value.clone()).and_then(|lit| lit.base10_parse()) {
-                    Ok(0) => cx.error_spanned_by(value, "`max_result_size_chars` must be above 0"),
+                    Ok(0) => cx.error_spanned_by(
+                        value,
+                        "`max_result_size_chars = 0` would allow no result at all; give the largest result in characters, e.g. `max_result_size_chars = 100000`, or leave the key out",
+                    ),
                     Ok(size) => self.max_result_size_chars.set(cx, &key, size),
                     Err(_) => cx.error_spanned_by(
                         value,
@@ -222,15 +217,15 @@ impl ToolAttrs {
                 }
             }
             "feature" => {
-                let Some(value) = need_value(cx, &key, value, "= \"MONITOR_TOOL\"") else {
+                let Some(value) = need_value(cx, &key, value) else {
                     return;
                 };
-                if let Some(expr) = parse_cfg(cx, value) {
+                if let Some(expr) = cfg::parse_cfg(cx, value) {
                     self.feature.set(cx, &key, expr);
                 }
             }
             "enabled" | "prompt" => {
-                let Some(value) = need_value(cx, &key, value, "= path::to_fn") else {
+                let Some(value) = need_value(cx, &key, value) else {
                     return;
                 };
                 match syn::parse2::<syn::Path>(value.clone()) {
@@ -242,30 +237,48 @@ impl ToolAttrs {
                         };
                         slot.set(cx, &key, path);
                     }
-                    Err(_) => cx.error_spanned_by(
-                        value,
-                        format!(
-                            "`{key_text}` takes the path of a function: `{key_text} = path::to_fn`"
-                        ),
-                    ),
+                    Err(_) => {
+                        let signature = if key_text == "enabled" {
+                            "fn is_enabled() -> bool"
+                        } else {
+                            "fn prompt() -> String"
+                        };
+                        cx.error_spanned_by(
+                            value,
+                            format!(
+                                "`{key_text}` takes the path of a function, not an expression: define `{signature}` and write `{key_text} = path::to_fn`"
+                            ),
+                        );
+                    }
                 }
             }
-            _ => cx.error_spanned_by(
-                &key,
-                format!("unknown key `{key_text}` in #[tool]; valid keys are: {TOOL_KEYS}"),
-            ),
+            _ => {
+                let hint = match closest_key(&key_text) {
+                    Some(near) => format!("did you mean `{near}`? "),
+                    None => String::new(),
+                };
+                cx.error_spanned_by(
+                    &key,
+                    format!(
+                        "unknown key `{key_text}` in `#[tool]`; {hint}the keys are: {}",
+                        KEYS.join(", ")
+                    ),
+                );
+            }
         }
     }
 }
 
-fn need_value(
-    cx: &Ctxt,
-    key: &Ident,
-    value: Option<TokenStream>,
-    example: &str,
-) -> Option<TokenStream> {
+fn flag_with_value(key: &str) -> String {
+    format!("`{key}` is a flag and takes no value: write `{key}` alone to set it, or leave it out")
+}
+
+fn need_value(cx: &Ctxt, key: &Ident, value: Option<TokenStream>) -> Option<TokenStream> {
     if value.is_none() {
-        cx.error_spanned_by(key, format!("`{key}` needs a value: `{key} {example}`"));
+        cx.error_spanned_by(
+            key,
+            format!("`{key}` needs a value: {}", usage(&key.to_string())),
+        );
     }
     value
 }
@@ -275,8 +288,8 @@ fn parse_str(cx: &Ctxt, key: &Ident, value: TokenStream) -> Option<LitStr> {
         Ok(text) => Some(text),
         Err(_) => {
             cx.error_spanned_by(
-                value,
-                format!("`{key}` takes a string literal: `{key} = \"...\"`"),
+                &value,
+                format!("`{key}` takes a string literal, found `{value}`: write `{key} = \"...\"`"),
             );
             None
         }
@@ -284,64 +297,106 @@ fn parse_str(cx: &Ctxt, key: &Ident, value: TokenStream) -> Option<LitStr> {
 }
 
 fn parse_aliases(cx: &Ctxt, value: TokenStream) -> Option<Vec<LitStr>> {
-    let help = "`aliases` takes a list of string literals: `aliases = [\"OldName\"]`";
     let mut tokens = value.clone().into_iter();
-    let (Some(TokenTree::Group(group)), None) = (tokens.next(), tokens.next()) else {
-        cx.error_spanned_by(value, help);
-        return None;
-    };
-    if group.delimiter() != Delimiter::Bracket {
-        cx.error_spanned_by(&group, help);
-        return None;
-    }
-    match Punctuated::<LitStr, Token![,]>::parse_terminated.parse2(group.stream()) {
-        Ok(list) => Some(list.into_iter().collect()),
-        Err(_) => {
-            cx.error_spanned_by(&group, help);
-            None
-        }
-    }
-}
-
-fn parse_cfg(cx: &Ctxt, value: TokenStream) -> Option<CfgExpr> {
-    let tokens: Vec<TokenTree> = value.clone().into_iter().collect();
-    match tokens.as_slice() {
-        [TokenTree::Literal(_)] => match syn::parse2::<LitStr>(value.clone()) {
-            Ok(name) if !name.value().is_empty() => Some(CfgExpr::Feature(name)),
-            _ => {
-                cx.error_spanned_by(value, FEATURE_HELP);
-                None
-            }
-        },
-        [TokenTree::Ident(op), TokenTree::Group(group)]
-            if group.delimiter() == Delimiter::Parenthesis =>
-        {
-            let items: Vec<CfgExpr> = split_commas(group.stream())
-                .into_iter()
-                .filter(|entry| !entry.is_empty())
-                .map(|entry| parse_cfg(cx, entry.into_iter().collect()))
-                .collect::<Option<_>>()?;
-            match op.to_string().as_str() {
-                "any" if !items.is_empty() => Some(CfgExpr::Any(items)),
-                "all" if !items.is_empty() => Some(CfgExpr::All(items)),
-                "not" if items.len() == 1 => {
-                    Some(CfgExpr::Not(Box::new(items.into_iter().next()?)))
-                }
-                _ => {
-                    cx.error_spanned_by(value, FEATURE_HELP);
-                    None
-                }
-            }
+    let group = match (tokens.next(), tokens.next()) {
+        (Some(TokenTree::Group(group)), None) if group.delimiter() == Delimiter::Bracket => group,
+        (Some(TokenTree::Literal(lit)), None) => {
+            cx.error_spanned_by(
+                &lit,
+                format!("`aliases` takes a list, even of one name: write `aliases = [{lit}]`"),
+            );
+            return None;
         }
         _ => {
-            cx.error_spanned_by(value, FEATURE_HELP);
-            None
+            cx.error_spanned_by(
+                value,
+                "`aliases` takes a list of string literals: `aliases = [\"OldName\"]`",
+            );
+            return None;
+        }
+    };
+    let mut aliases = Some(Vec::new());
+    for entry in split_commas(group.stream()) {
+        let entry: TokenStream = entry.into_iter().collect();
+        if entry.is_empty() {
+            continue;
+        }
+        match syn::parse2::<LitStr>(entry.clone()) {
+            Ok(alias) => {
+                if let Some(list) = &mut aliases {
+                    list.push(alias);
+                }
+            }
+            Err(_) => {
+                cx.error_spanned_by(
+                    &entry,
+                    format!(
+                        "an alias is a string literal: write `\"{entry}\"` instead of `{entry}`"
+                    ),
+                );
+                aliases = None;
+            }
         }
     }
+    aliases
+}
+
+/// How a key is written, for messages about a malformed key.
+fn usage(key: &str) -> String {
+    let example = match key {
+        "name" | "description" | "search_hint" => "= \"...\"",
+        "aliases" => "= [\"OldName\"]",
+        "max_result_size_chars" => "= 100000",
+        "feature" => "= \"MONITOR_TOOL\"",
+        "enabled" | "prompt" => "= path::to_fn",
+        _ if KEYS.contains(&key) => return format!("`{key}` is a flag: write `{key}` alone"),
+        _ => {
+            return format!(
+                "write `key = value` or a flag; the keys are: {}",
+                KEYS.join(", ")
+            );
+        }
+    };
+    format!("write `{key} {example}`")
+}
+
+/// The known key closest to a misspelled one, if any is close.
+fn closest_key(key: &str) -> Option<&'static str> {
+    KEYS.iter()
+        .map(|known| (edit_distance(key, known), *known))
+        .filter(|(distance, known)| *distance <= 2.max(known.len() / 4))
+        .min()
+        .map(|(_, known)| known)
+}
+
+/// Levenshtein distance, counting a swap of two neighbours as one edit.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 /// Splits a token stream at its top-level commas.
-fn split_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
+pub(crate) fn split_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
     let mut entries = vec![Vec::new()];
     for token in tokens {
         match &token {
@@ -375,153 +430,4 @@ pub fn docs(attrs: &[Attribute]) -> Option<String> {
     let joined = lines.join("\n");
     let trimmed = joined.trim();
     (!trimmed.is_empty()).then(|| trimmed.to_owned())
-}
-
-/// serde attributes on a struct or enum that the schema follows.
-#[derive(Default)]
-pub struct ContainerSerde {
-    pub rename_all: Option<RenameRule>,
-    pub default: bool,
-    pub deny_unknown_fields: bool,
-}
-
-/// serde attributes on a field or variant that the schema follows.
-#[derive(Default)]
-pub struct MemberSerde {
-    pub rename: Option<String>,
-    pub default: bool,
-    pub skip: bool,
-}
-
-/// Keys that change only serialization (or nothing the schema shows), accepted and ignored.
-const IGNORED_CONTAINER: &[&str] = &["rename", "bound", "crate", "expecting", "into"];
-const IGNORED_MEMBER: &[&str] = &[
-    "alias",
-    "skip_serializing",
-    "skip_serializing_if",
-    "serialize_with",
-    "borrow",
-    "bound",
-    "other",
-];
-
-/// Reads the `#[serde(...)]` attributes of a struct or enum.
-pub fn container_serde(cx: &Ctxt, attrs: &[Attribute]) -> ContainerSerde {
-    let mut serde = ContainerSerde::default();
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-        let result = attr.parse_nested_meta(|meta| {
-            let key = path_text(&meta.path);
-            match key.as_str() {
-                "rename_all" => {
-                    if let Some(rule) = rename_value(cx, &meta, "rename_all")? {
-                        match RenameRule::from_str(&rule.value()) {
-                            Some(parsed) => serde.rename_all = Some(parsed),
-                            None => cx.error_spanned_by(
-                                &rule,
-                                format!("unknown rename rule {:?}; serde accepts {RULE_NAMES}", rule.value()),
-                            ),
-                        }
-                    }
-                }
-                "default" => {
-                    skip_value(&meta)?;
-                    serde.default = true;
-                }
-                "deny_unknown_fields" => serde.deny_unknown_fields = true,
-                key if IGNORED_CONTAINER.contains(&key) => skip_value(&meta)?,
-                _ => {
-                    cx.error_spanned_by(
-                        &meta.path,
-                        format!("`#[serde({key})]` is not supported by the tool schema: the generated schema could not match what serde accepts; remove it or write the input type without it"),
-                    );
-                    skip_value(&meta)?;
-                }
-            }
-            Ok(())
-        });
-        if let Err(error) = result {
-            cx.syn_error(error);
-        }
-    }
-    serde
-}
-
-/// Reads the `#[serde(...)]` attributes of a field or variant.
-pub fn member_serde(cx: &Ctxt, attrs: &[Attribute]) -> MemberSerde {
-    let mut serde = MemberSerde::default();
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-        let result = attr.parse_nested_meta(|meta| {
-            let key = path_text(&meta.path);
-            match key.as_str() {
-                "rename" => {
-                    if let Some(name) = rename_value(cx, &meta, "rename")? {
-                        serde.rename = Some(name.value());
-                    }
-                }
-                "default" => {
-                    skip_value(&meta)?;
-                    serde.default = true;
-                }
-                "skip" | "skip_deserializing" => serde.skip = true,
-                key if IGNORED_MEMBER.contains(&key) => skip_value(&meta)?,
-                _ => {
-                    cx.error_spanned_by(
-                        &meta.path,
-                        format!("`#[serde({key})]` is not supported by the tool schema: the generated schema could not match what serde accepts; remove it or change the field's type instead"),
-                    );
-                    skip_value(&meta)?;
-                }
-            }
-            Ok(())
-        });
-        if let Err(error) = result {
-            cx.syn_error(error);
-        }
-    }
-    serde
-}
-
-fn path_text(path: &syn::Path) -> String {
-    path.to_token_stream().to_string().replace(' ', "")
-}
-
-/// `key = "x"` → `x`; `key(deserialize = "x", serialize = "y")` → `x`; `key(serialize = "y")` →
-/// `None`.
-fn rename_value(
-    cx: &Ctxt,
-    meta: &syn::meta::ParseNestedMeta<'_>,
-    key: &str,
-) -> syn::Result<Option<LitStr>> {
-    if meta.input.peek(Token![=]) {
-        return Ok(Some(meta.value()?.parse()?));
-    }
-    let mut found = None;
-    if meta.input.peek(syn::token::Paren) {
-        meta.parse_nested_meta(|inner| {
-            let value: LitStr = inner.value()?.parse()?;
-            if inner.path.is_ident("deserialize") {
-                found = Some(value);
-            }
-            Ok(())
-        })?;
-        return Ok(found);
-    }
-    cx.error_spanned_by(
-        &meta.path,
-        format!("`{key}` needs a value: `{key} = \"...\"`"),
-    );
-    Ok(None)
-}
-
-/// Consumes `= value` or `(...)` after a key without interpreting it.
-fn skip_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.input.parse::<Token![=]>()?;
-        while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
-            meta.input.parse::<TokenTree>()?;
-        }
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.input.parse::<TokenTree>()?;
-    }
-    Ok(())
 }

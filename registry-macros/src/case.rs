@@ -13,9 +13,6 @@ pub enum RenameRule {
     ScreamingKebab,
 }
 
-/// The rule names serde accepts, for error messages.
-pub const RULE_NAMES: &str = "\"lowercase\", \"UPPERCASE\", \"PascalCase\", \"camelCase\", \"snake_case\", \"SCREAMING_SNAKE_CASE\", \"kebab-case\", \"SCREAMING-KEBAB-CASE\"";
-
 impl RenameRule {
     /// Parses a rule name.
     pub fn from_str(name: &str) -> Option<RenameRule> {

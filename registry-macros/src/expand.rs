@@ -4,13 +4,13 @@
 //! `::registry_core::__private`, and is spanned on the user's own tokens where a trait bound can
 //! fail, so the compiler points at the field or struct at fault.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
 use crate::ast::{self, Enum, Item, Struct};
-use crate::attr::ToolAttrs;
+use crate::attr::{Slot, ToolAttrs};
 use crate::valid::Checked;
 
 /// The `Schema::Object(...)` expression of a struct.
@@ -110,22 +110,8 @@ pub fn tool(
         }
         None => quote!(::core::option::Option::None),
     };
-    let enabled = match attrs.enabled.get() {
-        Some(path) => quote_spanned! {path.span()=>
-            ::core::option::Option::Some(|switches: &::registry_core::Switches| {
-                ::registry_core::__private::eval_gate(#path, switches)
-            })
-        },
-        None => quote!(::core::option::Option::None),
-    };
-    let prompt = match attrs.prompt.get() {
-        Some(path) => quote_spanned! {path.span()=>
-            ::core::option::Option::Some(|switches: &::registry_core::Switches| {
-                ::registry_core::__private::eval_prompt(#path, switches)
-            })
-        },
-        None => quote!(::core::option::Option::None),
-    };
+    let enabled = function_ref(&attrs.enabled, quote!(bool));
+    let prompt = function_ref(&attrs.prompt, quote!(::std::string::String));
     let type_name = ident.to_string();
     let parse = quote_spanned!(ident.span()=> ::registry_core::__private::parse_input::<#ident>);
     let root_const = format_ident!("__TOOLREG_ROOT");
@@ -189,6 +175,68 @@ pub fn tool(
                 )
             }
         };
+    }
+}
+
+/// `Some(fn(&Switches) -> R)` from the user's `fn() -> R` or `fn(&Switches) -> R`.
+///
+/// The shape is checked through a trait defined here (in a module, so its name cannot shadow
+/// anything the user's path means) whose `on_unimplemented` message quotes the user's
+/// `key = path` and the two accepted signatures; the error lands on the path, and rustc's "required
+/// by a bound introduced by this call" on the key.
+fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
+    let (Some(path), Some(key_span)) = (slot.get(), slot.span()) else {
+        return quote!(::core::option::Option::None);
+    };
+    let key = slot.key();
+    let written = quote!(#path).to_string().replace(' ', "");
+    let output_text = if key == "enabled" { "bool" } else { "String" };
+    let message = format!("`{key} = {written}` is not a function the registry can call");
+    let label = format!(
+        "expected `fn() -> {output_text}` or `fn(&registry_core::Switches) -> {output_text}`"
+    );
+    let note = format!(
+        "`{key}` takes a function with no parameters or one `&registry_core::Switches` parameter, returning `{output_text}`"
+    );
+    let escape = |text: String| text.replace('{', "{{").replace('}', "}}");
+    let (message, label, note) = (escape(message), escape(label), escape(note));
+    let trait_name = if key == "enabled" {
+        format_ident!("EnabledFn")
+    } else {
+        format_ident!("PromptFn")
+    };
+    let module = format_ident!("__toolreg_{}", key);
+    let items = quote! {
+        mod #module {
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            pub trait #trait_name<Marker> {
+                fn eval(&self, switches: &::registry_core::Switches) -> #output;
+            }
+            impl<F: ::core::ops::Fn() -> #output> #trait_name<()> for F {
+                fn eval(&self, _: &::registry_core::Switches) -> #output {
+                    self()
+                }
+            }
+            impl<F: ::core::ops::Fn(&::registry_core::Switches) -> #output>
+                #trait_name<(::registry_core::Switches,)> for F
+            {
+                fn eval(&self, switches: &::registry_core::Switches) -> #output {
+                    self(switches)
+                }
+            }
+        }
+    };
+    let callee = {
+        let module = Ident::new(&module.to_string(), key_span);
+        let trait_name = Ident::new(&trait_name.to_string(), key_span);
+        quote_spanned!(key_span=> #module::#trait_name::eval)
+    };
+    let call = quote_spanned!(path.span()=> #callee(&#path, switches));
+    quote! {
+        ::core::option::Option::Some({
+            #items
+            |switches: &::registry_core::Switches| #call
+        })
     }
 }
 

@@ -27,12 +27,21 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let input: DeriveInput = match syn::parse2(item.clone()) {
         Ok(input) => input,
         Err(_) => {
-            cx.error_at(
-                proc_macro2::Span::call_site(),
-                "#[tool] goes on a struct with named fields, the tool's input",
-            );
+            let message =
+                "`#[tool]` goes on a struct with named fields, the tool's input properties";
+            match ast::other_item(&item) {
+                Some((first, true)) => cx.error_spanned_by(
+                    first,
+                    format!("{message}, not on a function: put the parameters in `struct Name {{ param: Type }}`, the body in `impl Tool for Name`, and `#[tool]` on the struct"),
+                ),
+                Some((first, false)) => cx.error_spanned_by(
+                    &first,
+                    format!("{message}, not on a `{first}` item: write `struct Name {{ field: Type }}`"),
+                ),
+                None => cx.error_at(proc_macro2::Span::call_site(), message),
+            }
             let errors = cx.into_compile_errors().unwrap_or_default();
-            return fallback::tool(item, None, errors).into();
+            return fallback::tool(item, None, None, errors).into();
         }
     };
     let parsed = ast::tool_struct(&cx, &input);
@@ -40,8 +49,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let cfg = attrs.feature.get().map(attr::CfgExpr::predicate);
     let (Some(parsed), Some(checked), false) = (parsed, checked, cx.has_errors()) else {
         let errors = cx.into_compile_errors().unwrap_or_default();
-        let _ = ast::item_span(&input);
-        return fallback::tool(item, cfg, errors).into();
+        return fallback::tool(item, Some(&input), cfg, errors).into();
     };
     expand::tool(&input, &attrs, &parsed, &checked).into()
 }
@@ -55,6 +63,9 @@ pub fn derive_input_schema(item: TokenStream) -> TokenStream {
     let parsed = ast::schema_item(&cx, &input);
     match (parsed, cx.has_errors()) {
         (Some(parsed), false) => expand::derive_schema(&parsed).into(),
-        _ => cx.into_compile_errors().unwrap_or_default().into(),
+        _ => {
+            let errors = cx.into_compile_errors().unwrap_or_default();
+            fallback::derive_schema(&input, errors).into()
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The rules a `#[tool]` must follow, checked after parsing and before any code is generated.
 
+use proc_macro2::Span;
 use syn::LitStr;
 
 use crate::ast::Struct;
@@ -14,62 +15,93 @@ pub struct Checked {
 
 /// Checks the attribute against the struct; returns the resolved name and description.
 pub fn check(cx: &Ctxt, attrs: &ToolAttrs, item: &Struct<'_>) -> Checked {
+    // Each check is placed at its key's entry, so errors come out in source order.
     let name = match attrs.name.get() {
         Some(lit) => {
-            check_name(cx, lit, "name");
+            cx.at(attrs.name.position(), || {
+                check_name(cx, lit.span(), &lit.value(), "name", None);
+            });
             lit.value()
         }
-        None => default_name(&item.ident.to_string()),
+        None => {
+            let name = default_name(&item.ident.to_string());
+            check_name(cx, item.ident.span(), &name, "name", Some(item.ident));
+            name
+        }
     };
     if let Some(aliases) = attrs.aliases.get() {
-        for (i, alias) in aliases.iter().enumerate() {
-            check_name(cx, alias, "alias");
-            if alias.value() == name {
-                cx.error_spanned_by(
-                    alias,
-                    format!("alias `{name}` is the tool's own name; remove it"),
-                );
-            }
-            if aliases[..i]
-                .iter()
-                .any(|earlier| earlier.value() == alias.value())
-            {
-                cx.error_spanned_by(alias, format!("alias `{}` is listed twice", alias.value()));
-            }
-        }
+        cx.at(attrs.aliases.position(), || {
+            check_aliases(cx, aliases, &name)
+        });
     }
     if let Some(hint) = attrs.search_hint.get() {
-        check_search_hint(cx, hint);
+        cx.at(attrs.search_hint.position(), || check_search_hint(cx, hint));
     }
     if let (Some(span), Some(_)) = (attrs.always_load.span(), attrs.defer.get()) {
-        cx.error_at(
-            span,
-            "`defer` and `always_load` contradict each other: a deferred tool is loaded on demand, an always-loaded one never is; remove one",
-        );
+        cx.at(attrs.always_load.position(), || {
+            cx.error_at(
+                span,
+                "`defer` and `always_load` contradict each other: a deferred tool is loaded on demand, an `always_load` tool is never deferred; remove one of them",
+            );
+        });
     }
-    if attrs.prompt.get().is_some() && attrs.description.get().is_some() {
-        cx.error_at(
-            attrs.prompt.span().expect("set"),
-            "`prompt` and `description` both give the tool's text; keep `prompt` for a dynamic text or `description` for a fixed one",
-        );
+    if let (Some(span), Some(_)) = (attrs.prompt.span(), attrs.description.get()) {
+        cx.at(attrs.prompt.position(), || {
+            cx.error_at(
+                span,
+                "`prompt` and `description` both give the tool's text; keep `prompt` for a dynamic text or `description` for a fixed one",
+            );
+        });
     }
-    let description = match attrs.description.get() {
-        Some(lit) => {
+    let description = match (attrs.description.get(), &item.docs) {
+        (Some(lit), _) => {
             let text = lit.value();
             if text.trim().is_empty() {
-                cx.error_spanned_by(lit, "`description` is empty; say what the tool does");
+                cx.at(attrs.description.position(), || {
+                    cx.error_spanned_by(
+                        lit,
+                        "`description` is empty; say what the tool does, e.g. `description = \"Reads a file from the local filesystem.\"`",
+                    );
+                });
             }
             text
         }
-        None => item.docs.clone().unwrap_or_else(|| {
+        (None, Some(docs)) => docs.clone(),
+        // The dynamic prompt is the text; the static one may stay empty.
+        (None, None) if attrs.prompt.get().is_some() => String::new(),
+        (None, None) => {
             cx.error_spanned_by(
                 item.ident,
-                format!("tool `{}` has no description: add a doc comment (`/// what it does`) to the struct or `description = \"...\"` to #[tool]", item.ident),
+                format!("tool `{}` has no description: add a doc comment (`/// What the tool does.`) to the struct, or `description = \"...\"` to `#[tool]`", item.ident),
             );
             String::new()
-        }),
+        }
     };
     Checked { name, description }
+}
+
+fn check_aliases(cx: &Ctxt, aliases: &[LitStr], name: &str) {
+    for (i, alias) in aliases.iter().enumerate() {
+        check_name(cx, alias.span(), &alias.value(), "alias", None);
+        if alias.value() == name {
+            cx.error_spanned_by(
+                alias,
+                format!("alias \"{name}\" is the tool's own name; remove it from `aliases`"),
+            );
+        }
+        if aliases[..i]
+            .iter()
+            .any(|earlier| earlier.value() == alias.value())
+        {
+            cx.error_spanned_by(
+                alias,
+                format!(
+                    "alias {:?} is listed twice in `aliases`; remove one",
+                    alias.value()
+                ),
+            );
+        }
+    }
 }
 
 /// The struct's name without a trailing `Tool` (`BashTool` → `Bash`).
@@ -80,37 +112,67 @@ fn default_name(ident: &str) -> String {
     }
 }
 
-fn check_name(cx: &Ctxt, lit: &LitStr, what: &str) {
-    let name = lit.value();
-    let valid_chars = name
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if name.is_empty() || name.len() > 64 || !valid_chars {
-        cx.error_spanned_by(
-            lit,
-            format!("invalid tool {what} {name:?}: a tool {what} must match ^[A-Za-z0-9_-]{{1,64}}$ (letters, digits, `_` and `-`, at most 64)"),
-        );
+/// Checks a name or alias against `^[A-Za-z0-9_-]{1,64}$` and the `mcp__` prefix. `from` is the
+/// struct when the name is the default one taken from it.
+fn check_name(cx: &Ctxt, span: Span, name: &str, what: &str, from: Option<&syn::Ident>) {
+    let valid = |ch: &char| ch.is_ascii_alphanumeric() || *ch == '_' || *ch == '-';
+    let bad_char = name.chars().find(|ch| !valid(ch));
+    // Without the bad characters the name may be what the user meant.
+    let cleaned: String = name.chars().filter(valid).collect();
+    let example = if bad_char.is_some() && !cleaned.is_empty() && cleaned.len() <= 64 {
+        format!(", e.g. {cleaned:?}")
+    } else {
+        String::new()
+    };
+    let fix = match from {
+        Some(ident) => format!(
+            "the name comes from the struct `{ident}`; set a valid one with `name = \"...\"`"
+        ),
+        None => format!("choose another {what}{example}"),
+    };
+    let problem = if name.is_empty() {
+        format!("the tool {what} is empty")
+    } else if let Some(ch) = bad_char {
+        let shown = match ch {
+            ' ' => "a space".to_owned(),
+            ch => format!("`{ch}`"),
+        };
+        format!(
+            "tool {what} {name:?} contains {shown}; a tool {what} may contain only ASCII letters, digits, `_` and `-`"
+        )
+    } else if name.len() > 64 {
+        format!(
+            "tool {what} {name:?} is {} characters long; a tool {what} has at most 64",
+            name.len()
+        )
     } else if name.starts_with("mcp__") {
-        cx.error_spanned_by(
-            lit,
-            format!("tool {what} {name:?} starts with `mcp__`, which is reserved for tools from MCP servers; choose another {what}"),
-        );
-    }
+        format!(
+            "tool {what} {name:?} starts with `mcp__`, which is reserved for tools from MCP servers"
+        )
+    } else {
+        return;
+    };
+    cx.error_at(span, format!("{problem}: {fix}"));
 }
 
 fn check_search_hint(cx: &Ctxt, lit: &LitStr) {
     let hint = lit.value();
     let words = hint.split_whitespace().count();
     if !(3..=10).contains(&words) {
+        let counted = if words == 1 {
+            "1 word".to_owned()
+        } else {
+            format!("{words} words")
+        };
         cx.error_spanned_by(
             lit,
-            format!("`search_hint` has {words} word(s); write a capability phrase of 3 to 10 words, e.g. \"edit jupyter notebook cells\""),
+            format!("`search_hint` has {counted}; write a capability phrase of 3 to 10 words, e.g. `search_hint = \"edit jupyter notebook cells\"`"),
         );
     }
     if hint.trim_end().ends_with('.') {
         cx.error_spanned_by(
             lit,
-            "`search_hint` ends with a period; write a phrase, not a sentence: drop the trailing `.`",
+            "`search_hint` ends with a period; it is a phrase, not a sentence: drop the trailing `.`",
         );
     }
 }

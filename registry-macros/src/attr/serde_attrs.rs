@@ -1,0 +1,220 @@
+//! Parsing of serde's attributes, which the schema must follow.
+//!
+//! serde_derive checks its own syntax and reports it on the same tokens, so this module reports
+//! only what serde accepts but the schema cannot describe. Anything it cannot parse is still
+//! reported, so a schema never silently disagrees with serde.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::{Attribute, LitStr, Token};
+
+use crate::case::RenameRule;
+use crate::ctxt::Ctxt;
+
+/// serde attributes on a struct or enum that the schema follows.
+#[derive(Default)]
+pub struct ContainerSerde {
+    pub rename_all: Option<RenameRule>,
+    pub default: bool,
+    pub deny_unknown_fields: bool,
+}
+
+/// serde attributes on a field or variant that the schema follows.
+#[derive(Default)]
+pub struct MemberSerde {
+    pub rename: Option<String>,
+    pub default: bool,
+    pub skip: bool,
+}
+
+/// What a container attribute is on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    Struct,
+    Enum,
+}
+
+/// What a member attribute is on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Member {
+    Field,
+    Variant,
+}
+
+/// Container keys serde accepts that change what it reads in a way the schema cannot show.
+const UNSUPPORTED_CONTAINER: &[&str] = &[
+    "transparent",
+    "tag",
+    "content",
+    "untagged",
+    "from",
+    "try_from",
+    "remote",
+    "field_identifier",
+    "variant_identifier",
+];
+/// Whether serde accepts `key` on a field or variant, changing what it reads in a way the schema
+/// cannot show.
+fn unsupported_member(key: &str, on: Member) -> bool {
+    match on {
+        Member::Field => matches!(key, "flatten" | "with" | "deserialize_with"),
+        Member::Variant => matches!(key, "untagged" | "with" | "deserialize_with"),
+    }
+}
+
+/// Why the schema cannot follow a container attribute, and what to do; `written` is the
+/// attribute as the user wrote it.
+fn container_message(written: &str, key: &str, on: Container) -> String {
+    match (key, on) {
+        ("tag", Container::Struct) => format!(
+            "`{written}` makes serde require a tag field that the tool schema cannot list; remove it"
+        ),
+        ("tag" | "content" | "untagged", Container::Enum) => format!(
+            "`{written}` changes how serde reads this enum, but a unit-only enum is a plain string in the tool schema; remove it"
+        ),
+        ("transparent", _) => format!(
+            "`{written}` makes serde read the single field's value in place of an object, which the tool schema cannot describe; remove it"
+        ),
+        ("from" | "try_from", _) => format!(
+            "`{written}` makes serde read another type in place of this one, and the tool schema cannot know that type's shape; remove it"
+        ),
+        ("remote", _) => format!(
+            "`{written}` describes a type of another crate, which the tool schema cannot see; derive `InputSchema` on a local type instead"
+        ),
+        _ => format!(
+            "`{written}` changes how serde reads this type in a way the tool schema cannot describe; remove it"
+        ),
+    }
+}
+
+/// Why the schema cannot follow a field or variant attribute, and what to do.
+fn member_message(written: &str, key: &str, on: Member) -> String {
+    match (key, on) {
+        ("flatten", _) => format!(
+            "`{written}` merges another type's fields into this object, which the tool schema cannot describe; declare those fields directly in this struct"
+        ),
+        ("with" | "deserialize_with", Member::Field) => format!(
+            "`{written}` reads this field with custom code whose accepted input the tool schema cannot know; use a field type that implements `InputSchema` and convert it in the tool's body"
+        ),
+        ("untagged", Member::Variant) => format!(
+            "`{written}` lets this variant accept values that the tool schema cannot list; remove it"
+        ),
+        _ => format!(
+            "`{written}` changes how serde reads this in a way the tool schema cannot describe; remove it"
+        ),
+    }
+}
+
+/// Reads the `#[serde(...)]` attributes of a struct or enum.
+pub fn container_serde(cx: &Ctxt, attrs: &[Attribute], on: Container) -> ContainerSerde {
+    let mut serde = ContainerSerde::default();
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
+        let result = attr.parse_nested_meta(|meta| {
+            let key = path_text(&meta.path);
+            match key.as_str() {
+                "rename_all" => {
+                    // An unknown rule is serde's error, on the same token.
+                    if let Some(rule) = rename_value(&meta)? {
+                        serde.rename_all = RenameRule::from_str(&rule.value());
+                    }
+                }
+                "default" if on == Container::Struct => {
+                    skip_value(&meta)?;
+                    serde.default = true;
+                }
+                "deny_unknown_fields" => serde.deny_unknown_fields = true,
+                key if UNSUPPORTED_CONTAINER.contains(&key) => {
+                    let written = format!("#[serde({key}{})]", skip_value(&meta)?);
+                    cx.error_spanned_by(&meta.path, container_message(&written, key, on));
+                }
+                // The rest change only serialization (`alias`, `bound`, `skip_serializing`, ...)
+                // or are serde's own error, reported by serde on the same tokens.
+                _ => {
+                    skip_value(&meta)?;
+                }
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            cx.syn_error(error);
+        }
+    }
+    serde
+}
+
+/// Reads the `#[serde(...)]` attributes of a field or variant.
+pub fn member_serde(cx: &Ctxt, attrs: &[Attribute], on: Member) -> MemberSerde {
+    let mut serde = MemberSerde::default();
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
+        let result = attr.parse_nested_meta(|meta| {
+            let key = path_text(&meta.path);
+            match key.as_str() {
+                "rename" => {
+                    if let Some(name) = rename_value(&meta)? {
+                        serde.rename = Some(name.value());
+                    }
+                }
+                "default" if on == Member::Field => {
+                    skip_value(&meta)?;
+                    serde.default = true;
+                }
+                "skip" | "skip_deserializing" => serde.skip = true,
+                key if unsupported_member(key, on) => {
+                    let written = format!("#[serde({key}{})]", skip_value(&meta)?);
+                    cx.error_spanned_by(&meta.path, member_message(&written, key, on));
+                }
+                // The rest change only serialization (`alias`, `bound`, `skip_serializing`, ...)
+                // or are serde's own error, reported by serde on the same tokens.
+                _ => {
+                    skip_value(&meta)?;
+                }
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            cx.syn_error(error);
+        }
+    }
+    serde
+}
+
+fn path_text(path: &syn::Path) -> String {
+    path.to_token_stream().to_string().replace(' ', "")
+}
+
+/// `key = "x"` → `x`; `key(deserialize = "x", serialize = "y")` → `x`; `key(serialize = "y")`
+/// or a bare `key` (serde's error) → `None`.
+fn rename_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
+    if meta.input.peek(Token![=]) {
+        return Ok(Some(meta.value()?.parse()?));
+    }
+    let mut found = None;
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| {
+            let value: LitStr = inner.value()?.parse()?;
+            if inner.path.is_ident("deserialize") {
+                found = Some(value);
+            }
+            Ok(())
+        })?;
+    }
+    Ok(found)
+}
+
+/// Consumes `= value` or `(...)` after a key without interpreting it; returns it as written
+/// (` = "t"`), for messages.
+fn skip_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<String> {
+    let mut skipped = TokenStream::new();
+    if meta.input.peek(Token![=]) {
+        let eq: Token![=] = meta.input.parse()?;
+        eq.to_tokens(&mut skipped);
+        while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+            skipped.extend([meta.input.parse::<TokenTree>()?]);
+        }
+        return Ok(format!(" {skipped}"));
+    }
+    if meta.input.peek(syn::token::Paren) {
+        skipped.extend([meta.input.parse::<TokenTree>()?]);
+    }
+    Ok(skipped.to_string())
+}

@@ -1,0 +1,19 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+/// Reads a file.
+#[tool(aliases = "OldRead")]
+#[derive(Deserialize)]
+pub struct ReadTool {
+    /// The file to read.
+    pub path: String,
+}
+
+impl Tool for ReadTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(self.path)
+    }
+}
+
+fn main() {}

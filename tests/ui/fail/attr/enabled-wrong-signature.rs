@@ -1,0 +1,23 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+fn read_enabled(_: u8) -> bool {
+    true
+}
+
+/// Reads a file.
+#[tool(enabled = read_enabled)]
+#[derive(Deserialize)]
+pub struct ReadTool {
+    /// The file to read.
+    pub path: String,
+}
+
+impl Tool for ReadTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(self.path)
+    }
+}
+
+fn main() {}

@@ -1,0 +1,23 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+/// Reads a file.
+#[tool(prompt = read_prompt, description = "Reads a file.")]
+#[derive(Deserialize)]
+pub struct ReadTool {
+    /// The file to read.
+    pub path: String,
+}
+
+impl Tool for ReadTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(self.path)
+    }
+}
+
+fn read_prompt() -> String {
+    "Reads a file.".to_owned()
+}
+
+fn main() {}

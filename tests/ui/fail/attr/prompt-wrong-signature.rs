@@ -1,0 +1,22 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+fn read_prompt() -> &'static str {
+    "Reads a file."
+}
+
+#[tool(prompt = read_prompt)]
+#[derive(Deserialize)]
+pub struct ReadTool {
+    /// The file to read.
+    pub path: String,
+}
+
+impl Tool for ReadTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(self.path)
+    }
+}
+
+fn main() {}

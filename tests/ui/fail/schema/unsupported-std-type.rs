@@ -1,0 +1,19 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+/// Waits a while.
+#[tool]
+#[derive(Deserialize)]
+pub struct SleepTool {
+    /// How long to wait.
+    pub duration: std::time::Duration,
+}
+
+impl Tool for SleepTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(format!("{:?}", self.duration))
+    }
+}
+
+fn main() {}

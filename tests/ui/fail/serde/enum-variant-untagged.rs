@@ -1,0 +1,11 @@
+use registry_core::InputSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, InputSchema)]
+pub enum Mode {
+    Fast,
+    #[serde(untagged)]
+    Slow,
+}
+
+fn main() {}

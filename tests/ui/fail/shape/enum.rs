@@ -1,0 +1,19 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+/// Reads or writes a file.
+#[tool]
+#[derive(Deserialize)]
+pub enum FileTool {
+    Read { path: String },
+    Write { path: String, content: String },
+}
+
+impl Tool for FileTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+fn main() {}

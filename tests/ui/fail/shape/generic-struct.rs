@@ -1,0 +1,20 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+/// Reads a file.
+#[tool]
+#[derive(Deserialize)]
+pub struct ReadTool<P> {
+    /// The file to read.
+    pub path: P,
+}
+
+impl<P: DeserializeOwned + Send + 'static> Tool for ReadTool<P> {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use registry_core::tool;
+use serde::Deserialize;
+
+/// Reads a file.
+#[tool(read_only)]
+#[derive(Deserialize)]
+pub struct ReadTool {
+    /// The file to read.
+    pub path: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use registry_core::tool;
+
+/// Reads a file.
+#[tool]
+pub fn read(path: &str) -> String {
+    path.to_owned()
+}
+
+fn main() {}

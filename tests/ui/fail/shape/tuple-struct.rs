@@ -1,0 +1,16 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+/// Reads a file.
+#[tool]
+#[derive(Deserialize)]
+pub struct ReadTool(pub String);
+
+impl Tool for ReadTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+fn main() {}

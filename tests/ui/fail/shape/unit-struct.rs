@@ -1,0 +1,16 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+/// Lists the open tasks.
+#[tool]
+#[derive(Deserialize)]
+pub struct TaskListTool;
+
+impl Tool for TaskListTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+fn main() {}

@@ -1,0 +1,47 @@
+// `enabled` takes `fn() -> bool` or `fn(&Switches) -> bool`.
+use registry_core::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
+use serde::Deserialize;
+
+fn never() -> bool {
+    false
+}
+
+mod gates {
+    pub fn lsp_on(switches: &registry_core::Switches) -> bool {
+        switches.lsp
+    }
+}
+
+/// Does nothing, ever.
+#[tool(enabled = never)]
+#[derive(Deserialize)]
+pub struct NeverTool {}
+
+/// Asks the language server.
+#[tool(enabled = gates::lsp_on)]
+#[derive(Deserialize)]
+pub struct LspTool {}
+
+impl Tool for NeverTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+impl Tool for LspTool {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+fn main() {
+    let off = Switches::default();
+    let on = Switches::from_lookup(|name| (name == "ENABLE_LSP_TOOL").then(|| "1".to_owned()));
+    let never = <NeverTool as ToolSpec>::DESCRIPTOR;
+    assert!(!never.is_enabled(&off) && !never.is_enabled(&on));
+    let lsp = <LspTool as ToolSpec>::DESCRIPTOR;
+    assert!(!lsp.is_enabled(&off));
+    assert!(lsp.is_enabled(&on));
+}

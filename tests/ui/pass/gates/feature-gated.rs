@@ -1,0 +1,59 @@
+// This crate has none of these features, so the tools and their structs are compiled out;
+// nothing outside a matching `cfg` may name them. The tests crate declares no features, hence
+// the `unexpected_cfgs` allowance (the `tools` crate declares its features in Cargo.toml).
+#![allow(unexpected_cfgs)]
+
+use registry_core::tool;
+use serde::Deserialize;
+
+/// Watches a background process.
+#[tool(feature = any("MONITOR_TOOL", "KAIROS"), search_hint = "watch a background process")]
+#[derive(Deserialize)]
+pub struct MonitorTool {
+    /// The process id.
+    pub pid: u32,
+}
+
+#[cfg(any(feature = "MONITOR_TOOL", feature = "KAIROS"))]
+impl registry_core::Tool for MonitorTool {
+    type Output = String;
+    fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
+        Ok(self.pid.to_string())
+    }
+}
+
+/// Sends a file to the user.
+#[tool(feature = all("KAIROS", not("NO_BRIDGE")))]
+#[derive(Deserialize)]
+pub struct SendUserFileTool {
+    /// The file.
+    pub path: String,
+}
+
+#[cfg(all(feature = "KAIROS", not(feature = "NO_BRIDGE")))]
+impl registry_core::Tool for SendUserFileTool {
+    type Output = String;
+    fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
+        Ok(self.path)
+    }
+}
+
+/// Always compiled, so the registry is seen to work in this binary.
+#[tool]
+#[derive(Deserialize)]
+pub struct PingTool {}
+
+impl registry_core::Tool for PingTool {
+    type Output = String;
+    fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
+        Ok("pong".to_owned())
+    }
+}
+
+fn main() {
+    let builtins = registry_core::builtins().unwrap();
+    assert!(builtins.get("Ping").is_some());
+    // The gated tools were not registered.
+    assert!(builtins.get("Monitor").is_none());
+    assert!(builtins.get("SendUserFile").is_none());
+}
