@@ -4,8 +4,9 @@
 use std::sync::{Arc, OnceLock};
 
 use super::index::SeedIndex;
+use super::names::NameTable;
 use super::ranked::{RankedIndex, Weights};
-use super::seed::{fast_path, parse_terms};
+use super::seed::{parse_terms, select_names};
 use super::text::js_trim;
 use super::{SearchOutput, ToolSearcher};
 use crate::defer::is_deferred;
@@ -32,6 +33,8 @@ pub enum Strategy {
 pub struct SearchEngine {
     pool: Vec<Arc<ToolInfo>>,
     deferred: Vec<Arc<ToolInfo>>,
+    pool_names: NameTable,
+    deferred_names: NameTable,
     seed: SeedIndex,
     ranked: OnceLock<RankedIndex>,
     strategy: Strategy,
@@ -46,6 +49,8 @@ impl SearchEngine {
         let deferred = deferred_of(env, &pool);
         let engine = SearchEngine {
             seed: SeedIndex::build(&deferred),
+            pool_names: NameTable::build(&pool, false),
+            deferred_names: NameTable::build(&deferred, true),
             pool,
             deferred,
             ranked: OnceLock::new(),
@@ -75,9 +80,11 @@ impl SearchEngine {
                 .iter()
                 .zip(&self.deferred)
                 .all(|(a, b)| a.name == b.name);
+        self.pool_names = NameTable::build(&pool, false);
         self.pool = pool;
         if !same {
             self.seed = SeedIndex::build(&deferred);
+            self.deferred_names = NameTable::build(&deferred, true);
             self.ranked = OnceLock::new();
             self.deferred = deferred;
             self.builds += 1;
@@ -120,29 +127,69 @@ impl SearchEngine {
             .get_or_init(|| RankedIndex::build(&self.deferred, self.weights))
     }
 
+    /// The fast paths of [`seed::fast_path`](super::seed::fast_path), from the name tables.
+    fn fast_path(&self, raw: &str, max_results: usize) -> Option<Vec<String>> {
+        if let Some(names) = select_names(raw) {
+            let mut found: Vec<String> = Vec::new();
+            for name in names {
+                let tool = match self.deferred_names.exact(name) {
+                    Some(i) => &self.deferred[i],
+                    None => match self.pool_names.exact(name) {
+                        Some(i) => &self.pool[i],
+                        None => continue,
+                    },
+                };
+                if !found.contains(&tool.name) {
+                    found.push(tool.name.clone());
+                }
+            }
+            return Some(found);
+        }
+        let lower = raw.to_lowercase();
+        let query = js_trim(&lower);
+        if let Some(i) = self.deferred_names.lower(query) {
+            return Some(vec![self.deferred[i].name.clone()]);
+        }
+        if let Some(i) = self.pool_names.lower(query) {
+            return Some(vec![self.pool[i].name.clone()]);
+        }
+        if query.starts_with("mcp__") && query.len() > 5 {
+            let matches: Vec<String> = self
+                .deferred_names
+                .with_prefix(query)
+                .into_iter()
+                .take(max_results)
+                .map(|i| self.deferred[i].name.clone())
+                .collect();
+            if !matches.is_empty() {
+                return Some(matches);
+            }
+        }
+        None
+    }
+
     /// Runs a query.
     pub fn search(&self, query: &str, max_results: usize) -> SearchOutput {
-        let matches =
-            fast_path(query, max_results, &self.pool, &self.deferred).unwrap_or_else(|| {
-                let lower = query.to_lowercase();
-                let terms = parse_terms(js_trim(&lower));
-                let ranked = match self.strategy {
-                    Strategy::Seed => self.seed.rank(&terms, max_results),
-                    Strategy::Ranked => {
-                        let allowed = self.seed.required(&terms.required);
-                        if allowed.as_ref().is_some_and(Vec::is_empty) {
-                            Vec::new()
-                        } else {
-                            self.ranked_index()
-                                .rank(&lower, max_results, allowed.as_deref())
-                        }
+        let matches = self.fast_path(query, max_results).unwrap_or_else(|| {
+            let lower = query.to_lowercase();
+            let terms = parse_terms(js_trim(&lower));
+            let ranked = match self.strategy {
+                Strategy::Seed => self.seed.rank(&terms, max_results),
+                Strategy::Ranked => {
+                    let allowed = self.seed.required(&terms.required);
+                    if allowed.as_ref().is_some_and(Vec::is_empty) {
+                        Vec::new()
+                    } else {
+                        self.ranked_index()
+                            .rank(&lower, max_results, allowed.as_deref())
                     }
-                };
-                ranked
-                    .into_iter()
-                    .map(|i| self.deferred[i].name.clone())
-                    .collect()
-            });
+                }
+            };
+            ranked
+                .into_iter()
+                .map(|i| self.deferred[i].name.clone())
+                .collect()
+        });
         SearchOutput::new(matches, query, self.deferred.len(), &self.pending_servers)
     }
 }

@@ -46,6 +46,16 @@ pub fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|word| !word.is_empty())
 }
 
+/// Adds `tool` to `word`'s postings, allocating the key only for a new word.
+fn add_posting(map: &mut HashMap<Box<str>, Vec<u32>>, word: &str, tool: u32) {
+    match map.get_mut(word) {
+        Some(list) => push_unique(list, tool),
+        None => {
+            map.insert(word.into(), vec![tool]);
+        }
+    }
+}
+
 fn push_unique(list: &mut Vec<u32>, tool: u32) {
     if list.last() != Some(&tool) {
         list.push(tool);
@@ -76,10 +86,10 @@ impl SeedIndex {
                 push_unique(&mut index.part_postings[vocab_id as usize], id);
             }
             for word in words(&text.description) {
-                push_unique(index.description_words.entry(word.into()).or_default(), id);
+                add_posting(&mut index.description_words, word, id);
             }
             for word in words(&text.hint) {
-                push_unique(index.hint_words.entry(word.into()).or_default(), id);
+                add_posting(&mut index.hint_words, word, id);
             }
             index.texts.push(text);
         }

@@ -8,6 +8,7 @@
 mod engine;
 pub mod eval;
 pub mod index;
+mod names;
 pub mod ranked;
 pub mod seed;
 pub mod text;
