@@ -131,7 +131,8 @@ pub enum SearchStrategy {
 /// `toolreg render`.
 #[derive(Debug, ClapArgs)]
 pub struct RenderArgs {
-    /// Deferred tools already loaded in the conversation (comma-separated).
+    /// Deferred tools already loaded in the conversation (comma-separated; spaces around a name
+    /// are ignored).
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub discovered: Vec<String>,
     /// How deferred tools are sent.

@@ -38,10 +38,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
+/// Prints the command's output. A reader that went away (`toolreg list | head`) is not an
+/// error: the output was wanted only up to there.
 fn out(text: &str) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{text}").map_err(|error| error.to_string())?;
-    Ok(ExitCode::SUCCESS)
+    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.to_string()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 fn flags(tool: &ToolInfo, deferred: bool) -> String {
@@ -202,7 +206,13 @@ fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
                     DeferStrategy::Discovered => render::DeferStrategy::DiscoveredOnly,
                     DeferStrategy::AllDeferred => render::DeferStrategy::AllDeferred,
                 },
-                discovered: args.discovered.iter().cloned().collect::<BTreeSet<_>>(),
+                discovered: args
+                    .discovered
+                    .iter()
+                    .map(|name| name.trim())
+                    .filter(|name| !name.is_empty())
+                    .map(str::to_owned)
+                    .collect::<BTreeSet<_>>(),
                 settings: CacheSettings {
                     strict_tools: args.strict,
                     model_supports_strict: args.strict,
@@ -236,13 +246,9 @@ fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
 }
 
 fn call(setup: &Setup, name: &str, input: &str) -> Result<ExitCode> {
-    let input: Value = serde_json::from_str(input).map_err(|error| {
-        format!(
-            "--input is not JSON: {error} (line {}, column {})",
-            error.line(),
-            error.column()
-        )
-    })?;
+    // serde_json's message already ends with "at line L column C".
+    let input: Value =
+        serde_json::from_str(input).map_err(|error| format!("--input is not JSON: {error}"))?;
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let host = tools::Host::default();
     let engine = SearchEngine::new(&setup.env, setup.pool.clone(), Strategy::Seed);

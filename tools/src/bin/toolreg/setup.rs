@@ -52,13 +52,9 @@ fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
                 .ok_or_else(|| format!("--mcp {option:?}: expected SERVER=FILE"))?;
             let text = std::fs::read_to_string(file)
                 .map_err(|error| format!("--mcp {server}={file}: {error}"))?;
-            let value = serde_json::from_str(&text).map_err(|error| {
-                format!(
-                    "--mcp {server}={file}: not JSON: {error} (line {}, column {})",
-                    error.line(),
-                    error.column()
-                )
-            })?;
+            // serde_json's message already ends with "at line L column C".
+            let value = serde_json::from_str(&text)
+                .map_err(|error| format!("--mcp {server}={file}: not JSON: {error}"))?;
             Ok((server.to_owned(), value))
         })
         .collect()
