@@ -149,8 +149,31 @@ fn memory_host_forwarding_gives_a_custom_host_todo_state() {
 }
 
 #[test]
-fn tool_search_body_is_not_implemented_here() {
+fn tool_search_without_a_search_engine_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let message = error::<ToolSearchTool>(dir.path(), json!({"query": "select:Read"}));
-    assert_eq!(message, "ToolSearch is not implemented in this build");
+    assert!(message.contains("no search engine"), "{message}");
+}
+
+#[test]
+fn tool_search_answers_with_tool_reference_blocks_from_the_attached_engine() {
+    use registry_core::search::{SearchEngine, Strategy};
+    use registry_core::{Env, Switches, Tool, ToolInfo};
+    let mut lazy = ToolInfo::new("mcp__nb__run_cell", "Run a jupyter notebook cell");
+    lazy.flags.defer = true;
+    let engine = SearchEngine::new(&Env::default(), vec![Arc::new(lazy)], Strategy::Seed);
+    let switches = Switches::default();
+    let ctx = ToolContext::new(std::path::Path::new("."), &switches).with_searcher(&engine);
+    let found: ToolSearchTool = serde_json::from_value(json!({"query": "jupyter"})).unwrap();
+    assert_eq!(
+        found.call(&ctx).unwrap(),
+        ToolOutput::Blocks(vec![
+            json!({"type": "tool_reference", "tool_name": "mcp__nb__run_cell"})
+        ])
+    );
+    let missing: ToolSearchTool = serde_json::from_value(json!({"query": "zzz"})).unwrap();
+    assert_eq!(
+        missing.call(&ctx).unwrap(),
+        ToolOutput::Text("No matching deferred tools found".into())
+    );
 }
