@@ -13,6 +13,9 @@ use crate::defer::is_deferred;
 use crate::env::Env;
 use crate::pool::ToolInfo;
 
+/// How many candidates each side proposes to the ranked strategy's blend.
+const CANDIDATES: usize = 50;
+
 /// How keyword queries are ranked. `select:`, exact names, the `mcp__` prefix and `+required`
 /// terms mean the same in every strategy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -20,7 +23,7 @@ pub enum Strategy {
     /// The design's scoring, exactly (the default).
     #[default]
     Seed,
-    /// BM25F over the tools' fields with a server prior.
+    /// BM25F over the tools' fields with server priors, blended with the seed score.
     Ranked,
 }
 
@@ -168,6 +171,40 @@ impl SearchEngine {
         None
     }
 
+    /// The ranked strategy: the best BM25F candidates and the best seed candidates, re-scored
+    /// as BM25F plus the seed score weighted by [`Weights::seed`] over the squared number of
+    /// terms.
+    fn blend(
+        &self,
+        lower: &str,
+        terms: &super::seed::Terms,
+        max_results: usize,
+        allowed: Option<&[u32]>,
+    ) -> Vec<usize> {
+        let pool = max_results.max(CANDIDATES);
+        let mut candidates: Vec<(usize, f32)> =
+            self.ranked_index().rank_scored(lower, pool, allowed);
+        for i in self.seed.rank(terms, pool) {
+            if !candidates.iter().any(|(c, _)| *c == i) {
+                candidates.push((i, 0.0));
+            }
+        }
+        let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
+        let mut scored: Vec<(usize, f32)> = candidates
+            .into_iter()
+            .map(|(i, bm25)| {
+                let seed = self.seed.text(i).score(&terms.scoring) as f32;
+                (i, bm25 + seed_weight * seed)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored
+            .into_iter()
+            .take(max_results)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     /// Runs a query.
     pub fn search(&self, query: &str, max_results: usize) -> SearchOutput {
         let matches = self.fast_path(query, max_results).unwrap_or_else(|| {
@@ -180,8 +217,7 @@ impl SearchEngine {
                     if allowed.as_ref().is_some_and(Vec::is_empty) {
                         Vec::new()
                     } else {
-                        self.ranked_index()
-                            .rank(&lower, max_results, allowed.as_deref())
+                        self.blend(&lower, &terms, max_results, allowed.as_deref())
                     }
                 }
             };

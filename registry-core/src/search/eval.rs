@@ -172,6 +172,54 @@ impl EvalSet {
     }
 }
 
+impl EvalSet {
+    /// Short keyword queries made from the tools' own names: each tool's received name split
+    /// into words (camel case and `_`, `-`, spaces), the first three lower-cased, with that tool
+    /// as the one relevant answer. This is the kind of query the seed scoring was made for.
+    pub fn name_keyword_queries(&self) -> EvalSet {
+        let queries = self
+            .pool
+            .iter()
+            .filter_map(|tool| {
+                let raw = tool
+                    .mcp
+                    .as_ref()
+                    .map_or(tool.name.as_str(), |mcp| mcp.tool.as_str());
+                let words = split_name(raw);
+                (!words.is_empty()).then(|| EvalQuery {
+                    query: words.into_iter().take(3).collect::<Vec<_>>().join(" "),
+                    relevant: vec![tool.name.clone()],
+                })
+            })
+            .collect();
+        EvalSet {
+            pool: self.pool.clone(),
+            queries,
+        }
+    }
+}
+
+/// `getWeatherForecast` → get, weather, forecast; `List Artist_Concerts` → list, artist, concerts.
+fn split_name(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for ch in name.chars() {
+        if !ch.is_alphanumeric() {
+            words.extend((!current.is_empty()).then(|| std::mem::take(&mut current)));
+            previous_lower = false;
+            continue;
+        }
+        if previous_lower && ch.is_uppercase() {
+            words.push(std::mem::take(&mut current));
+        }
+        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
+        current.extend(ch.to_lowercase());
+    }
+    words.extend((!current.is_empty()).then_some(current));
+    words
+}
+
 /// The quality of one strategy on one set.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Metrics {
@@ -217,5 +265,46 @@ pub fn evaluate_engine(set: &EvalSet, engine: &SearchEngine, k: usize) -> Metric
         hit: hit / n,
         mrr: mrr / n,
         queries: set.queries.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_at_humps_and_separators() {
+        assert_eq!(
+            split_name("getWeatherForecast"),
+            ["get", "weather", "forecast"]
+        );
+        assert_eq!(
+            split_name("List Artist_Concerts"),
+            ["list", "artist", "concerts"]
+        );
+        assert_eq!(split_name("HTTPServer2go"), ["httpserver2go"]);
+    }
+
+    #[test]
+    fn a_set_parses_and_scores_a_perfect_query() {
+        let tools = r#"{"id": "a", "name": "getWeather", "description": "Current weather for a city", "extra": {"params": ["city"]}}
+{"id": "b", "name": "sendEmail", "description": "Send an email", "extra": {}}"#;
+        let queries = r#"{"qid": "1", "query": "what is the weather in Paris", "relevant": ["a"]}"#;
+        let set = EvalSet::parse("demo", tools, queries).unwrap();
+        assert_eq!(set.pool[0].name, "mcp__demo__getWeather");
+        let metrics = evaluate(&set, Strategy::Ranked, 5);
+        assert_eq!((metrics.recall, metrics.hit, metrics.mrr), (1.0, 1.0, 1.0));
+        let names = set.name_keyword_queries();
+        assert_eq!(names.queries[1].query, "send email");
+    }
+
+    #[test]
+    fn a_bad_line_is_reported_with_file_and_line() {
+        let error = EvalSet::parse("x", r#"{"id": 1}"#, "").unwrap_err();
+        assert_eq!((error.file, error.line), ("tools.jsonl", 1));
+        let tools = r#"{"id": "a", "name": "n", "description": "d"}"#;
+        let error =
+            EvalSet::parse("x", tools, r#"{"query": "q", "relevant": ["zz"]}"#).unwrap_err();
+        assert!(error.message.contains("`zz`"));
     }
 }

@@ -7,10 +7,13 @@
 //! light suffix-stripping stemmer folds plurals and verb endings (`searches`, `searching` →
 //! `search`).
 //!
-//! A tool's score is its BM25F score plus [`Weights::server_prior`] times the best BM25F score
-//! of the tools of the same server: a query that fits an API well lifts all of its endpoints
-//! a little, which is how queries that ask for two or three endpoints of one API find the
-//! second and third.
+//! Two server signals are added to every tool of a server, its zero-scoring tools included:
+//! [`Weights::server_prior`] times the best BM25F score among the server's tools, and
+//! [`Weights::server_doc`] times the BM25 score of the server as one document (all its tools'
+//! names and descriptions). A query that fits an API well lifts all of its endpoints, which is
+//! how a request that needs two or three endpoints of one API finds the second and third.
+//!
+//! The defaults were chosen on `shared/eval/stabletoolbench` (see `BENCHMARKS.md`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -34,8 +37,15 @@ pub struct Weights {
     pub k1: f32,
     /// BM25 b (length normalization), for every field.
     pub b: f32,
-    /// How much of the server's best score each of its tools gets.
+    /// How much of the server's best tool score each of its tools gets.
     pub server_prior: f32,
+    /// The weight of the seed score (name parts, hint and description words) added to BM25F,
+    /// divided by the square of the number of query terms: it decides short keyword queries
+    /// and fades out of long requests.
+    pub seed: f32,
+    /// How much of the server document's BM25 score (all its tools' names and descriptions as
+    /// one document) each of its tools gets.
+    pub server_doc: f32,
 }
 
 impl Default for Weights {
@@ -46,9 +56,11 @@ impl Default for Weights {
             hint: 2.0,
             description: 1.0,
             params: 0.5,
-            k1: 1.2,
-            b: 0.75,
-            server_prior: 0.3,
+            k1: 2.5,
+            b: 0.9,
+            server_prior: 0.6,
+            server_doc: 0.6,
+            seed: 3.0,
         }
     }
 }
@@ -174,6 +186,9 @@ pub struct RankedIndex {
     average: [f32; FIELDS],
     server_of: Vec<u32>,
     servers: usize,
+    server_postings: HashMap<Box<str>, Vec<(u32, u16)>>,
+    server_lengths: Vec<u32>,
+    server_tools: Vec<Vec<u32>>,
 }
 
 impl RankedIndex {
@@ -188,9 +203,13 @@ impl RankedIndex {
         for (i, tool) in deferred.iter().enumerate() {
             let server = tool.mcp.as_ref().map_or("", |mcp| mcp.server.as_str());
             let next = server_ids.len() as u32;
-            index
-                .server_of
-                .push(*server_ids.entry(server.to_owned()).or_insert(next));
+            let server_id = *server_ids.entry(server.to_owned()).or_insert(next);
+            index.server_of.push(server_id);
+            if server_id as usize == index.server_tools.len() {
+                index.server_tools.push(Vec::new());
+                index.server_lengths.push(0);
+            }
+            index.server_tools[server_id as usize].push(i as u32);
             let mut counts: HashMap<&str, [u16; FIELDS]> = HashMap::new();
             let tool_fields = fields(tool);
             let mut lengths = [0u16; FIELDS];
@@ -203,6 +222,19 @@ impl RankedIndex {
                 }
             }
             index.lengths.push(lengths);
+            for field in [0usize, 1, 3] {
+                index.server_lengths[server_id as usize] += tool_fields[field].len() as u32;
+                for term in &tool_fields[field] {
+                    let list = index
+                        .server_postings
+                        .entry(term.as_str().into())
+                        .or_default();
+                    match list.last_mut() {
+                        Some((last, tf)) if *last == server_id => *tf = tf.saturating_add(1),
+                        _ => list.push((server_id, 1)),
+                    }
+                }
+            }
             for (term, tf) in counts {
                 index
                     .postings
@@ -227,6 +259,19 @@ impl RankedIndex {
     /// Ranks tools for a free-text query; indices into the indexed tools, best first, ties in
     /// pool order. `allowed`, when given, restricts the result (for `+required` terms).
     pub fn rank(&self, query: &str, max_results: usize, allowed: Option<&[u32]>) -> Vec<usize> {
+        self.rank_scored(query, max_results, allowed)
+            .into_iter()
+            .map(|(tool, _)| tool)
+            .collect()
+    }
+
+    /// Like [`rank`](Self::rank), with the scores.
+    pub fn rank_scored(
+        &self,
+        query: &str,
+        max_results: usize,
+        allowed: Option<&[u32]>,
+    ) -> Vec<(usize, f32)> {
         let mut terms = Vec::new();
         tokenize(query, &mut terms);
         terms.sort();
@@ -255,14 +300,41 @@ impl RankedIndex {
                     idf * weighted * (self.weights.k1 + 1.0) / (self.weights.k1 + weighted);
             }
         }
+        if self.weights.server_doc > 0.0 && self.servers > 1 {
+            let servers = self.servers as f32;
+            let average = self.server_lengths.iter().map(|&l| l as f32).sum::<f32>() / servers;
+            let mut server_scores: HashMap<u32, f32> = HashMap::new();
+            for term in &terms {
+                let Some(postings) = self.server_postings.get(term.as_str()) else {
+                    continue;
+                };
+                let df = postings.len() as f32;
+                let idf = ((servers - df + 0.5) / (df + 0.5) + 1.0).ln();
+                for (server, tf) in postings {
+                    let norm = 1.0 - self.weights.b
+                        + self.weights.b * self.server_lengths[*server as usize] as f32
+                            / average.max(1.0);
+                    let tf = f32::from(*tf) / norm;
+                    *server_scores.entry(*server).or_default() +=
+                        idf * tf * (self.weights.k1 + 1.0) / (self.weights.k1 + tf);
+                }
+            }
+            for (server, score) in server_scores {
+                for tool in &self.server_tools[server as usize] {
+                    *scores.entry(*tool).or_default() += self.weights.server_doc * score;
+                }
+            }
+        }
         if self.weights.server_prior > 0.0 && self.servers > 1 {
             let mut best: HashMap<u32, f32> = HashMap::new();
             for (tool, score) in &scores {
                 let entry = best.entry(self.server_of[*tool as usize]).or_default();
                 *entry = entry.max(*score);
             }
-            for (tool, score) in scores.iter_mut() {
-                *score += self.weights.server_prior * best[&self.server_of[*tool as usize]];
+            for (server, top) in best {
+                for tool in &self.server_tools[server as usize] {
+                    *scores.entry(*tool).or_default() += self.weights.server_prior * top;
+                }
             }
         }
         let mut ranked: Vec<(u32, f32)> = scores
@@ -275,7 +347,7 @@ impl RankedIndex {
         ranked
             .into_iter()
             .take(max_results)
-            .map(|(tool, _)| tool as usize)
+            .map(|(tool, score)| (tool as usize, score))
             .collect()
     }
 }

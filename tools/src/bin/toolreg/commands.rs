@@ -270,7 +270,7 @@ fn call(setup: &Setup, name: &str, input: &str) -> Result<ExitCode> {
 
 fn eval(sets: &[std::path::PathBuf], k: usize) -> Result<ExitCode> {
     let mut text = format!(
-        "| set | strategy | recall@{k} | hit@{k} | MRR | queries |\n|---|---|---:|---:|---:|---:|\n"
+        "| set | queries | strategy | recall@{k} | hit@{k} | MRR | count |\n|---|---|---|---:|---:|---:|---:|\n"
     );
     for dir in sets {
         let name = dir
@@ -282,12 +282,15 @@ fn eval(sets: &[std::path::PathBuf], k: usize) -> Result<ExitCode> {
         };
         let set = EvalSet::parse(&name, &read("tools.jsonl")?, &read("queries.jsonl")?)
             .map_err(|error| format!("{}: {error}", dir.display()))?;
-        for (label, strategy) in [("seed", Strategy::Seed), ("ranked", Strategy::Ranked)] {
-            let m = evaluate(&set, strategy, k);
-            text.push_str(&format!(
-                "| {name} | {label} | {:.3} | {:.3} | {:.3} | {} |\n",
-                m.recall, m.hit, m.mrr, m.queries
-            ));
+        let keywords = set.name_keyword_queries();
+        for (kind, set) in [("requests", &set), ("name keywords", &keywords)] {
+            for (label, strategy) in [("seed", Strategy::Seed), ("ranked", Strategy::Ranked)] {
+                let m = evaluate(set, strategy, k);
+                text.push_str(&format!(
+                    "| {name} | {kind} | {label} | {:.3} | {:.3} | {:.3} | {} |\n",
+                    m.recall, m.hit, m.mrr, m.queries
+                ));
+            }
         }
     }
     out(text.trim_end())
