@@ -1,0 +1,38 @@
+//! Two built-ins claiming one name are an error at snapshot time that names both definitions.
+
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+/// The first.
+#[tool(name = "Same")]
+#[derive(Deserialize)]
+struct First {}
+
+/// The second, with the first's name as an alias.
+#[tool(name = "Other", aliases = ["Same"])]
+#[derive(Deserialize)]
+struct Second {}
+
+impl Tool for First {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+impl Tool for Second {
+    type Output = String;
+    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+#[test]
+fn a_name_shared_with_an_alias_is_an_error_naming_both_definitions() {
+    let clash = registry_core::builtins().unwrap_err();
+    assert_eq!(clash.name, "Same");
+    let message = clash.to_string();
+    assert!(message.contains("duplicates::First"), "{message}");
+    assert!(message.contains("duplicates::Second"), "{message}");
+    assert!(message.contains("tests/duplicates.rs:"), "{message}");
+}
