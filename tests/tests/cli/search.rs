@@ -1,0 +1,184 @@
+//! `search`: keywords, `--queries`, `select:`, strategies, `--stats`.
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------------
+// search
+
+/// `toolreg search ARGS --json -- QUERY`.
+fn search(args: &[&str], query: &str) -> Value {
+    json_of(
+        toolreg()
+            .arg("search")
+            .args(args)
+            .args(["--json", "--", query]),
+    )
+}
+
+fn matches(output: &Value) -> Vec<String> {
+    output["matches"]
+        .as_array()
+        .expect("matches")
+        .iter()
+        .map(|name| name.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn search_finds_notebook_edit_and_the_notebook_demo_tools() {
+    let output = search(&[], "notebook jupyter");
+    let found = matches(&output);
+    assert!(found.contains(&"NotebookEdit".to_owned()), "{found:?}");
+    assert!(
+        found.iter().any(|name| name.starts_with("mcp__notebook__")),
+        "{found:?}"
+    );
+    assert!(found.len() <= 5, "max_results defaults to 5");
+    let deferred = list(&[])
+        .iter()
+        .filter(|tool| tool["deferred"] == true)
+        .count();
+    assert_eq!(output["total_deferred_tools"], deferred);
+    assert_eq!(output["query"], "notebook jupyter");
+}
+
+const QUERIES: [&str; 5] = [
+    "notebook jupyter",
+    "select:Read,NotebookEdit",
+    "slack message",
+    "mcp__chat",
+    "+calendar event",
+];
+
+fn queries_file(dir: &Path) -> PathBuf {
+    let file = dir.join("queries.txt");
+    std::fs::write(&file, QUERIES.join("\n") + "\n").unwrap();
+    file
+}
+
+#[test]
+fn search_queries_file_prints_one_object_per_line_equal_to_each_query_alone() {
+    for strategy in ["seed", "ranked"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = queries_file(dir.path());
+        let text = stdout_of(
+            toolreg()
+                .args(["search", "--json", "--strategy", strategy, "--queries"])
+                .arg(&file),
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), QUERIES.len(), "{text}");
+        for (line, query) in lines.iter().zip(QUERIES) {
+            let object: Value = serde_json::from_str(line).unwrap();
+            let keys: BTreeSet<&str> = object
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert_eq!(
+                keys,
+                ["matches", "query", "total_deferred_tools"].into(),
+                "{line}"
+            );
+            assert_eq!(object["query"], query);
+            let alone = search(&["--strategy", strategy], query);
+            assert_eq!(object, alone, "{strategy}: {query}");
+        }
+    }
+}
+
+#[test]
+fn search_select_returns_canonical_names_in_request_order_uncapped() {
+    for strategy in ["seed", "ranked"] {
+        let args = ["--strategy", strategy, "--max-results", "1"];
+        let json_args = |query: &str| {
+            json_of(
+                toolreg()
+                    .arg("search")
+                    .args(args)
+                    .args(["--json", "--", query]),
+            )
+        };
+        assert_eq!(
+            matches(&json_args(
+                "select:WebFetch, Read,WebFetch,NoSuchTool,,Task"
+            )),
+            ["WebFetch", "Read", "Agent"],
+            "{strategy}: de-duplicated, aliases resolved, unknown dropped, not capped"
+        );
+        assert_eq!(
+            matches(&json_args("SELECT:mcp__chat__set_status")),
+            ["mcp__chat__set_status"],
+            "{strategy}: `select:` is case-insensitive"
+        );
+        assert_ne!(
+            matches(&json_args(" select:Read")),
+            ["Read"],
+            "{strategy}: a leading space defeats `select:`"
+        );
+    }
+}
+
+#[test]
+fn search_ranked_strategy_finds_keyword_matches() {
+    let output = search(&["--strategy", "ranked"], "notebook jupyter");
+    let found = matches(&output);
+    assert!(!found.is_empty() && found.len() <= 5, "{found:?}");
+    assert!(found.contains(&"NotebookEdit".to_owned()), "{found:?}");
+    let chat = matches(&search(&["--strategy", "ranked"], "mcp__chat"));
+    assert_eq!(
+        chat,
+        demo_tool_names("chat")[..5],
+        "the `mcp__` prefix path, in pool order"
+    );
+}
+
+#[test]
+fn search_stats_prints_one_json_line_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = queries_file(dir.path());
+    let output = toolreg()
+        .args(["search", "--json", "--stats", "--queries"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    let stats: Value = serde_json::from_str(lines[0]).unwrap();
+    let keys: BTreeSet<&str> = stats
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "tools",
+            "deferred",
+            "index_build_us",
+            "queries",
+            "search_us_total",
+            "search_us_per_query",
+        ]
+        .into()
+    );
+    let tools = list(&[]);
+    assert_eq!(stats["tools"], tools.len());
+    assert_eq!(
+        stats["deferred"],
+        tools.iter().filter(|tool| tool["deferred"] == true).count()
+    );
+    assert_eq!(stats["queries"], QUERIES.len());
+    for key in ["index_build_us", "search_us_total", "search_us_per_query"] {
+        assert!(stats[key].as_f64().is_some_and(|us| us >= 0.0), "{key}");
+    }
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap().lines().count(),
+        QUERIES.len(),
+        "stdout keeps only the results"
+    );
+}
