@@ -22,19 +22,19 @@ type Result<T> = std::result::Result<T, String>;
 
 /// Runs a command.
 pub fn run(args: Args) -> Result<ExitCode> {
-    if let Command::Eval { sets, k } = &args.command {
-        return eval(sets, *k);
-    }
-    let setup = setup(&args.pool)?;
-    for warning in &setup.warnings {
-        eprintln!("warning: {warning}");
-    }
-    match args.command {
-        Command::List { json } => list(&setup, json),
-        Command::Search(search_args) => search(&setup, &search_args),
-        Command::Render(render_args) => render(&setup, &render_args),
-        Command::Call { name, input } => call(&setup, &name, &input),
-        Command::Eval { .. } => unreachable!("handled above"),
+    let pool = || -> Result<Setup> {
+        let setup = setup(&args.pool)?;
+        for warning in &setup.warnings {
+            eprintln!("warning: {warning}");
+        }
+        Ok(setup)
+    };
+    match &args.command {
+        Command::List { json } => list(&pool()?, *json),
+        Command::Search(search_args) => search(&pool()?, search_args),
+        Command::Render(render_args) => render(&pool()?, render_args),
+        Command::Call { name, input } => call(&pool()?, name, input),
+        Command::Eval { sets, k } => eval(sets, *k),
     }
 }
 
