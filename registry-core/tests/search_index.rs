@@ -110,8 +110,53 @@ fn check(tools: Vec<ToolInfo>, queries: Vec<String>, max: usize) -> Result<(), T
     Ok(())
 }
 
+/// Words a query can take from a pool: name pieces and inner slices of them (exact and partial
+/// part matches), description and hint words.
+fn pool_words(tools: &[ToolInfo]) -> Vec<String> {
+    let mut words = Vec::new();
+    for tool in tools {
+        let lower = tool.name.to_lowercase();
+        for piece in lower.split('_').filter(|piece| !piece.is_empty()) {
+            words.push(piece.to_owned());
+            let chars: Vec<char> = piece.chars().collect();
+            if chars.len() > 2 {
+                words.push(chars[1..chars.len() - 1].iter().collect());
+                words.push(chars[..2].iter().collect());
+            }
+        }
+        let hint = tool.search_hint.as_deref().unwrap_or("");
+        for text in [tool.description.as_str(), hint] {
+            words.extend(text.split_whitespace().map(str::to_lowercase));
+        }
+    }
+    words.push("zzz".into());
+    words
+}
+
+/// A pool repeated `copies` times (ties at every place), with queries made of its own words:
+/// some required, some repeated.
+fn pool_with_own_queries() -> impl Strategy<Value = (Vec<ToolInfo>, Vec<String>)> {
+    (proptest::collection::vec(tool(), 1..30), 1usize..4).prop_flat_map(|(tools, copies)| {
+        let pool: Vec<ToolInfo> = std::iter::repeat_n(tools, copies).flatten().collect();
+        let words = pool_words(&pool);
+        let term = (
+            proptest::sample::select(&["", "", "", "+"][..]),
+            proptest::sample::select(words),
+        )
+            .prop_map(|(plus, word)| format!("{plus}{word}"));
+        let query = proptest::collection::vec(term, 1..5).prop_flat_map(|terms| {
+            let repeat = proptest::sample::select(terms.clone());
+            (Just(terms), proptest::option::of(repeat)).prop_map(|(mut terms, repeat)| {
+                terms.extend(repeat);
+                terms.join(" ")
+            })
+        });
+        (Just(pool), proptest::collection::vec(query, 1..8))
+    })
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
     fn index_equals_scan_for_random_pools_and_queries(
@@ -120,6 +165,144 @@ proptest! {
         max in 0usize..8,
     ) {
         check(tools, queries, max)?;
+    }
+
+    #[test]
+    fn index_equals_scan_for_queries_made_of_the_pools_own_words(
+        (tools, queries) in pool_with_own_queries(),
+        max in 0usize..10,
+    ) {
+        check(tools, queries, max)?;
+    }
+}
+
+fn deferred(name: &str, description: &str) -> ToolInfo {
+    let mut tool = ToolInfo::new(name, description);
+    tool.flags.defer = true;
+    tool
+}
+
+/// How many results (at most 5) the engine finds for `query`.
+fn found(tools: &[ToolInfo], query: &str) -> usize {
+    let pool: Vec<Arc<ToolInfo>> = tools.iter().cloned().map(Arc::new).collect();
+    let engine = SearchEngine::new(&Env::default(), pool, SearchStrategy::Seed);
+    engine.search(query, 5).matches.len()
+}
+
+#[test]
+fn ties_across_the_kth_place_keep_pool_order() {
+    // Every `weather` tool scores 8; a later one scoring 10 must still displace the k-th.
+    let mut tools: Vec<ToolInfo> = (0..30)
+        .map(|i| deferred(&format!("mcp__s{i}__getweather"), "weather now"))
+        .collect();
+    tools.push(deferred(
+        "mcp__late__weatherbot",
+        "weather and more weather, weather now",
+    ));
+    tools.push(deferred("mcp__later__weather", "nothing"));
+    tools.extend((0..5).map(|i| deferred(&format!("mcp__t{i}__weathers"), "weather")));
+    let queries = [
+        "weather",
+        "weather now",
+        "weather weather",
+        "+now weather",
+        "+weather now",
+    ];
+    assert!(found(&tools, queries[0]) > 0, "the pool is searched");
+    for max in [1, 2, 5, 31, 40] {
+        check(
+            tools.clone(),
+            queries.iter().map(|q| q.to_string()).collect(),
+            max,
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn exact_and_partial_parts_of_one_term_count_once_at_the_larger_weight() {
+    let tools = vec![
+        deferred("mcp__send__sender", "send it"),
+        deferred("mcp__a__sender", "send"),
+        deferred("mcp__b__send", ""),
+        deferred("SendSender", "send"),
+        deferred("Sender", ""),
+    ];
+    let queries = [
+        "send",
+        "send send",
+        "+send sender",
+        "sen",
+        "+sen send",
+        "sender send",
+    ];
+    assert!(found(&tools, queries[0]) > 0, "the pool is searched");
+    for max in [1, 2, 3, 5] {
+        check(
+            tools.clone(),
+            queries.iter().map(|q| q.to_string()).collect(),
+            max,
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn broad_terms_match_many_parts_and_stay_exact() {
+    // More than 16 parts contain `e`: the partial lists merge through a heap and the parts
+    // are tested through a bit set.
+    let names = [
+        "alpha", "beta", "delta", "echo", "hotel", "juliet", "kilo", "lima", "mike", "oscar",
+        "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "yankee",
+        "zulu", "seven", "eleven", "twelve", "three",
+    ];
+    let mut tools = Vec::new();
+    for (i, a) in names.iter().enumerate() {
+        let b = names[(i * 7 + 3) % names.len()];
+        tools.push(deferred(
+            &format!("mcp__{a}__{b}_{i}"),
+            &format!("{b} and {a} e"),
+        ));
+        tools.push(deferred(&format!("{a}{b}"), &format!("the {a}")));
+    }
+    let queries = [
+        "e", "e a", "+e o", "+o e", "e e l", "the e", "+the e", "l +i", "ee", "e.", "(e)",
+    ];
+    assert!(found(&tools, queries[0]) > 0, "the pool is searched");
+    for max in [1, 3, 5, 20] {
+        check(
+            tools.clone(),
+            queries.iter().map(|q| q.to_string()).collect(),
+            max,
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn required_terms_drive_and_filter_under_pruning() {
+    let mut tools: Vec<ToolInfo> = (0..40)
+        .map(|i| deferred(&format!("mcp__s{i}__getcity"), "city data city"))
+        .collect();
+    tools.insert(17, deferred("mcp__x__rarething", "city weather"));
+    tools.insert(33, deferred("mcp__y__city", "rarething weather"));
+    tools.push(deferred("mcp__z__weather_rare", "rare"));
+    let queries = [
+        "+rarething city",
+        "+rare city weather",
+        "+city +weather rare",
+        "+weather city city",
+        "+nothing city",
+        "+rarething +weather",
+    ];
+    assert!(found(&tools, queries[0]) > 0, "the pool is searched");
+    for max in [1, 2, 5] {
+        check(
+            tools.clone(),
+            queries.iter().map(|q| q.to_string()).collect(),
+            max,
+        )
+        .unwrap();
     }
 }
 
@@ -130,8 +313,8 @@ fn index_equals_scan_on_punctuation_and_non_ascii_terms() {
             "mcp__a__c_plus_plus",
             "compile c++ code, a.b tests (x) and naïve café",
         ),
-        ToolInfo::new("mcp__b__regex", "matches [a] and ^start$ * everything"),
-        ToolInfo::new("mcp__c__x", "k8s get_user ÉTÉ data"),
+        deferred("mcp__b__regex", "matches [a] and ^start$ * everything"),
+        deferred("mcp__c__x", "k8s get_user ÉTÉ data"),
     ];
     let queries = [
         "c++",
@@ -153,11 +336,11 @@ fn index_equals_scan_on_punctuation_and_non_ascii_terms() {
 #[test]
 fn memo_is_dropped_only_when_the_deferred_set_changes() {
     let env = Env::default();
-    let a = Arc::new(ToolInfo::new("mcp__s__alpha", "first words"));
-    let b = Arc::new(ToolInfo::new("mcp__s__beta", "second words"));
+    let a = Arc::new(deferred("mcp__s__alpha", "first words"));
+    let b = Arc::new(deferred("mcp__s__beta", "second words"));
     let mut engine = SearchEngine::new(&env, vec![a.clone()], SearchStrategy::Seed);
     // Same deferred names with a new description: the memoized text stays.
-    let changed = Arc::new(ToolInfo::new("mcp__s__alpha", "replacement"));
+    let changed = Arc::new(deferred("mcp__s__alpha", "replacement"));
     engine.update(&env, vec![changed]);
     assert_eq!(engine.builds(), 1);
     assert_eq!(engine.search("first", 5).matches, ["mcp__s__alpha"]);

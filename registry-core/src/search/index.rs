@@ -2,9 +2,11 @@
 //! scanning every tool, with results equal to [`seed::search`](super::seed::search)'s scan.
 //!
 //! What it holds, per deferred tool (in pool order, numbered from 0):
-//! * the tool's [`ToolText`] (name parts, lower-cased description and hint);
-//! * a vocabulary of distinct name parts with postings (part → tools), and a sorted array of
-//!   every suffix of every part, so "which parts contain this term" is two binary searches;
+//! * the tool itself (its text is lower-cased again only for the rare terms below);
+//! * whether its name is an MCP name, and its distinct name parts as ids into a vocabulary;
+//! * a vocabulary of distinct name parts with postings (part → tools), and every suffix of every
+//!   part ordered by its first 8 bytes, so "which parts contain this term" is two binary
+//!   searches and a check of each suffix in the range;
 //! * postings from description and hint *words* (maximal runs of ASCII word characters) to
 //!   tools.
 //!
@@ -13,169 +15,296 @@
 //! rules; a term with any other character is checked against each tool's text (rare, and still
 //! correct). A name part contains the term exactly when some suffix of the part starts with it.
 //! The full-name rule (+3) can only fire when a name part contains the term, which the part
-//! rule has already scored, so it never changes a result. Candidates are then scored term by
-//! term with the seed weights and ranked like the scan: score descending, ties in pool order.
+//! rule has already scored, so it never changes a result. Ranking is an exact top-k search over
+//! these lists (document-at-a-time MaxScore, in `maxscore.rs`): score descending, ties in pool
+//! order, without scoring every matching tool.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::postings::Postings;
 use super::seed::{Terms, ToolText};
 use super::text::matches_word;
+pub(super) use super::tokens::is_word_term;
+pub use super::tokens::words;
+use super::tokens::{FieldBuilder, Map, intern, key8, lower_into, split_name};
 use crate::pool::ToolInfo;
+
+/// One suffix in this many keeps its key in a sample for the first binary search.
+const SAMPLE: usize = 16;
+
+/// A vocabulary part used by an MCP tool.
+pub(super) const PART_MCP: u8 = 1;
+/// A vocabulary part used by a tool that is not an MCP tool.
+pub(super) const PART_PLAIN: u8 = 2;
+
+/// Name parts kept in place per tool, so that reading them is one memory access; a tool with
+/// more keeps `INLINE - 1` in place and the rest in `more_parts`.
+const INLINE: usize = 4;
+/// An empty slot.
+const NO_PART: u32 = u32::MAX;
+/// Marks the last slot as an offset into `more_parts` (vocabulary ids stay below it).
+const SPILL: u32 = 1 << 31;
 
 /// The seed index of one set of deferred tools.
 #[derive(Debug, Default)]
 pub struct SeedIndex {
-    texts: Vec<ToolText>,
-    vocab: Vec<Box<str>>,
-    vocab_ids: HashMap<Box<str>, u32>,
-    part_postings: Vec<Vec<u32>>,
+    tools: Vec<Arc<ToolInfo>>,
+    mcp: Vec<bool>,
+    tool_parts: Vec<[u32; INLINE]>,
+    more_parts: Vec<u32>,
+    vocab_text: String,
+    vocab_starts: Vec<u32>,
+    vocab_flags: Vec<u8>,
+    vocab_ids: Map,
+    part_postings: Postings,
     suffixes: Vec<(u32, u32)>,
-    description_words: HashMap<Box<str>, Vec<u32>>,
-    hint_words: HashMap<Box<str>, Vec<u32>>,
-}
-
-/// Whether every byte of `term` is an ASCII word character.
-fn is_word_term(term: &str) -> bool {
-    term.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
-/// The maximal runs of ASCII word characters of a lower-cased text.
-pub fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-        .filter(|word| !word.is_empty())
-}
-
-/// Adds `tool` to `word`'s postings, allocating the key only for a new word.
-fn add_posting(map: &mut HashMap<Box<str>, Vec<u32>>, word: &str, tool: u32) {
-    match map.get_mut(word) {
-        Some(list) => push_unique(list, tool),
-        None => {
-            map.insert(word.into(), vec![tool]);
-        }
-    }
-}
-
-fn push_unique(list: &mut Vec<u32>, tool: u32) {
-    if list.last() != Some(&tool) {
-        list.push(tool);
-    }
+    suffix_samples: Vec<u64>,
+    word_ids: Map,
+    description_words: Postings,
+    hint_words: Postings,
 }
 
 impl SeedIndex {
     /// Indexes `deferred` (in pool order).
     pub fn build(deferred: &[Arc<ToolInfo>]) -> SeedIndex {
         let mut index = SeedIndex {
-            texts: Vec::with_capacity(deferred.len()),
+            tools: deferred.to_vec(),
+            mcp: Vec::with_capacity(deferred.len()),
+            tool_parts: Vec::with_capacity(deferred.len()),
+            vocab_starts: vec![0],
             ..SeedIndex::default()
         };
+        let (mut scratch, mut ranges) = (String::new(), Vec::new());
+        let mut part_pairs: Vec<(u32, u32)> = Vec::with_capacity(deferred.len() * 2);
+        let mut parts: Vec<u32> = Vec::new();
+        let (mut description, mut hint) = (FieldBuilder::default(), FieldBuilder::default());
         for (i, tool) in deferred.iter().enumerate() {
             let id = i as u32;
-            let text = ToolText::new(tool);
-            for part in &text.name.parts {
-                let vocab_id = match index.vocab_ids.get(part.as_str()) {
-                    Some(&vocab_id) => vocab_id,
-                    None => {
-                        let vocab_id = index.vocab.len() as u32;
-                        index.vocab.push(part.as_str().into());
-                        index.vocab_ids.insert(part.as_str().into(), vocab_id);
-                        index.part_postings.push(Vec::new());
-                        vocab_id
-                    }
-                };
-                push_unique(&mut index.part_postings[vocab_id as usize], id);
+            let mcp = split_name(&tool.name, &mut scratch, &mut ranges);
+            index.mcp.push(mcp);
+            parts.clear();
+            for &(start, end) in &ranges {
+                let part = &scratch[start as usize..end as usize];
+                let (text, starts, flags) = (
+                    &mut index.vocab_text,
+                    &mut index.vocab_starts,
+                    &mut index.vocab_flags,
+                );
+                let vocab_id = intern(&mut index.vocab_ids, part.as_bytes(), |_| {
+                    text.push_str(part);
+                    starts.push(text.len() as u32);
+                    flags.push(0);
+                });
+                if !parts.contains(&vocab_id) {
+                    parts.push(vocab_id);
+                    part_pairs.push((vocab_id, id));
+                    index.vocab_flags[vocab_id as usize] |= if mcp { PART_MCP } else { PART_PLAIN };
+                }
             }
-            for word in words(&text.description) {
-                add_posting(&mut index.description_words, word, id);
+            index.push_parts(&parts);
+            lower_into(&tool.description, &mut scratch);
+            description.add(&mut index.word_ids, &scratch, id);
+            if let Some(text) = &tool.search_hint {
+                lower_into(text, &mut scratch);
+                hint.add(&mut index.word_ids, &scratch, id);
             }
-            for word in words(&text.hint) {
-                add_posting(&mut index.hint_words, word, id);
-            }
-            index.texts.push(text);
         }
-        let vocab = &index.vocab;
-        index.suffixes = vocab
-            .iter()
-            .enumerate()
-            .flat_map(|(vocab_id, part)| {
-                part.char_indices()
-                    .map(move |(offset, _)| (vocab_id as u32, offset as u32))
-            })
+        let (vocab, words) = (index.vocab_ids.len(), index.word_ids.len());
+        assert!(
+            vocab < SPILL as usize,
+            "fewer than 2^31 distinct name parts"
+        );
+        index.part_postings = Postings::from_pairs(vocab, &part_pairs);
+        index.description_words = Postings::from_pairs(words, &description.pairs);
+        index.hint_words = Postings::from_pairs(words, &hint.pairs);
+        index.suffixes = index.sorted_suffixes();
+        index.suffix_samples = (index.suffixes.iter().step_by(SAMPLE))
+            .map(|&entry| index.suffix_key(entry))
             .collect();
         index
-            .suffixes
-            .sort_unstable_by(|a, b| suffix(vocab, *a).cmp(suffix(vocab, *b)));
-        index
+    }
+
+    /// The bytes of a part from a byte offset.
+    fn suffix(&self, (part, at): (u32, u32)) -> &[u8] {
+        let i = part as usize;
+        let start = self.vocab_starts[i] as usize + at as usize;
+        &self.vocab_text.as_bytes()[start..self.vocab_starts[i + 1] as usize]
+    }
+
+    fn suffix_key(&self, entry: (u32, u32)) -> u64 {
+        key8(self.suffix(entry))
+    }
+
+    /// Every suffix of every part, as (part, byte offset), ordered by its first 8 bytes.
+    fn sorted_suffixes(&self) -> Vec<(u32, u32)> {
+        let mut keyed: Vec<(u64, u32, u32)> = Vec::with_capacity(self.vocab_text.len());
+        for vocab_id in 0..self.vocab_flags.len() as u32 {
+            let part = self.part(vocab_id);
+            for (offset, _) in part.char_indices() {
+                let key = key8(&part.as_bytes()[offset..]);
+                keyed.push((key, vocab_id, offset as u32));
+            }
+        }
+        keyed.sort_unstable_by_key(|entry| entry.0);
+        keyed.into_iter().map(|(_, part, at)| (part, at)).collect()
     }
 
     /// The number of indexed tools.
     pub fn len(&self) -> usize {
-        self.texts.len()
+        self.tools.len()
     }
 
     /// Whether no tool is indexed.
     pub fn is_empty(&self) -> bool {
-        self.texts.is_empty()
+        self.tools.is_empty()
     }
 
-    /// The indexed text of tool `i`.
-    pub fn text(&self, i: usize) -> &ToolText {
-        &self.texts[i]
+    /// The text of tool `i` as the keyword rules read it (from the tool the index was built on).
+    pub fn text(&self, i: usize) -> ToolText {
+        ToolText::new(&self.tools[i])
     }
 
-    /// Tools with a name part that contains `term`, sorted, each once.
-    fn part_hits(&self, term: &str) -> Vec<u32> {
-        let vocab = &self.vocab;
-        let start = self
-            .suffixes
-            .partition_point(|entry| suffix(vocab, *entry) < term);
-        let mut parts: Vec<u32> = self.suffixes[start..]
-            .iter()
-            .take_while(|entry| suffix(vocab, **entry).starts_with(term))
-            .map(|(vocab_id, _)| *vocab_id)
-            .collect();
-        parts.sort_unstable();
-        parts.dedup();
-        let mut tools: Vec<u32> = parts
-            .iter()
-            .flat_map(|vocab_id| self.part_postings[*vocab_id as usize].iter().copied())
-            .collect();
-        tools.sort_unstable();
-        tools.dedup();
-        tools
+    /// The indexed tool `i`.
+    pub(super) fn tool(&self, i: u32) -> &ToolInfo {
+        &self.tools[i as usize]
     }
 
-    /// Tools with a name part equal to `term`.
-    fn exact_hits(&self, term: &str) -> &[u32] {
-        self.vocab_ids
-            .get(term)
-            .map_or(&[], |vocab_id| &self.part_postings[*vocab_id as usize])
+    /// Whether tool `i` has an MCP name.
+    pub(super) fn is_mcp(&self, i: u32) -> bool {
+        self.mcp[i as usize]
     }
 
-    /// Tools whose hint (`hint = true`) or description has `term` at word boundaries.
-    fn word_hits(&self, term: &str, hint: bool) -> Vec<u32> {
-        if is_word_term(term) {
-            let words = if hint {
-                &self.hint_words
-            } else {
-                &self.description_words
-            };
-            return words.get(term).cloned().unwrap_or_default();
+    /// The distinct name parts (vocabulary ids) of tool `i`, in two pieces.
+    #[inline]
+    pub(super) fn tool_parts(&self, i: u32) -> (&[u32], &[u32]) {
+        let slots = &self.tool_parts[i as usize];
+        let last = slots[INLINE - 1];
+        if last != NO_PART && last & SPILL != 0 {
+            let at = (last & !SPILL) as usize;
+            let more = self.more_parts[at] as usize;
+            return (
+                &slots[..INLINE - 1],
+                &self.more_parts[at + 1..at + 1 + more],
+            );
         }
-        (0..self.texts.len() as u32)
-            .filter(|&i| {
-                let text = &self.texts[i as usize];
-                let field = if hint { &text.hint } else { &text.description };
-                !field.is_empty() && matches_word(field, term)
-            })
-            .collect()
+        let n = slots.iter().position(|&part| part == NO_PART);
+        (&slots[..n.unwrap_or(INLINE)], &[])
     }
 
-    /// Tools passing the required-term filter for `term`.
+    /// Adds the next tool's distinct name parts.
+    fn push_parts(&mut self, parts: &[u32]) {
+        let mut slots = [NO_PART; INLINE];
+        if parts.len() <= INLINE {
+            slots[..parts.len()].copy_from_slice(parts);
+        } else {
+            slots[..INLINE - 1].copy_from_slice(&parts[..INLINE - 1]);
+            let at = u32::try_from(self.more_parts.len()).expect("fewer than 2^31 spilled parts");
+            assert!(at < SPILL, "fewer than 2^31 spilled parts");
+            slots[INLINE - 1] = SPILL | at;
+            let rest = &parts[INLINE - 1..];
+            self.more_parts.push(rest.len() as u32);
+            self.more_parts.extend_from_slice(rest);
+        }
+        self.tool_parts.push(slots);
+    }
+
+    /// The number of distinct name parts.
+    pub(super) fn vocab_len(&self) -> usize {
+        self.vocab_flags.len()
+    }
+
+    fn part(&self, vocab_id: u32) -> &str {
+        let i = vocab_id as usize;
+        &self.vocab_text[self.vocab_starts[i] as usize..self.vocab_starts[i + 1] as usize]
+    }
+
+    /// The [`PART_MCP`] and [`PART_PLAIN`] flags of a part.
+    pub(super) fn part_flags(&self, vocab_id: u32) -> u8 {
+        self.vocab_flags[vocab_id as usize]
+    }
+
+    /// The tools with name part `vocab_id`.
+    pub(super) fn part_tools(&self, vocab_id: u32) -> &[u32] {
+        self.part_postings.get(vocab_id)
+    }
+
+    /// The part equal to `term`.
+    pub(super) fn exact_part(&self, term: &str) -> Option<u32> {
+        self.vocab_ids.get(term.as_bytes()).copied()
+    }
+
+    /// Calls `found` for each part that contains `term`, once per suffix that starts with it
+    /// (a part may come more than once).
+    pub(super) fn containing_parts(&self, term: &str, mut found: impl FnMut(u32)) {
+        let bytes = term.as_bytes();
+        let n = bytes.len().min(8);
+        let low = key8(bytes);
+        let mut high = low.to_be_bytes();
+        high[n..].fill(0xff);
+        let high = u64::from_be_bytes(high);
+        // The first suffix not below `low` is in the block before the first sample not below.
+        let block = self.suffix_samples.partition_point(|&key| key < low);
+        let from = block.saturating_sub(1) * SAMPLE;
+        let to = (block * SAMPLE).min(self.suffixes.len());
+        let start =
+            from + self.suffixes[from..to].partition_point(|&entry| self.suffix_key(entry) < low);
+        for &entry in &self.suffixes[start..] {
+            let suffix = self.suffix(entry);
+            if key8(suffix) > high {
+                break;
+            }
+            if suffix.starts_with(bytes) {
+                found(entry.0);
+            }
+        }
+    }
+
+    /// Tools whose hint (`hint = true`) or description has the word `term`; `term` must be a
+    /// word term.
+    pub(super) fn word_tools(&self, term: &str, hint: bool) -> &[u32] {
+        let Some(&id) = self.word_ids.get(term.as_bytes()) else {
+            return &[];
+        };
+        match hint {
+            true => self.hint_words.get(id),
+            false => self.description_words.get(id),
+        }
+    }
+
+    /// Tools whose (hint, description) has `term` at word boundaries, for any term, by a scan
+    /// when it is not a word term.
+    pub(super) fn word_hits(&self, term: &str) -> (Vec<u32>, Vec<u32>) {
+        if is_word_term(term) {
+            return (
+                self.word_tools(term, true).to_vec(),
+                self.word_tools(term, false).to_vec(),
+            );
+        }
+        let (mut hint, mut description) = (Vec::new(), Vec::new());
+        let mut lower = String::new();
+        for i in 0..self.tools.len() as u32 {
+            let tool = self.tool(i);
+            if let Some(text) = tool.search_hint.as_deref().filter(|text| !text.is_empty()) {
+                lower_into(text, &mut lower);
+                if matches_word(&lower, term) {
+                    hint.push(i);
+                }
+            }
+            lower_into(&tool.description, &mut lower);
+            if matches_word(&lower, term) {
+                description.push(i);
+            }
+        }
+        (hint, description)
+    }
+
+    /// Tools passing the required-term filter for `term`, sorted.
     fn required_hits(&self, term: &str) -> Vec<u32> {
-        let mut tools = self.part_hits(term);
-        tools.extend(self.word_hits(term, false));
-        tools.extend(self.word_hits(term, true));
+        let mut tools = Vec::new();
+        self.containing_parts(term, |part| tools.extend(self.part_tools(part)));
+        let (hint, description) = self.word_hits(term);
+        tools.extend(hint);
+        tools.extend(description);
         tools.sort_unstable();
         tools.dedup();
         tools
@@ -194,92 +323,27 @@ impl SeedIndex {
 
     /// Ranks tools for a keyword query with the seed weights; indices into the indexed tools.
     pub fn rank(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
-        let allowed = self.required(&terms.required);
-        if allowed.as_ref().is_some_and(Vec::is_empty) {
-            return Vec::new();
-        }
-        let keep = |tool: u32| {
-            allowed
-                .as_ref()
-                .is_none_or(|list| list.binary_search(&tool).is_ok())
-        };
-        let mut contributions: Vec<(u32, u32)> = Vec::new();
-        for term in &terms.scoring {
-            let exact = self.exact_hits(term);
-            for tool in self.part_hits(term) {
-                if keep(tool) {
-                    let mcp = self.texts[tool as usize].name.is_mcp;
-                    let weight = match (exact.binary_search(&tool).is_ok(), mcp) {
-                        (true, true) => 12,
-                        (true, false) => 10,
-                        (false, true) => 6,
-                        (false, false) => 5,
-                    };
-                    contributions.push((tool, weight));
-                }
-            }
-            for (hint, weight) in [(true, 4), (false, 2)] {
-                for tool in self.word_hits(term, hint) {
-                    if keep(tool) {
-                        contributions.push((tool, weight));
-                    }
-                }
-            }
-        }
-        contributions.sort_unstable_by_key(|(tool, _)| *tool);
-        let mut scored: Vec<(u32, u32)> = Vec::new();
-        for (tool, weight) in contributions {
-            match scored.last_mut() {
-                Some((last, total)) if *last == tool => *total += weight,
-                _ => scored.push((tool, weight)),
-            }
-        }
-        scored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        scored
-            .into_iter()
-            .take(max_results)
-            .map(|(tool, _)| tool as usize)
-            .collect()
+        super::maxscore::rank(self, terms, max_results)
     }
 
     /// Approximate heap bytes held by the index.
     pub fn heap_bytes(&self) -> usize {
-        let text_bytes: usize = self
-            .texts
-            .iter()
-            .map(|text| {
-                text.description.capacity()
-                    + text.hint.capacity()
-                    + text.name.full.capacity()
-                    + text
-                        .name
-                        .parts
-                        .iter()
-                        .map(|part| part.capacity() + 24)
-                        .sum::<usize>()
-                    + std::mem::size_of::<ToolText>()
-            })
-            .sum();
-        let map_bytes = |map: &HashMap<Box<str>, Vec<u32>>| -> usize {
-            map.iter()
-                .map(|(key, list)| key.len() + 16 + list.capacity() * 4 + 24 + 8)
-                .sum()
-        };
-        text_bytes
-            + self.vocab.iter().map(|part| part.len() + 16).sum::<usize>() * 2
-            + self
-                .part_postings
-                .iter()
-                .map(|list| list.capacity() * 4 + 24)
-                .sum::<usize>()
+        let map_bytes = |map: &Map| -> usize { map.keys().map(|key| key.len() + 16 + 4 + 8).sum() };
+        self.tools.capacity() * 8
+            + self.mcp.capacity()
+            + self.tool_parts.capacity() * INLINE * 4
+            + self.more_parts.capacity() * 4
+            + self.vocab_text.capacity()
+            + self.vocab_starts.capacity() * 4
+            + self.vocab_flags.capacity()
+            + map_bytes(&self.vocab_ids)
+            + self.part_postings.heap_bytes()
             + self.suffixes.capacity() * 8
-            + map_bytes(&self.description_words)
-            + map_bytes(&self.hint_words)
+            + self.suffix_samples.capacity() * 8
+            + map_bytes(&self.word_ids)
+            + self.description_words.heap_bytes()
+            + self.hint_words.heap_bytes()
     }
-}
-
-fn suffix(vocab: &[Box<str>], (vocab_id, offset): (u32, u32)) -> &str {
-    &vocab[vocab_id as usize][offset as usize..]
 }
 
 fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
@@ -296,4 +360,71 @@ fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_with_many_parts_keep_the_rest_apart() {
+        let names = [
+            "mcp__a_b_c__d_e_f_a",
+            "x",
+            "mcp__s__one_two_three_four",
+            "Ab",
+        ];
+        let tools: Vec<Arc<ToolInfo>> = names
+            .into_iter()
+            .map(|name| Arc::new(ToolInfo::new(name, "")))
+            .collect();
+        let index = SeedIndex::build(&tools);
+        let parts = |i: u32| -> Vec<&str> {
+            let (inline, more) = index.tool_parts(i);
+            inline
+                .iter()
+                .chain(more)
+                .map(|&part| index.part(part))
+                .collect()
+        };
+        assert_eq!(parts(0), ["a", "b", "c", "d", "e", "f"]);
+        assert_eq!(parts(1), ["x"]);
+        assert_eq!(parts(2), ["s", "one", "two", "three", "four"]);
+        assert_eq!(parts(3), ["ab"]);
+    }
+
+    #[test]
+    fn containing_parts_finds_every_part_with_the_term() {
+        let tools: Vec<Arc<ToolInfo>> = [
+            "mcp__s__weather",
+            "mcp__s__getweatherforecast",
+            "Weatherly",
+            "Other",
+        ]
+        .into_iter()
+        .map(|name| Arc::new(ToolInfo::new(name, "")))
+        .collect();
+        let index = SeedIndex::build(&tools);
+        for term in [
+            "weather",
+            "eather",
+            "w",
+            "r",
+            "getweatherfore",
+            "weatherforecast",
+            "zz",
+            "s",
+        ] {
+            let mut found = Vec::new();
+            index.containing_parts(term, |part| found.push(index.part(part).to_owned()));
+            found.sort();
+            found.dedup();
+            let mut expected: Vec<String> = (0..index.vocab_len() as u32)
+                .map(|part| index.part(part).to_owned())
+                .filter(|part| part.contains(term))
+                .collect();
+            expected.sort();
+            assert_eq!(found, expected, "{term:?}");
+        }
+    }
 }

@@ -8,10 +8,14 @@
 mod engine;
 pub mod eval;
 pub mod index;
+mod maxscore;
 mod names;
+mod postings;
 pub mod ranked;
 pub mod seed;
 pub mod text;
+mod tokens;
+mod topk;
 
 pub use engine::{SearchEngine, Strategy};
 

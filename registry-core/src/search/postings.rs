@@ -1,0 +1,286 @@
+//! Posting lists for the seed index: one flat array per field, and forward-only cursors that
+//! skip by galloping.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Sorted tool lists for keys `0..keys`, stored back to back (compressed sparse rows).
+#[derive(Debug, Default)]
+pub(crate) struct Postings {
+    offsets: Vec<u32>,
+    tools: Vec<u32>,
+}
+
+impl Postings {
+    /// Groups `(key, tool)` pairs by key; pairs pushed in tool order give sorted lists.
+    pub(crate) fn from_pairs(keys: usize, pairs: &[(u32, u32)]) -> Postings {
+        let mut offsets = vec![0u32; keys + 1];
+        for &(key, _) in pairs {
+            offsets[key as usize + 1] += 1;
+        }
+        for i in 0..keys {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill: Vec<u32> = offsets[..keys].to_vec();
+        let mut tools = vec![0u32; pairs.len()];
+        for &(key, tool) in pairs {
+            let slot = &mut fill[key as usize];
+            tools[*slot as usize] = tool;
+            *slot += 1;
+        }
+        Postings { offsets, tools }
+    }
+
+    /// The tools of `key`, sorted.
+    pub(crate) fn get(&self, key: u32) -> &[u32] {
+        let key = key as usize;
+        &self.tools[self.offsets[key] as usize..self.offsets[key + 1] as usize]
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        (self.offsets.capacity() + self.tools.capacity()) * 4
+    }
+}
+
+/// Returned by cursors past their last tool.
+pub(crate) const END: u32 = u32::MAX;
+
+/// Moves `pos` to the first element of `list` not below `target` (galloping from `pos`) and
+/// returns it, or [`END`].
+#[inline]
+pub(crate) fn seek(list: &[u32], pos: &mut usize, target: u32) -> u32 {
+    let mut lo = *pos;
+    if lo >= list.len() {
+        return END;
+    }
+    if list[lo] >= target {
+        return list[lo];
+    }
+    // list[lo] < target; most often the next one is the answer.
+    match list.get(lo + 1) {
+        None => {
+            *pos = list.len();
+            return END;
+        }
+        Some(&next) if next >= target => {
+            *pos = lo + 1;
+            return next;
+        }
+        Some(_) => {}
+    }
+    // Gallop to a bound, then binary search (lo, hi].
+    let mut step = 1;
+    let mut hi = lo + step;
+    while hi < list.len() && list[hi] < target {
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+    }
+    let hi = hi.min(list.len());
+    let found = lo + 1 + list[lo + 1..hi].partition_point(|&tool| tool < target);
+    *pos = found;
+    list.get(found).copied().unwrap_or(END)
+}
+
+/// A forward-only cursor over a sorted set of tools.
+#[derive(Debug)]
+pub(crate) enum Cursor<'a> {
+    /// A borrowed posting list.
+    Slice { list: &'a [u32], pos: usize },
+    /// A list made at query time.
+    Owned { list: Vec<u32>, pos: usize },
+    /// The union of several posting lists, merged lazily.
+    Union(Union<'a>),
+}
+
+impl<'a> Cursor<'a> {
+    /// The smallest tool `>= target`, or [`END`]. Targets must not decrease.
+    #[inline]
+    pub(crate) fn next_ge(&mut self, target: u32) -> u32 {
+        match self {
+            Cursor::Slice { list, pos } => seek(list, pos, target),
+            Cursor::Owned { list, pos } => seek(list, pos, target),
+            Cursor::Union(union) => union.next_ge(target),
+        }
+    }
+
+    /// The first tool, or [`END`], without moving.
+    pub(crate) fn first(&self) -> u32 {
+        match self {
+            Cursor::Slice { list, .. } => list.first().copied().unwrap_or(END),
+            Cursor::Owned { list, .. } => list.first().copied().unwrap_or(END),
+            Cursor::Union(union) => union.first(),
+        }
+    }
+
+    /// How many postings it holds (a union's lists may share tools).
+    pub(crate) fn postings(&self) -> usize {
+        match self {
+            Cursor::Slice { list, .. } => list.len(),
+            Cursor::Owned { list, .. } => list.len(),
+            Cursor::Union(union) => union.lists.iter().map(|(list, _)| list.len()).sum(),
+        }
+    }
+
+    /// A cursor over the union of `lists` (each sorted and not empty).
+    pub(crate) fn union(lists: Vec<&'a [u32]>) -> Cursor<'a> {
+        match lists.len() {
+            1 => Cursor::Slice {
+                list: lists[0],
+                pos: 0,
+            },
+            _ => Cursor::Union(Union::new(lists)),
+        }
+    }
+}
+
+/// Unions of at most this many lists keep every head in an array; larger ones use a heap.
+const FEW: usize = 16;
+
+/// A k-way merge of posting lists, by each list's current head.
+#[derive(Debug)]
+pub(crate) struct Union<'a> {
+    lists: Vec<(&'a [u32], usize)>,
+    /// For a few lists: each list's head.
+    heads: Vec<u32>,
+    /// For many lists, once started: a heap of (head, list).
+    heap: BinaryHeap<Reverse<(u32, u32)>>,
+    started: bool,
+}
+
+impl<'a> Union<'a> {
+    fn new(lists: Vec<&'a [u32]>) -> Union<'a> {
+        let heads = match lists.len() <= FEW {
+            true => lists.iter().map(|list| list[0]).collect(),
+            false => Vec::new(),
+        };
+        Union {
+            lists: lists.into_iter().map(|list| (list, 0)).collect(),
+            heads,
+            heap: BinaryHeap::new(),
+            started: false,
+        }
+    }
+
+    fn first(&self) -> u32 {
+        self.lists
+            .iter()
+            .map(|(list, _)| list[0])
+            .min()
+            .unwrap_or(END)
+    }
+
+    fn next_ge(&mut self, target: u32) -> u32 {
+        if self.lists.len() <= FEW {
+            let mut next = END;
+            for (head, (list, pos)) in self.heads.iter_mut().zip(&mut self.lists) {
+                if *head < target {
+                    *head = seek(list, pos, target);
+                }
+                next = next.min(*head);
+            }
+            return next;
+        }
+        if !self.started {
+            self.started = true;
+            let heads = self
+                .lists
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(i, (list, pos))| {
+                    let head = seek(list, pos, target);
+                    (head != END).then_some(Reverse((head, i as u32)))
+                });
+            self.heap = heads.collect();
+        }
+        while let Some(&Reverse((head, i))) = self.heap.peek() {
+            if head >= target {
+                return head;
+            }
+            let (list, pos) = &mut self.lists[i as usize];
+            let next = seek(list, pos, target);
+            if next == END {
+                self.heap.pop();
+            } else {
+                self.heap.peek_mut().expect("peeked").0 = (next, i);
+            }
+        }
+        END
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seek_gallops_to_the_first_element_not_below_the_target() {
+        let list: Vec<u32> = (0..100).map(|i| i * 3).collect();
+        let mut pos = 0;
+        assert_eq!(seek(&list, &mut pos, 0), 0);
+        assert_eq!(seek(&list, &mut pos, 1), 3);
+        assert_eq!(seek(&list, &mut pos, 3), 3);
+        assert_eq!(seek(&list, &mut pos, 200), 201);
+        assert_eq!(seek(&list, &mut pos, 297), 297);
+        assert_eq!(seek(&list, &mut pos, 298), END);
+    }
+
+    #[test]
+    fn union_merges_lists_and_skips() {
+        let (a, b, c) = (vec![1, 5, 9], vec![2, 5, 10], vec![7]);
+        let mut cursor = Cursor::union(vec![&a, &b, &c]);
+        let mut seen = Vec::new();
+        let mut target = 0;
+        loop {
+            let next = cursor.next_ge(target);
+            if next == END {
+                break;
+            }
+            seen.push(next);
+            target = next + 1;
+        }
+        assert_eq!(seen, [1, 2, 5, 7, 9, 10]);
+        let mut cursor = Cursor::union(vec![&a, &b, &c]);
+        assert_eq!(cursor.next_ge(6), 7);
+        assert_eq!(cursor.next_ge(10), 10);
+        assert_eq!(cursor.next_ge(11), END);
+    }
+
+    #[test]
+    fn union_of_many_lists_uses_a_heap_and_agrees() {
+        let lists: Vec<Vec<u32>> = (0..40)
+            .map(|i| (0..30).map(|j| j * 41 + i).collect())
+            .collect();
+        let mut cursor = Cursor::union(lists.iter().map(Vec::as_slice).collect());
+        let mut seen = Vec::new();
+        let mut target = 0;
+        while cursor.next_ge(target) != END {
+            let next = cursor.next_ge(target);
+            seen.push(next);
+            target = next + 1 + next % 3;
+        }
+        let mut expected: Vec<u32> = lists.concat();
+        expected.sort_unstable();
+        let mut target = 0;
+        let expected: Vec<u32> = expected
+            .into_iter()
+            .filter(|&x| {
+                let keep = x >= target;
+                if keep {
+                    target = x + 1 + x % 3;
+                }
+                keep
+            })
+            .collect();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn postings_group_pairs_by_key_in_push_order() {
+        let postings = Postings::from_pairs(3, &[(2, 0), (0, 1), (2, 1), (0, 4)]);
+        assert_eq!(postings.get(0), [1, 4]);
+        assert_eq!(postings.get(1), [] as [u32; 0]);
+        assert_eq!(postings.get(2), [0, 1]);
+    }
+}
