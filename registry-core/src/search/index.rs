@@ -280,21 +280,41 @@ impl SeedIndex {
                 self.word_tools(term, false).to_vec(),
             );
         }
-        let (mut hint, mut description) = (Vec::new(), Vec::new());
+        // Where `\bterm\b` matches, each maximal run of word characters of the term is a whole
+        // word of the text: inside the term it sits between non-word characters, and at an end
+        // of the term the `\b` puts a non-word character (or the text's end) beside it. So only
+        // the tools having every such run as a word can match; they are checked one by one.
+        let runs: Vec<&str> = super::tokens::words(term).collect();
+        // Lower-casing ASCII text changes only letters: a term without any reads it as is.
+        let caseless = term
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_alphabetic());
         let mut lower = String::new();
-        for i in 0..self.tools.len() as u32 {
-            let tool = self.tool(i);
-            if let Some(text) = tool.search_hint.as_deref().filter(|text| !text.is_empty()) {
-                lower_into(text, &mut lower);
-                if matches_word(&lower, term) {
-                    hint.push(i);
-                }
+        let mut check = |field: &dyn Fn(&ToolInfo) -> Option<&str>, hint: bool| -> Vec<u32> {
+            let mut matching = |i: u32| {
+                field(self.tool(i)).is_some_and(|text| {
+                    if caseless && text.is_ascii() {
+                        return matches_word(text, term);
+                    }
+                    lower_into(text, &mut lower);
+                    matches_word(&lower, term)
+                })
+            };
+            let mut lists: Vec<&[u32]> =
+                runs.iter().map(|run| self.word_tools(run, hint)).collect();
+            lists.sort_by_key(|list| list.len());
+            match lists.split_first() {
+                None => (0..self.tools.len() as u32)
+                    .filter(|&i| matching(i))
+                    .collect(),
+                Some((rarest, others)) => (rarest.iter().copied())
+                    .filter(|tool| others.iter().all(|list| list.binary_search(tool).is_ok()))
+                    .filter(|&i| matching(i))
+                    .collect(),
             }
-            lower_into(&tool.description, &mut lower);
-            if matches_word(&lower, term) {
-                description.push(i);
-            }
-        }
+        };
+        let hint = check(&|tool| tool.search_hint.as_deref(), true);
+        let description = check(&|tool| Some(tool.description.as_str()), false);
         (hint, description)
     }
 
