@@ -9,6 +9,19 @@ use registry_core::mcp::{McpTools, load_servers};
 use registry_core::{Catalog, Env, Features, ToolInfo};
 use serde_json::Value;
 
+/// The lesson's §14.4 availability matrix: for each tool, main thread, sub-agent, async agent,
+/// coordinator; "Ant" means only in the internal build.
+pub const MATRIX: &[(&str, [&str; 4])] = &[
+    ("Bash", ["Yes", "Yes", "Yes", "No"]),
+    ("Read", ["Yes", "Yes", "Yes", "No"]),
+    ("Edit", ["Yes", "Yes", "Yes", "No"]),
+    ("Agent", ["Yes", "Ant", "No", "Yes"]),
+    ("AskUserQuestion", ["Yes", "No", "No", "No"]),
+    ("EnterPlanMode", ["Yes", "No", "No", "No"]),
+    ("TaskStop", ["Yes", "No", "No", "Yes"]),
+    ("ToolSearch", ["Yes", "Yes", "Yes", "No"]),
+];
+
 /// The built-in catalog of this build.
 pub fn catalog() -> Catalog {
     tools::catalog().expect("no two tools share a name")

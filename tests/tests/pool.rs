@@ -29,16 +29,6 @@ fn has(env: &Env, name: &str) -> bool {
 /// coordinator.
 #[test]
 fn availability_matrix_of_lesson_14_4() {
-    const ROWS: &[(&str, [&str; 4])] = &[
-        ("Bash", ["Yes", "Yes", "Yes", "No"]),
-        ("Read", ["Yes", "Yes", "Yes", "No"]),
-        ("Edit", ["Yes", "Yes", "Yes", "No"]),
-        ("Agent", ["Yes", "Ant", "No", "Yes"]),
-        ("AskUserQuestion", ["Yes", "No", "No", "No"]),
-        ("EnterPlanMode", ["Yes", "No", "No", "No"]),
-        ("TaskStop", ["Yes", "No", "No", "Yes"]),
-        ("ToolSearch", ["Yes", "Yes", "Yes", "No"]),
-    ];
     let kinds = [
         AgentKind::Main,
         AgentKind::SubAgent,
@@ -49,7 +39,7 @@ fn availability_matrix_of_lesson_14_4() {
         let mut env = env();
         env.features.internal_build = internal;
         let pool = get_tools(&env, &catalog());
-        for (tool, cells) in ROWS {
+        for (tool, cells) in common::MATRIX {
             for (kind, cell) in kinds.iter().zip(cells) {
                 let expected = match *cell {
                     "Yes" => true,

@@ -234,6 +234,9 @@ const CONTEXTS: [&str; 6] = [
     "coordinator",
 ];
 
+#[path = "../common.rs"]
+mod common;
+
 mod call;
 mod pool;
 mod render;

@@ -7,16 +7,6 @@ use super::*;
 /// has the async set plus task tools and SendMessage, none of which is a row here.
 #[test]
 fn list_per_context_follows_the_availability_matrix_of_lesson_14_4() {
-    const ROWS: &[(&str, [&str; 4])] = &[
-        ("Bash", ["Yes", "Yes", "Yes", "No"]),
-        ("Read", ["Yes", "Yes", "Yes", "No"]),
-        ("Edit", ["Yes", "Yes", "Yes", "No"]),
-        ("Agent", ["Yes", "Ant", "No", "Yes"]),
-        ("AskUserQuestion", ["Yes", "No", "No", "No"]),
-        ("EnterPlanMode", ["Yes", "No", "No", "No"]),
-        ("TaskStop", ["Yes", "No", "No", "Yes"]),
-        ("ToolSearch", ["Yes", "Yes", "Yes", "No"]),
-    ];
     let internal = tools::features().internal_build;
     for context in CONTEXTS {
         let column = match context {
@@ -27,7 +17,7 @@ fn list_per_context_follows_the_availability_matrix_of_lesson_14_4() {
             _ => unreachable!(),
         };
         let pool = list_names(&["--no-demo", "--context", context]);
-        for (tool, cells) in ROWS {
+        for (tool, cells) in common::MATRIX {
             let expected = match cells[column] {
                 "Yes" => true,
                 "No" => false,
