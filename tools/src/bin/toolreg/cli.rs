@@ -155,7 +155,7 @@ pub struct RenderArgs {
 /// A deferral strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DeferStrategy {
-    /// Loaded deferred tools in full; the rest named in an <available-deferred-tools> message.
+    /// Loaded deferred tools in full; the rest named in an `<available-deferred-tools>` message.
     Discovered,
     /// Every tool, deferred ones with defer_loading: true.
     AllDeferred,
