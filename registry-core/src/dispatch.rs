@@ -23,7 +23,7 @@ use crate::defer::is_deferred;
 use crate::env::Env;
 use crate::permissions::{Behavior, PermissionMode};
 use crate::pool::{ToolInfo, find_tool};
-use crate::tool::{PermissionDecision, ToolContext, ToolError, ToolOutput};
+use crate::tool::{PermissionDecision, ToolContext, ToolError, ToolOutput, json_kind};
 
 /// Calls a tool on its MCP server.
 pub trait McpCaller {
@@ -178,7 +178,7 @@ impl Dispatcher<'_> {
             return Err((
                 format!(
                     "InputValidationError: invalid input: expected a JSON object, got {}{}",
-                    kind(input),
+                    json_kind(input),
                     self.load_hint(tool)
                 ),
                 false,
@@ -247,17 +247,6 @@ impl Dispatcher<'_> {
                 )),
             },
         }
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -288,17 +288,9 @@ impl<T: Tool> ParsedInput for T {
 /// advertise it.)
 pub fn parse_input<T: Tool>(input: &serde_json::Value) -> Result<Box<dyn ParsedInput>, InputError> {
     if !input.is_object() {
-        let kind = match input {
-            serde_json::Value::Null => "null",
-            serde_json::Value::Bool(_) => "a boolean",
-            serde_json::Value::Number(_) => "a number",
-            serde_json::Value::String(_) => "a string",
-            serde_json::Value::Array(_) => "an array",
-            serde_json::Value::Object(_) => "an object",
-        };
         return Err(InputError {
             path: ".".into(),
-            message: format!("expected a JSON object, got {kind}"),
+            message: format!("expected a JSON object, got {}", json_kind(input)),
         });
     }
     match serde_path_to_error::deserialize::<_, T>(input) {
@@ -307,5 +299,17 @@ pub fn parse_input<T: Tool>(input: &serde_json::Value) -> Result<Box<dyn ParsedI
             path: error.path().to_string(),
             message: error.into_inner().to_string(),
         }),
+    }
+}
+
+/// What kind of JSON value this is, with its article, for error messages ("an array").
+pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
     }
 }

@@ -183,6 +183,18 @@ fn deferred(name: &str, description: &str) -> ToolInfo {
 }
 
 /// How many results (at most 5) the engine finds for `query`.
+/// [`check`] at each cut-off.
+fn check_at(tools: &[ToolInfo], queries: &[&str], cut_offs: &[usize]) {
+    for &max in cut_offs {
+        check(
+            tools.to_vec(),
+            queries.iter().map(|q| q.to_string()).collect(),
+            max,
+        )
+        .unwrap();
+    }
+}
+
 fn found(tools: &[ToolInfo], query: &str) -> usize {
     let pool: Vec<Arc<ToolInfo>> = tools.iter().cloned().map(Arc::new).collect();
     let engine = SearchEngine::new(&Env::default(), pool, SearchStrategy::Seed);
@@ -209,14 +221,7 @@ fn ties_across_the_kth_place_keep_pool_order() {
         "+weather now",
     ];
     assert!(found(&tools, queries[0]) > 0, "the pool is searched");
-    for max in [1, 2, 5, 31, 40] {
-        check(
-            tools.clone(),
-            queries.iter().map(|q| q.to_string()).collect(),
-            max,
-        )
-        .unwrap();
-    }
+    check_at(&tools, &queries, &[1, 2, 5, 31, 40]);
 }
 
 #[test]
@@ -237,14 +242,7 @@ fn exact_and_partial_parts_of_one_term_count_once_at_the_larger_weight() {
         "sender send",
     ];
     assert!(found(&tools, queries[0]) > 0, "the pool is searched");
-    for max in [1, 2, 3, 5] {
-        check(
-            tools.clone(),
-            queries.iter().map(|q| q.to_string()).collect(),
-            max,
-        )
-        .unwrap();
-    }
+    check_at(&tools, &queries, &[1, 2, 3, 5]);
 }
 
 #[test]
@@ -269,14 +267,7 @@ fn broad_terms_match_many_parts_and_stay_exact() {
         "e", "e a", "+e o", "+o e", "e e l", "the e", "+the e", "l +i", "ee", "e.", "(e)",
     ];
     assert!(found(&tools, queries[0]) > 0, "the pool is searched");
-    for max in [1, 3, 5, 20] {
-        check(
-            tools.clone(),
-            queries.iter().map(|q| q.to_string()).collect(),
-            max,
-        )
-        .unwrap();
-    }
+    check_at(&tools, &queries, &[1, 3, 5, 20]);
 }
 
 #[test]
@@ -296,14 +287,7 @@ fn required_terms_drive_and_filter_under_pruning() {
         "+rarething +weather",
     ];
     assert!(found(&tools, queries[0]) > 0, "the pool is searched");
-    for max in [1, 2, 5] {
-        check(
-            tools.clone(),
-            queries.iter().map(|q| q.to_string()).collect(),
-            max,
-        )
-        .unwrap();
-    }
+    check_at(&tools, &queries, &[1, 2, 5]);
 }
 
 #[test]

@@ -105,76 +105,79 @@ fn member_message(written: &str, key: &str, on: Member) -> String {
     }
 }
 
-/// Reads the `#[serde(...)]` attributes of a struct or enum.
-pub fn container_serde(cx: &Ctxt, attrs: &[Attribute], on: Container) -> ContainerSerde {
-    let mut serde = ContainerSerde::default();
+/// Calls `visit` with each key of each `#[serde(...)]` attribute; a parse error is recorded and
+/// ends that attribute.
+fn for_each_key(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    mut visit: impl FnMut(&syn::meta::ParseNestedMeta<'_>, &str) -> syn::Result<()>,
+) {
     for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-        let result = attr.parse_nested_meta(|meta| {
-            let key = path_text(&meta.path);
-            match key.as_str() {
-                "rename_all" => {
-                    // An unknown rule is serde's error, on the same token.
-                    if let Some(rule) = rename_value(&meta)? {
-                        serde.rename_all = RenameRule::from_str(&rule.value());
-                    }
-                }
-                "default" if on == Container::Struct => {
-                    skip_value(&meta)?;
-                    serde.default = true;
-                }
-                "deny_unknown_fields" => serde.deny_unknown_fields = true,
-                key if UNSUPPORTED_CONTAINER.contains(&key) => {
-                    let written = format!("#[serde({key}{})]", skip_value(&meta)?);
-                    cx.error_spanned_by(&meta.path, container_message(&written, key, on));
-                }
-                // The rest change only serialization (`alias`, `bound`, `skip_serializing`, ...)
-                // or are serde's own error, reported by serde on the same tokens.
-                _ => {
-                    skip_value(&meta)?;
-                }
-            }
-            Ok(())
-        });
+        let result = attr.parse_nested_meta(|meta| visit(&meta, &path_text(&meta.path)));
         if let Err(error) = result {
             cx.syn_error(error);
         }
     }
+}
+
+/// Reads the `#[serde(...)]` attributes of a struct or enum.
+pub fn container_serde(cx: &Ctxt, attrs: &[Attribute], on: Container) -> ContainerSerde {
+    let mut serde = ContainerSerde::default();
+    for_each_key(cx, attrs, |meta, key| {
+        match key {
+            "rename_all" => {
+                // An unknown rule is serde's error, on the same token.
+                if let Some(rule) = rename_value(meta)? {
+                    serde.rename_all = RenameRule::from_str(&rule.value());
+                }
+            }
+            "default" if on == Container::Struct => {
+                skip_value(meta)?;
+                serde.default = true;
+            }
+            "deny_unknown_fields" => serde.deny_unknown_fields = true,
+            key if UNSUPPORTED_CONTAINER.contains(&key) => {
+                let written = format!("#[serde({key}{})]", skip_value(meta)?);
+                cx.error_spanned_by(&meta.path, container_message(&written, key, on));
+            }
+            // The rest change only serialization (`alias`, `bound`, `skip_serializing`, ...)
+            // or are serde's own error, reported by serde on the same tokens.
+            _ => {
+                skip_value(meta)?;
+            }
+        }
+        Ok(())
+    });
     serde
 }
 
 /// Reads the `#[serde(...)]` attributes of a field or variant.
 pub fn member_serde(cx: &Ctxt, attrs: &[Attribute], on: Member) -> MemberSerde {
     let mut serde = MemberSerde::default();
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-        let result = attr.parse_nested_meta(|meta| {
-            let key = path_text(&meta.path);
-            match key.as_str() {
-                "rename" => {
-                    if let Some(name) = rename_value(&meta)? {
-                        serde.rename = Some(name.value());
-                    }
-                }
-                "default" if on == Member::Field => {
-                    skip_value(&meta)?;
-                    serde.default = true;
-                }
-                "skip" | "skip_deserializing" => serde.skip = true,
-                key if unsupported_member(key, on) => {
-                    let written = format!("#[serde({key}{})]", skip_value(&meta)?);
-                    cx.error_spanned_by(&meta.path, member_message(&written, key, on));
-                }
-                // The rest change only serialization (`alias`, `bound`, `skip_serializing`, ...)
-                // or are serde's own error, reported by serde on the same tokens.
-                _ => {
-                    skip_value(&meta)?;
+    for_each_key(cx, attrs, |meta, key| {
+        match key {
+            "rename" => {
+                if let Some(name) = rename_value(meta)? {
+                    serde.rename = Some(name.value());
                 }
             }
-            Ok(())
-        });
-        if let Err(error) = result {
-            cx.syn_error(error);
+            "default" if on == Member::Field => {
+                skip_value(meta)?;
+                serde.default = true;
+            }
+            "skip" | "skip_deserializing" => serde.skip = true,
+            key if unsupported_member(key, on) => {
+                let written = format!("#[serde({key}{})]", skip_value(meta)?);
+                cx.error_spanned_by(&meta.path, member_message(&written, key, on));
+            }
+            // The rest change only serialization (`alias`, `bound`, `skip_serializing`, ...)
+            // or are serde's own error, reported by serde on the same tokens.
+            _ => {
+                skip_value(meta)?;
+            }
         }
-    }
+        Ok(())
+    });
     serde
 }
 
