@@ -1,0 +1,176 @@
+//! Text analysis for the ranked strategy: terms, request sentences and word runs.
+
+/// Common English words dropped from tool text and queries.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
+    "can", "could", "do", "does", "for", "from", "get", "give", "has", "have", "how", "i", "if",
+    "in", "into", "is", "it", "its", "just", "me", "my", "need", "of", "on", "or", "our", "please",
+    "provide", "so", "some", "that", "the", "their", "them", "then", "there", "these", "this",
+    "to", "us", "want", "was", "we", "what", "when", "which", "will", "with", "would", "you",
+    "your",
+];
+
+/// The longest run of consecutive query words joined when looking for a server's name.
+pub(super) const MENTION_WORDS: usize = 5;
+
+/// Splits text into normalized terms: lower-cased alphanumeric runs, split at camel-case humps,
+/// stop words dropped, light stemming.
+///
+/// ```
+/// use registry_core::search::ranked::tokenize;
+///
+/// let mut terms = Vec::new();
+/// tokenize("getForensicAnalysis of the HTTPServer", &mut terms);
+/// assert_eq!(terms, ["forensic", "analysis", "http", "server"]);
+/// ```
+pub fn tokenize(text: &str, out: &mut Vec<String>) {
+    for run in text.split(|ch: char| !ch.is_alphanumeric()) {
+        if run.is_empty() {
+            continue;
+        }
+        let mut start = 0;
+        let chars: Vec<(usize, char)> = run.char_indices().collect();
+        for window in 1..chars.len() {
+            let (prev, cur) = (chars[window - 1].1, chars[window].1);
+            let next_lower = chars.get(window + 1).is_some_and(|(_, c)| c.is_lowercase());
+            if (prev.is_lowercase() && cur.is_uppercase())
+                || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
+                || (prev.is_alphabetic() != cur.is_alphabetic())
+            {
+                push_term(&run[start..chars[window].0], out);
+                start = chars[window].0;
+            }
+        }
+        push_term(&run[start..], out);
+    }
+}
+
+fn push_term(word: &str, out: &mut Vec<String>) {
+    let lower = word.to_lowercase();
+    if lower.is_empty() || STOP_WORDS.contains(&lower.as_str()) {
+        return;
+    }
+    out.push(stem(lower));
+}
+
+/// Folds common English suffixes: `ies` → `y`; `ches`, `shes`, `sses`, `xes`, `zes` lose `es`;
+/// `ing`, `ed` and a plural `s` are dropped.
+///
+/// ```
+/// use registry_core::search::ranked::stem;
+///
+/// assert_eq!(stem("searches".into()), "search");
+/// assert_eq!(stem("queries".into()), "query");
+/// ```
+pub fn stem(mut word: String) -> String {
+    let len = word.len();
+    if !word.is_ascii() || len <= 3 {
+        return word;
+    }
+    let cut = if word.ends_with("ies") && len > 4 {
+        word.truncate(len - 3);
+        word.push('y');
+        return word;
+    } else if ["ches", "shes", "sses", "xes", "zes"]
+        .iter()
+        .any(|end| word.ends_with(end))
+    {
+        2
+    } else if word.ends_with("ing") && len > 5 {
+        3
+    } else if word.ends_with("ed") && len > 4 {
+        2
+    } else if word.ends_with('s') && !["ss", "us", "is"].iter().any(|end| word.ends_with(end)) {
+        1
+    } else {
+        0
+    };
+    word.truncate(len - cut);
+    word
+}
+
+/// The sentences of a request that have at least two words: text up to and including each `.`,
+/// `?`, `!` or `;`, and the rest.
+pub(super) fn sentences(query: &str) -> Vec<&str> {
+    query
+        .split_inclusive(['.', '?', '!', ';'])
+        .filter(|sentence| sentence.split_whitespace().nth(1).is_some())
+        .collect()
+}
+
+/// A name as one lower-case word: its letters and digits, nothing else
+/// (`Currency Converter_v3` → `currencyconverterv3`).
+pub(super) fn joined(name: &str) -> String {
+    name.chars()
+        .filter(|ch| ch.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Every run of one to [`MENTION_WORDS`] consecutive words of `query` (alphanumeric runs,
+/// lower-cased) joined into one word: the forms in which a request can name a server
+/// (`using the JobSearch API`, `the Currency Converter_v3 tool`).
+pub(super) fn word_runs(query: &str) -> Vec<String> {
+    let words: Vec<String> = query
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut runs = Vec::new();
+    for start in 0..words.len() {
+        let mut run = String::new();
+        for word in &words[start..(start + MENTION_WORDS).min(words.len())] {
+            run.push_str(word);
+            runs.push(run.clone());
+        }
+    }
+    runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        tokenize(text, &mut out);
+        out
+    }
+
+    #[test]
+    fn tokenize_splits_camel_case_and_drops_stop_words() {
+        assert_eq!(
+            terms("getForensicAnalysis of the HTTPServer"),
+            ["forensic", "analysis", "http", "server"]
+        );
+        assert_eq!(terms("search_records v2"), ["search", "record", "v", "2"]);
+    }
+
+    #[test]
+    fn stem_folds_plurals_and_verb_endings() {
+        assert_eq!(stem("searches".into()), "search");
+        assert_eq!(stem("queries".into()), "query");
+        assert_eq!(stem("searching".into()), "search");
+        assert_eq!(stem("class".into()), "class");
+    }
+
+    #[test]
+    fn sentences_end_at_punctuation_and_need_two_words() {
+        assert_eq!(
+            sentences("Find songs. Ok! Also the lyrics?  and more"),
+            ["Find songs.", " Also the lyrics?", "  and more"]
+        );
+    }
+
+    #[test]
+    fn word_runs_join_up_to_five_words() {
+        let runs = word_runs("the JobSearch API");
+        assert!(runs.contains(&"jobsearch".to_owned()));
+        assert!(runs.contains(&"thejobsearchapi".to_owned()));
+        assert_eq!(
+            word_runs("a b c d e f").iter().map(String::len).max(),
+            Some(5)
+        );
+        assert_eq!(joined("Currency Converter_v3"), "currencyconverterv3");
+    }
+}

@@ -1,0 +1,452 @@
+//! The ranked strategy: BM25F over a tool's fields, with server signals and request analysis.
+//!
+//! Fields, each with its own weight and length normalization: the tool's name (its parts; for
+//! an MCP tool the tool part), the server's name (MCP tools), the search hint, the description,
+//! and the parameter names and descriptions from the input schema. Text is lower-cased, split
+//! at non-alphanumeric characters and camel-case humps, common English words are dropped, and a
+//! light suffix-stripping stemmer folds plurals and verb endings (`searches`, `searching` →
+//! `search`). A query term weighs its IDF raised to [`Weights::idf_power`], times a saturating
+//! function of how often the query repeats it ([`Weights::query_tf`]).
+//!
+//! Two server signals are added to every tool of a server, its zero-scoring tools included:
+//! [`Weights::server_prior`] times the best BM25F score among the server's tools, and
+//! [`Weights::server_doc`] times the BM25 score of the server as one document (all its tools'
+//! names and descriptions). A query that fits an API well lifts all of its endpoints, which is
+//! how a request that needs two or three endpoints of one API finds the second and third.
+//!
+//! Three signals read the request as a whole. Each adds a share of the best tool's score, so
+//! they keep their strength in short and long queries alike:
+//! - **sentences** ([`Weights::sentences`]): a request of several sentences usually asks for
+//!   one thing per sentence. Each sentence is scored on its own, and a tool gets its best
+//!   fraction of a sentence's top score, so the tool that answers a short second sentence is
+//!   not buried under the many matches of the first.
+//! - **name coverage** ([`Weights::name_coverage`]): the IDF-weighted fraction of the tool's
+//!   name terms that the query contains. A request that names `Title Details` in full favours
+//!   that tool over one that shares a single word with it.
+//! - **server mention** ([`Weights::server_mention`]): the request names a server, as one to
+//!   five consecutive words that, joined, spell the server's name (`the JobSearch API`,
+//!   `the Currency Converter_v3 tool`). Only names of two or more terms count, so a server
+//!   called `Weather` is not named by every question about the weather.
+//!
+//! The defaults were chosen on `shared/eval/stabletoolbench`; `BENCHMARKS.md` gives each
+//! signal's effect on both halves of that set.
+
+mod analyze;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use analyze::{joined, sentences, word_runs};
+pub use analyze::{stem, tokenize};
+
+use crate::pool::ToolInfo;
+
+/// Field weights, BM25 parameters and the weights of the server and request signals.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    /// Name parts.
+    pub name: f32,
+    /// Server name parts.
+    pub server: f32,
+    /// Search hint.
+    pub hint: f32,
+    /// Description.
+    pub description: f32,
+    /// Parameter names and descriptions.
+    pub params: f32,
+    /// BM25 k1.
+    pub k1: f32,
+    /// BM25 b (length normalization), for every field.
+    pub b: f32,
+    /// How much of the server's best tool score each of its tools gets.
+    pub server_prior: f32,
+    /// The weight of the seed score (name parts, hint and description words) added to BM25F,
+    /// divided by the square of the number of query terms: it decides short keyword queries
+    /// and fades out of long requests.
+    pub seed: f32,
+    /// How much of the server document's BM25 score (all its tools' names and descriptions as
+    /// one document) each of its tools gets.
+    pub server_doc: f32,
+    /// The exponent of each term's IDF. Below 1 it narrows the gap between rare and common
+    /// terms, so that a rare word from a request's backstory ("my sister's birthday") does not
+    /// outweigh the common words that say what is asked.
+    pub idf_power: f32,
+    /// BM25's k3 for query terms: a term the query repeats `n` times weighs
+    /// `n (k3 + 1) / (k3 + n)` times one said once. Zero counts each term once.
+    pub query_tf: f32,
+    /// The weight of a tool's best fraction of one sentence's top score (requests of two or
+    /// more sentences).
+    pub sentences: f32,
+    /// The weight of the IDF-weighted fraction of a tool's name terms found in the query.
+    pub name_coverage: f32,
+    /// The share of the top score added to every tool of a server the query names.
+    pub server_mention: f32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            name: 3.0,
+            server: 1.5,
+            hint: 2.0,
+            description: 1.0,
+            params: 0.5,
+            k1: 2.5,
+            b: 0.9,
+            server_prior: 0.6,
+            server_doc: 0.6,
+            seed: 3.0,
+            idf_power: 0.6,
+            query_tf: 1.0,
+            sentences: 0.4,
+            name_coverage: 0.2,
+            server_mention: 0.5,
+        }
+    }
+}
+
+const FIELDS: usize = 5;
+/// The name field.
+const NAME: usize = 0;
+
+/// BM25's IDF of a term found in `df` of `n` documents.
+fn idf(n: f32, df: f32) -> f32 {
+    ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+}
+
+fn schema_params(schema: &str, out: &mut Vec<String>) {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(schema) else {
+        return;
+    };
+    if let Some(properties) = value.get("properties").and_then(|p| p.as_object()) {
+        for (name, property) in properties {
+            tokenize(name, out);
+            if let Some(description) = property.get("description").and_then(|d| d.as_str()) {
+                tokenize(description, out);
+            }
+        }
+    }
+}
+
+/// One tool's field terms.
+fn fields(tool: &ToolInfo) -> [Vec<String>; FIELDS] {
+    let mut out: [Vec<String>; FIELDS] = Default::default();
+    match &tool.mcp {
+        Some(mcp) => {
+            tokenize(&mcp.tool, &mut out[0]);
+            tokenize(&mcp.server, &mut out[1]);
+        }
+        None => match tool.name.strip_prefix("mcp__") {
+            Some(rest) => {
+                let (server, name) = rest.split_once("__").unwrap_or(("", rest));
+                tokenize(name, &mut out[0]);
+                tokenize(server, &mut out[1]);
+            }
+            None => tokenize(&tool.name, &mut out[0]),
+        },
+    }
+    if let Some(hint) = &tool.search_hint {
+        tokenize(hint, &mut out[2]);
+    }
+    tokenize(&tool.description, &mut out[3]);
+    schema_params(&tool.input_schema, &mut out[4]);
+    out
+}
+
+/// The BM25F index of a set of deferred tools.
+#[derive(Debug, Default)]
+pub struct RankedIndex {
+    weights: Weights,
+    /// term → (tool, per-field term frequencies)
+    postings: HashMap<Box<str>, Vec<(u32, [u16; FIELDS])>>,
+    lengths: Vec<[u16; FIELDS]>,
+    average: [f32; FIELDS],
+    /// Σ IDF × term frequency over each tool's name terms: what full name coverage adds up to.
+    name_mass: Vec<f32>,
+    server_of: Vec<u32>,
+    servers: usize,
+    server_postings: HashMap<Box<str>, Vec<(u32, u16)>>,
+    server_lengths: Vec<u32>,
+    server_tools: Vec<Vec<u32>>,
+    /// Server names of two or more terms, joined into one word → the servers so named.
+    server_names: HashMap<String, Vec<u32>>,
+}
+
+/// Tool scores, by tool index.
+type Scores = HashMap<u32, f32>;
+
+impl RankedIndex {
+    /// Indexes `deferred` (in pool order).
+    pub fn build(deferred: &[Arc<ToolInfo>], weights: Weights) -> RankedIndex {
+        let mut index = RankedIndex {
+            weights,
+            ..Default::default()
+        };
+        let mut server_ids: HashMap<String, u32> = HashMap::new();
+        let mut totals = [0f64; FIELDS];
+        for (i, tool) in deferred.iter().enumerate() {
+            let server = tool.mcp.as_ref().map_or("", |mcp| mcp.server.as_str());
+            let next = server_ids.len() as u32;
+            let server_id = *server_ids.entry(server.to_owned()).or_insert(next);
+            index.server_of.push(server_id);
+            let tool_fields = fields(tool);
+            if server_id as usize == index.server_tools.len() {
+                index.server_tools.push(Vec::new());
+                index.server_lengths.push(0);
+                if tool_fields[1].len() >= 2 {
+                    index
+                        .server_names
+                        .entry(joined(server))
+                        .or_default()
+                        .push(server_id);
+                }
+            }
+            index.server_tools[server_id as usize].push(i as u32);
+            let mut counts: HashMap<&str, [u16; FIELDS]> = HashMap::new();
+            let mut lengths = [0u16; FIELDS];
+            for (field, terms) in tool_fields.iter().enumerate() {
+                lengths[field] = terms.len().min(u16::MAX as usize) as u16;
+                totals[field] += terms.len() as f64;
+                for term in terms {
+                    let entry = counts.entry(term.as_str()).or_default();
+                    entry[field] = entry[field].saturating_add(1);
+                }
+            }
+            index.lengths.push(lengths);
+            for field in [0usize, 1, 3] {
+                index.server_lengths[server_id as usize] += tool_fields[field].len() as u32;
+                for term in &tool_fields[field] {
+                    let list = index
+                        .server_postings
+                        .entry(term.as_str().into())
+                        .or_default();
+                    match list.last_mut() {
+                        Some((last, tf)) if *last == server_id => *tf = tf.saturating_add(1),
+                        _ => list.push((server_id, 1)),
+                    }
+                }
+            }
+            for (term, tf) in counts {
+                index
+                    .postings
+                    .entry(term.into())
+                    .or_default()
+                    .push((i as u32, tf));
+            }
+        }
+        index.servers = server_ids.len();
+        let n = deferred.len().max(1) as f64;
+        for (average, total) in index.average.iter_mut().zip(totals) {
+            *average = ((total / n) as f32).max(1.0);
+        }
+        index.name_mass = vec![0.0; deferred.len()];
+        for postings in index.postings.values() {
+            let idf = idf(n as f32, postings.len() as f32);
+            for (tool, tf) in postings {
+                index.name_mass[*tool as usize] += idf * f32::from(tf[NAME]);
+            }
+        }
+        index
+    }
+
+    fn field_weights(&self) -> [f32; FIELDS] {
+        let w = &self.weights;
+        [w.name, w.server, w.hint, w.description, w.params]
+    }
+
+    /// Ranks tools for a free-text query; indices into the indexed tools, best first, ties in
+    /// pool order. `allowed`, when given, restricts the result (for `+required` terms).
+    pub fn rank(&self, query: &str, max_results: usize, allowed: Option<&[u32]>) -> Vec<usize> {
+        self.rank_scored(query, max_results, allowed)
+            .into_iter()
+            .map(|(tool, _)| tool)
+            .collect()
+    }
+
+    /// Like [`rank`](Self::rank), with the scores.
+    pub fn rank_scored(
+        &self,
+        query: &str,
+        max_results: usize,
+        allowed: Option<&[u32]>,
+    ) -> Vec<(usize, f32)> {
+        let terms = self.query_terms(query);
+        let mut scores = self.score_terms(&terms);
+        let top = scores.values().copied().fold(0.0, f32::max);
+        if top > 0.0 {
+            let mut shares = Scores::new();
+            self.add_sentences(query, &mut shares);
+            self.add_name_coverage(&terms, &mut shares);
+            self.add_server_mentions(query, &mut shares);
+            for (tool, share) in shares {
+                *scores.entry(tool).or_default() += top * share;
+            }
+        }
+        let mut ranked: Vec<(u32, f32)> = scores
+            .into_iter()
+            .filter(|(tool, score)| {
+                *score > 0.0 && allowed.is_none_or(|list| list.binary_search(tool).is_ok())
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked
+            .into_iter()
+            .take(max_results)
+            .map(|(tool, score)| (tool as usize, score))
+            .collect()
+    }
+
+    /// A query's distinct terms, each with its weight for repetition ([`Weights::query_tf`]).
+    fn query_terms(&self, text: &str) -> Vec<(String, f32)> {
+        let mut terms = Vec::new();
+        tokenize(text, &mut terms);
+        terms.sort_unstable();
+        let mut weighted: Vec<(String, f32)> = Vec::new();
+        for term in terms {
+            match weighted.last_mut() {
+                Some((last, count)) if *last == term => *count += 1.0,
+                _ => weighted.push((term, 1.0)),
+            }
+        }
+        let k3 = self.weights.query_tf;
+        if k3 > 0.0 {
+            for (_, count) in &mut weighted {
+                *count = *count * (k3 + 1.0) / (k3 + *count);
+            }
+        } else {
+            weighted.iter_mut().for_each(|(_, count)| *count = 1.0);
+        }
+        weighted
+    }
+
+    /// BM25F plus the two server signals, for weighted terms.
+    fn score_terms(&self, terms: &[(String, f32)]) -> Scores {
+        let w = &self.weights;
+        let n = self.lengths.len() as f32;
+        let field_weights = self.field_weights();
+        let mut scores = Scores::new();
+        for (term, query_weight) in terms {
+            let Some(postings) = self.postings.get(term.as_str()) else {
+                continue;
+            };
+            let weight = idf(n, postings.len() as f32).powf(w.idf_power) * query_weight;
+            for (tool, tf) in postings {
+                let lengths = &self.lengths[*tool as usize];
+                let mut weighted = 0.0;
+                for field in 0..FIELDS {
+                    if tf[field] == 0 {
+                        continue;
+                    }
+                    let norm = 1.0 - w.b + w.b * f32::from(lengths[field]) / self.average[field];
+                    weighted += field_weights[field] * f32::from(tf[field]) / norm;
+                }
+                *scores.entry(*tool).or_default() +=
+                    weight * weighted * (w.k1 + 1.0) / (w.k1 + weighted);
+            }
+        }
+        if w.server_doc > 0.0 && self.servers > 1 {
+            let servers = self.servers as f32;
+            let average = self.server_lengths.iter().map(|&l| l as f32).sum::<f32>() / servers;
+            let mut server_scores: HashMap<u32, f32> = HashMap::new();
+            for (term, _) in terms {
+                let Some(postings) = self.server_postings.get(term.as_str()) else {
+                    continue;
+                };
+                let idf = idf(servers, postings.len() as f32);
+                for (server, tf) in postings {
+                    let norm = 1.0 - w.b
+                        + w.b * self.server_lengths[*server as usize] as f32 / average.max(1.0);
+                    let tf = f32::from(*tf) / norm;
+                    *server_scores.entry(*server).or_default() +=
+                        idf * tf * (w.k1 + 1.0) / (w.k1 + tf);
+                }
+            }
+            for (server, score) in server_scores {
+                self.add_to_server(server, w.server_doc * score, &mut scores);
+            }
+        }
+        if w.server_prior > 0.0 && self.servers > 1 {
+            let mut best: HashMap<u32, f32> = HashMap::new();
+            for (tool, score) in &scores {
+                let entry = best.entry(self.server_of[*tool as usize]).or_default();
+                *entry = entry.max(*score);
+            }
+            for (server, top) in best {
+                self.add_to_server(server, w.server_prior * top, &mut scores);
+            }
+        }
+        scores
+    }
+
+    fn add_to_server(&self, server: u32, amount: f32, scores: &mut Scores) {
+        for tool in &self.server_tools[server as usize] {
+            *scores.entry(*tool).or_default() += amount;
+        }
+    }
+
+    /// [`Weights::sentences`] times each tool's best fraction of a sentence's top score.
+    fn add_sentences(&self, query: &str, shares: &mut Scores) {
+        let parts = sentences(query);
+        if self.weights.sentences <= 0.0 || parts.len() < 2 {
+            return;
+        }
+        let mut best = Scores::new();
+        for part in parts {
+            let scores = self.score_terms(&self.query_terms(part));
+            let top = scores.values().copied().fold(0.0, f32::max);
+            if top <= 0.0 {
+                continue;
+            }
+            for (tool, score) in scores {
+                let entry = best.entry(tool).or_default();
+                *entry = entry.max(score / top);
+            }
+        }
+        for (tool, fraction) in best {
+            *shares.entry(tool).or_default() += self.weights.sentences * fraction;
+        }
+    }
+
+    /// [`Weights::name_coverage`] times the IDF-weighted fraction of each tool's name terms
+    /// that the query contains.
+    fn add_name_coverage(&self, terms: &[(String, f32)], shares: &mut Scores) {
+        if self.weights.name_coverage <= 0.0 {
+            return;
+        }
+        let n = self.lengths.len() as f32;
+        let mut covered = Scores::new();
+        for (term, _) in terms {
+            let Some(postings) = self.postings.get(term.as_str()) else {
+                continue;
+            };
+            let idf = idf(n, postings.len() as f32);
+            for (tool, tf) in postings.iter().filter(|(_, tf)| tf[NAME] > 0) {
+                *covered.entry(*tool).or_default() += idf * f32::from(tf[NAME]);
+            }
+        }
+        for (tool, mass) in covered {
+            let total = self.name_mass[tool as usize];
+            if total > 0.0 {
+                *shares.entry(tool).or_default() += self.weights.name_coverage * mass / total;
+            }
+        }
+    }
+
+    /// [`Weights::server_mention`] for every tool of each server the query names.
+    fn add_server_mentions(&self, query: &str, shares: &mut Scores) {
+        if self.weights.server_mention <= 0.0 || self.server_names.is_empty() {
+            return;
+        }
+        let mut named: Vec<u32> = word_runs(query)
+            .iter()
+            .filter_map(|run| self.server_names.get(run))
+            .flatten()
+            .copied()
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        for server in named {
+            self.add_to_server(server, self.weights.server_mention, shares);
+        }
+    }
+}

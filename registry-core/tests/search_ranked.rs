@@ -1,0 +1,187 @@
+//! The ranked strategy's signals (`search::ranked`): each test shows what a signal changes by
+//! comparing the ranking with the signal's weight at zero and at its default.
+
+use std::sync::Arc;
+
+use registry_core::mcp::load_servers;
+use registry_core::pool::ToolInfo;
+use registry_core::search::ranked::{RankedIndex, Weights};
+use serde_json::{Value, json};
+
+/// MCP tools of `servers`: (server, [(tool, description)]).
+fn pool(servers: &[(&str, &[(&str, &str)])]) -> Vec<Arc<ToolInfo>> {
+    let lists: Vec<(&str, Value)> = servers
+        .iter()
+        .map(|(server, tools)| {
+            let list = tools
+                .iter()
+                .map(|(name, description)| {
+                    json!({"name": name, "description": description, "inputSchema": {"type": "object"}})
+                })
+                .collect();
+            (*server, Value::Array(list))
+        })
+        .collect();
+    let loaded = load_servers(lists.iter().map(|(server, list)| (*server, list)));
+    assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+    loaded.tools
+}
+
+/// The names of the top `k` tools for `query`.
+fn top(tools: &[Arc<ToolInfo>], weights: Weights, query: &str, k: usize) -> Vec<String> {
+    RankedIndex::build(tools, weights)
+        .rank(query, k, None)
+        .into_iter()
+        .map(|i| tools[i].name.clone())
+        .collect()
+}
+
+fn scores(tools: &[Arc<ToolInfo>], weights: Weights, query: &str) -> Vec<(usize, f32)> {
+    RankedIndex::build(tools, weights).rank_scored(query, usize::MAX, None)
+}
+
+#[test]
+fn sentences_let_a_short_second_request_reach_the_top() {
+    let music: &[(&str, &str)] = &[
+        ("Track Lyrics", "Lyrics of a track"),
+        ("Album Tracks", "Tracks of an album"),
+        ("Top Tracks", "Top tracks of an artist"),
+        ("Playlist Tracks", "Tracks of a playlist"),
+        ("Track Metadata", "Metadata of a track"),
+        ("Track Audio", "Audio features of a track"),
+    ];
+    let tools = pool(&[
+        ("music", music),
+        (
+            "pagepeeker",
+            &[("Shoot thumbnail", "Make a thumbnail of a page")],
+        ),
+    ]);
+    // The first sentence matches every music tool through `track`, and the server prior
+    // lifts them all; the second sentence asks for one thing only.
+    let query = "Show me the lyrics of the 80s track Take On Me by a-ha, and the track's audio \
+                 features. Then a thumbnail.";
+    let without = Weights {
+        sentences: 0.0,
+        ..Weights::default()
+    };
+    let thumbnail = "mcp__pagepeeker__Shoot_thumbnail".to_owned();
+    assert!(!top(&tools, without, query, 5).contains(&thumbnail));
+    assert!(top(&tools, Weights::default(), query, 5).contains(&thumbnail));
+}
+
+#[test]
+fn one_sentence_requests_are_not_scored_twice() {
+    let tools = pool(&[("music", &[("Album Tracks", "Tracks of an album")])]);
+    let without = Weights {
+        sentences: 0.0,
+        ..Weights::default()
+    };
+    let query = "the tracks of an album";
+    assert_eq!(
+        scores(&tools, without, query),
+        scores(&tools, Weights::default(), query)
+    );
+}
+
+#[test]
+fn name_coverage_favours_the_tool_the_request_names_in_full() {
+    let mut list = vec![
+        ("Title Details".to_owned(), String::new()),
+        ("Ratings Export Job Queue".to_owned(), String::new()),
+    ];
+    // `title` and `details` are common in this pool, `ratings` is rare.
+    list.extend((0..4).map(|i| (format!("Title Search {i}"), "Details".to_owned())));
+    let list: Vec<(&str, &str)> = list.iter().map(|(n, d)| (n.as_str(), d.as_str())).collect();
+    let tools = pool(&[("movies", &list)]);
+    let query = "the title details and ratings of Inception";
+    let without = Weights {
+        name_coverage: 0.0,
+        ..Weights::default()
+    };
+    assert_eq!(
+        top(&tools, without, query, 1),
+        ["mcp__movies__Ratings_Export_Job_Queue"]
+    );
+    assert_eq!(
+        top(&tools, Weights::default(), query, 1),
+        ["mcp__movies__Title_Details"]
+    );
+}
+
+#[test]
+fn a_request_naming_a_server_lifts_its_tools() {
+    let tools = pool(&[
+        ("Remote Jobs", &[("Search Jobs", "Remote jobs")]),
+        ("JobSearch", &[("Listings", "Open job positions")]),
+    ]);
+    let query = "find copywriting jobs with the JobSearch API";
+    let without = Weights {
+        server_mention: 0.0,
+        ..Weights::default()
+    };
+    assert_eq!(
+        top(&tools, without, query, 1),
+        ["mcp__Remote_Jobs__Search_Jobs"]
+    );
+    assert_eq!(
+        top(&tools, Weights::default(), query, 1),
+        ["mcp__JobSearch__Listings"]
+    );
+}
+
+#[test]
+fn a_one_term_server_name_is_not_a_mention() {
+    let tools = pool(&[
+        ("Weather", &[("Current", "Current conditions")]),
+        ("Forecasts", &[("Daily", "Daily weather forecast")]),
+    ]);
+    let query = "what will the weather be tomorrow";
+    let without = Weights {
+        server_mention: 0.0,
+        ..Weights::default()
+    };
+    assert_eq!(
+        scores(&tools, without, query),
+        scores(&tools, Weights::default(), query)
+    );
+}
+
+#[test]
+fn idf_power_keeps_a_rare_backstory_word_from_outweighing_the_request() {
+    let mut list: Vec<(String, String)> = (0..10)
+        .map(|i| (format!("Filler {i}"), "Unrelated text".to_owned()))
+        .collect();
+    list.extend((0..2).map(|i| (format!("Archive {i}"), "weather records".to_owned())));
+    list.extend((0..2).map(|i| (format!("Model {i}"), "forecast model".to_owned())));
+    list.push(("Outlook".into(), "weather forecast".into()));
+    list.push(("Cake Ideas".into(), "birthday".into()));
+    let list: Vec<(&str, &str)> = list.iter().map(|(n, d)| (n.as_str(), d.as_str())).collect();
+    let tools = pool(&[("mixed", &list)]);
+    let query = "weather forecast for my sister's birthday";
+    let flat = Weights {
+        idf_power: 1.0,
+        ..Weights::default()
+    };
+    assert_eq!(top(&tools, flat, query, 1), ["mcp__mixed__Cake_Ideas"]);
+    assert_eq!(
+        top(&tools, Weights::default(), query, 1),
+        ["mcp__mixed__Outlook"]
+    );
+}
+
+#[test]
+fn a_repeated_query_term_weighs_more() {
+    let tools = pool(&[("s", &[("Beta", "beta"), ("Alpha", "alpha")])]);
+    let once = Weights {
+        query_tf: 0.0,
+        ..Weights::default()
+    };
+    let query = "alpha beta alpha";
+    assert_eq!(
+        top(&tools, once, query, 1),
+        ["mcp__s__Beta"],
+        "a tie keeps pool order"
+    );
+    assert_eq!(top(&tools, Weights::default(), query, 1), ["mcp__s__Alpha"]);
+}
