@@ -100,6 +100,9 @@ static ENGINES: LazyLock<HashMap<(usize, bool), SearchEngine>> = LazyLock::new(|
     engines
 });
 
+/// A request of three sentences, for the ranked strategy's per-sentence scoring.
+const REQUEST: &str = "I'm planning a trip to Paris with my family next week. Can you give me the weather forecast for the city? Also find a hotel near the Louvre and convert 200 euros to dollars.";
+
 const NATURAL: &str = "I need to check what the weather will be like in Paris tomorrow and whether I should bring an umbrella before my flight leaves in the afternoon please";
 
 fn main() {
@@ -174,4 +177,14 @@ fn ranked_three_terms(bencher: divan::Bencher, n: usize) {
 #[divan::bench(args = SIZES)]
 fn ranked_natural_language(bencher: divan::Bencher, n: usize) {
     query(bencher, n, true, NATURAL);
+}
+
+#[divan::bench(args = SIZES)]
+fn ranked_one_term(bencher: divan::Bencher, n: usize) {
+    query(bencher, n, true, "weather");
+}
+
+#[divan::bench(args = SIZES)]
+fn ranked_request(bencher: divan::Bencher, n: usize) {
+    query(bencher, n, true, REQUEST);
 }

@@ -32,11 +32,12 @@
 //! signal's effect on both halves of that set.
 
 mod analyze;
+mod score;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use analyze::{joined, sentences, word_runs};
+use analyze::joined;
 pub use analyze::{stem, tokenize};
 
 use crate::pool::ToolInfo;
@@ -172,9 +173,6 @@ pub struct RankedIndex {
     server_names: HashMap<String, Vec<u32>>,
 }
 
-/// Tool scores, by tool index.
-type Scores = HashMap<u32, f32>;
-
 impl RankedIndex {
     /// Indexes `deferred` (in pool order).
     pub fn build(deferred: &[Arc<ToolInfo>], weights: Weights) -> RankedIndex {
@@ -270,183 +268,6 @@ impl RankedIndex {
         max_results: usize,
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
-        let terms = self.query_terms(query);
-        let mut scores = self.score_terms(&terms);
-        let top = scores.values().copied().fold(0.0, f32::max);
-        if top > 0.0 {
-            let mut shares = Scores::new();
-            self.add_sentences(query, &mut shares);
-            self.add_name_coverage(&terms, &mut shares);
-            self.add_server_mentions(query, &mut shares);
-            for (tool, share) in shares {
-                *scores.entry(tool).or_default() += top * share;
-            }
-        }
-        let mut ranked: Vec<(u32, f32)> = scores
-            .into_iter()
-            .filter(|(tool, score)| {
-                *score > 0.0 && allowed.is_none_or(|list| list.binary_search(tool).is_ok())
-            })
-            .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        ranked
-            .into_iter()
-            .take(max_results)
-            .map(|(tool, score)| (tool as usize, score))
-            .collect()
-    }
-
-    /// A query's distinct terms, each with its weight for repetition ([`Weights::query_tf`]).
-    fn query_terms(&self, text: &str) -> Vec<(String, f32)> {
-        let mut terms = Vec::new();
-        tokenize(text, &mut terms);
-        terms.sort_unstable();
-        let mut weighted: Vec<(String, f32)> = Vec::new();
-        for term in terms {
-            match weighted.last_mut() {
-                Some((last, count)) if *last == term => *count += 1.0,
-                _ => weighted.push((term, 1.0)),
-            }
-        }
-        let k3 = self.weights.query_tf;
-        if k3 > 0.0 {
-            for (_, count) in &mut weighted {
-                *count = *count * (k3 + 1.0) / (k3 + *count);
-            }
-        } else {
-            weighted.iter_mut().for_each(|(_, count)| *count = 1.0);
-        }
-        weighted
-    }
-
-    /// BM25F plus the two server signals, for weighted terms.
-    fn score_terms(&self, terms: &[(String, f32)]) -> Scores {
-        let w = &self.weights;
-        let n = self.lengths.len() as f32;
-        let field_weights = self.field_weights();
-        let mut scores = Scores::new();
-        for (term, query_weight) in terms {
-            let Some(postings) = self.postings.get(term.as_str()) else {
-                continue;
-            };
-            let weight = idf(n, postings.len() as f32).powf(w.idf_power) * query_weight;
-            for (tool, tf) in postings {
-                let lengths = &self.lengths[*tool as usize];
-                let mut weighted = 0.0;
-                for field in 0..FIELDS {
-                    if tf[field] == 0 {
-                        continue;
-                    }
-                    let norm = 1.0 - w.b + w.b * f32::from(lengths[field]) / self.average[field];
-                    weighted += field_weights[field] * f32::from(tf[field]) / norm;
-                }
-                *scores.entry(*tool).or_default() +=
-                    weight * weighted * (w.k1 + 1.0) / (w.k1 + weighted);
-            }
-        }
-        if w.server_doc > 0.0 && self.servers > 1 {
-            let servers = self.servers as f32;
-            let average = self.server_lengths.iter().map(|&l| l as f32).sum::<f32>() / servers;
-            let mut server_scores: HashMap<u32, f32> = HashMap::new();
-            for (term, _) in terms {
-                let Some(postings) = self.server_postings.get(term.as_str()) else {
-                    continue;
-                };
-                let idf = idf(servers, postings.len() as f32);
-                for (server, tf) in postings {
-                    let norm = 1.0 - w.b
-                        + w.b * self.server_lengths[*server as usize] as f32 / average.max(1.0);
-                    let tf = f32::from(*tf) / norm;
-                    *server_scores.entry(*server).or_default() +=
-                        idf * tf * (w.k1 + 1.0) / (w.k1 + tf);
-                }
-            }
-            for (server, score) in server_scores {
-                self.add_to_server(server, w.server_doc * score, &mut scores);
-            }
-        }
-        if w.server_prior > 0.0 && self.servers > 1 {
-            let mut best: HashMap<u32, f32> = HashMap::new();
-            for (tool, score) in &scores {
-                let entry = best.entry(self.server_of[*tool as usize]).or_default();
-                *entry = entry.max(*score);
-            }
-            for (server, top) in best {
-                self.add_to_server(server, w.server_prior * top, &mut scores);
-            }
-        }
-        scores
-    }
-
-    fn add_to_server(&self, server: u32, amount: f32, scores: &mut Scores) {
-        for tool in &self.server_tools[server as usize] {
-            *scores.entry(*tool).or_default() += amount;
-        }
-    }
-
-    /// [`Weights::sentences`] times each tool's best fraction of a sentence's top score.
-    fn add_sentences(&self, query: &str, shares: &mut Scores) {
-        let parts = sentences(query);
-        if self.weights.sentences <= 0.0 || parts.len() < 2 {
-            return;
-        }
-        let mut best = Scores::new();
-        for part in parts {
-            let scores = self.score_terms(&self.query_terms(part));
-            let top = scores.values().copied().fold(0.0, f32::max);
-            if top <= 0.0 {
-                continue;
-            }
-            for (tool, score) in scores {
-                let entry = best.entry(tool).or_default();
-                *entry = entry.max(score / top);
-            }
-        }
-        for (tool, fraction) in best {
-            *shares.entry(tool).or_default() += self.weights.sentences * fraction;
-        }
-    }
-
-    /// [`Weights::name_coverage`] times the IDF-weighted fraction of each tool's name terms
-    /// that the query contains.
-    fn add_name_coverage(&self, terms: &[(String, f32)], shares: &mut Scores) {
-        if self.weights.name_coverage <= 0.0 {
-            return;
-        }
-        let n = self.lengths.len() as f32;
-        let mut covered = Scores::new();
-        for (term, _) in terms {
-            let Some(postings) = self.postings.get(term.as_str()) else {
-                continue;
-            };
-            let idf = idf(n, postings.len() as f32);
-            for (tool, tf) in postings.iter().filter(|(_, tf)| tf[NAME] > 0) {
-                *covered.entry(*tool).or_default() += idf * f32::from(tf[NAME]);
-            }
-        }
-        for (tool, mass) in covered {
-            let total = self.name_mass[tool as usize];
-            if total > 0.0 {
-                *shares.entry(tool).or_default() += self.weights.name_coverage * mass / total;
-            }
-        }
-    }
-
-    /// [`Weights::server_mention`] for every tool of each server the query names.
-    fn add_server_mentions(&self, query: &str, shares: &mut Scores) {
-        if self.weights.server_mention <= 0.0 || self.server_names.is_empty() {
-            return;
-        }
-        let mut named: Vec<u32> = word_runs(query)
-            .iter()
-            .filter_map(|run| self.server_names.get(run))
-            .flatten()
-            .copied()
-            .collect();
-        named.sort_unstable();
-        named.dedup();
-        for server in named {
-            self.add_to_server(server, self.weights.server_mention, shares);
-        }
+        self.score_request(query).top_k(self, max_results, allowed)
     }
 }

@@ -1,0 +1,351 @@
+//! Query-time scoring of the ranked strategy.
+//!
+//! The server signals give every tool of a server the same amount, and in a large pool most of
+//! a matching server's tools match nothing themselves. So scores are kept in two parts: what a
+//! tool earns itself, and what every tool of its server gets. Ranking then looks at the tools
+//! that earned something, plus, for each server with a share, only its first `k` other tools
+//! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
+//! per server instead of all of them.
+
+use std::collections::HashMap;
+
+use super::analyze::{sentences, tokenize, word_runs};
+use super::{FIELDS, NAME, RankedIndex, idf};
+
+/// Amounts by tool or by server index.
+type Scores = HashMap<u32, f32>;
+
+/// Scores in two parts: a tool's total is `tools[tool] + servers[its server]`.
+#[derive(Debug, Default)]
+pub(super) struct Scored {
+    /// What each tool earned itself.
+    tools: Scores,
+    /// What every tool of a server gets.
+    servers: Scores,
+}
+
+impl Scored {
+    fn server_share(&self, index: &RankedIndex, tool: u32) -> f32 {
+        let server = index.server_of[tool as usize];
+        self.servers.get(&server).copied().unwrap_or(0.0)
+    }
+
+    /// The best total of any tool.
+    fn top(&self, index: &RankedIndex) -> f32 {
+        let tools = self
+            .tools
+            .iter()
+            .map(|(tool, own)| own + self.server_share(index, *tool));
+        tools
+            .chain(self.servers.values().copied())
+            .fold(0.0, f32::max)
+    }
+
+    /// The best `k` tools with a positive total, restricted to `allowed` when given; best
+    /// first, ties in pool order.
+    pub(super) fn top_k(
+        &self,
+        index: &RankedIndex,
+        k: usize,
+        allowed: Option<&[u32]>,
+    ) -> Vec<(usize, f32)> {
+        let admitted = |tool: &u32| allowed.is_none_or(|list| list.binary_search(tool).is_ok());
+        let mut ranked: Vec<(u32, f32)> = self
+            .tools
+            .iter()
+            .filter(|(tool, _)| admitted(tool))
+            .map(|(tool, own)| (*tool, own + self.server_share(index, *tool)))
+            .collect();
+        for (server, share) in &self.servers {
+            let others = index.server_tools[*server as usize]
+                .iter()
+                .filter(|tool| !self.tools.contains_key(tool) && admitted(tool))
+                .take(k);
+            ranked.extend(others.map(|tool| (*tool, *share)));
+        }
+        ranked.retain(|(_, score)| *score > 0.0);
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked
+            .into_iter()
+            .take(k)
+            .map(|(tool, score)| (tool as usize, score))
+            .collect()
+    }
+}
+
+impl RankedIndex {
+    /// BM25F, the server signals and the request signals for a whole query.
+    pub(super) fn score_request(&self, query: &str) -> Scored {
+        let terms = self.query_terms(query);
+        let mut scored = self.score_terms(&terms);
+        let top = scored.top(self);
+        if top > 0.0 {
+            self.add_sentences(query, top, &mut scored);
+            self.add_name_coverage(&terms, top, &mut scored);
+            self.add_server_mentions(query, top, &mut scored);
+        }
+        scored
+    }
+
+    /// A query's distinct terms, each with its weight for repetition ([`Weights::query_tf`]).
+    ///
+    /// [`Weights::query_tf`]: super::Weights::query_tf
+    fn query_terms(&self, text: &str) -> Vec<(String, f32)> {
+        let mut terms = Vec::new();
+        tokenize(text, &mut terms);
+        terms.sort_unstable();
+        let mut weighted: Vec<(String, f32)> = Vec::new();
+        for term in terms {
+            match weighted.last_mut() {
+                Some((last, count)) if *last == term => *count += 1.0,
+                _ => weighted.push((term, 1.0)),
+            }
+        }
+        let k3 = self.weights.query_tf;
+        for (_, count) in &mut weighted {
+            *count = if k3 > 0.0 {
+                *count * (k3 + 1.0) / (k3 + *count)
+            } else {
+                1.0
+            };
+        }
+        weighted
+    }
+
+    /// BM25F plus the two server signals, for weighted terms.
+    fn score_terms(&self, terms: &[(String, f32)]) -> Scored {
+        let w = &self.weights;
+        let n = self.lengths.len() as f32;
+        let field_weights = self.field_weights();
+        let mut scored = Scored::default();
+        for (term, query_weight) in terms {
+            let Some(postings) = self.postings.get(term.as_str()) else {
+                continue;
+            };
+            let weight = idf(n, postings.len() as f32).powf(w.idf_power) * query_weight;
+            for (tool, tf) in postings {
+                let lengths = &self.lengths[*tool as usize];
+                let mut weighted = 0.0;
+                for field in 0..FIELDS {
+                    if tf[field] == 0 {
+                        continue;
+                    }
+                    let norm = 1.0 - w.b + w.b * f32::from(lengths[field]) / self.average[field];
+                    weighted += field_weights[field] * f32::from(tf[field]) / norm;
+                }
+                *scored.tools.entry(*tool).or_default() +=
+                    weight * weighted * (w.k1 + 1.0) / (w.k1 + weighted);
+            }
+        }
+        if self.servers < 2 {
+            return scored;
+        }
+        let documents = if w.server_doc > 0.0 {
+            self.server_documents(terms)
+        } else {
+            Scores::new()
+        };
+        // The prior is a share of the best total among the server's tools, the server
+        // document's share included.
+        let mut best: Scores = documents
+            .iter()
+            .map(|(s, doc)| (*s, w.server_doc * doc))
+            .collect();
+        let mut best_own = Scores::new();
+        for (tool, own) in &scored.tools {
+            let entry = best_own.entry(self.server_of[*tool as usize]).or_default();
+            *entry = entry.max(*own);
+        }
+        for (server, own) in best_own {
+            *best.entry(server).or_default() += own;
+        }
+        for (server, total) in best {
+            let document = documents.get(&server).map_or(0.0, |doc| w.server_doc * doc);
+            let share = document + w.server_prior * total;
+            if share > 0.0 {
+                scored.servers.insert(server, share);
+            }
+        }
+        scored
+    }
+
+    /// The BM25 score of each server as one document (its tools' names, server name and
+    /// descriptions).
+    fn server_documents(&self, terms: &[(String, f32)]) -> Scores {
+        let w = &self.weights;
+        let servers = self.servers as f32;
+        let average = self.server_lengths.iter().map(|&l| l as f32).sum::<f32>() / servers;
+        let mut scores = Scores::new();
+        for (term, _) in terms {
+            let Some(postings) = self.server_postings.get(term.as_str()) else {
+                continue;
+            };
+            let idf = idf(servers, postings.len() as f32);
+            for (server, tf) in postings {
+                let norm = 1.0 - w.b
+                    + w.b * self.server_lengths[*server as usize] as f32 / average.max(1.0);
+                let tf = f32::from(*tf) / norm;
+                *scores.entry(*server).or_default() += idf * tf * (w.k1 + 1.0) / (w.k1 + tf);
+            }
+        }
+        scores
+    }
+
+    /// [`Weights::sentences`] × `top` × each tool's best fraction of a sentence's top score.
+    ///
+    /// [`Weights::sentences`]: super::Weights::sentences
+    fn add_sentences(&self, query: &str, top: f32, scored: &mut Scored) {
+        let parts = sentences(query);
+        let weight = self.weights.sentences * top;
+        if weight <= 0.0 || parts.len() < 2 {
+            return;
+        }
+        // A tool's best fraction is the larger of its own best (sentences it matched) and its
+        // server's best (sentences where only the server signals reached it).
+        let (mut tools, mut servers) = (Scores::new(), Scores::new());
+        for part in parts {
+            let sentence = self.score_terms(&self.query_terms(part));
+            let top = sentence.top(self);
+            if top <= 0.0 {
+                continue;
+            }
+            for (tool, own) in &sentence.tools {
+                let entry = tools.entry(*tool).or_default();
+                *entry = entry.max((own + sentence.server_share(self, *tool)) / top);
+            }
+            for (server, share) in &sentence.servers {
+                let entry = servers.entry(*server).or_default();
+                *entry = entry.max(share / top);
+            }
+        }
+        for (tool, fraction) in tools {
+            let server = self.server_of[tool as usize];
+            let floor = servers.get(&server).copied().unwrap_or(0.0);
+            *scored.tools.entry(tool).or_default() += weight * (fraction - floor).max(0.0);
+        }
+        for (server, fraction) in servers {
+            *scored.servers.entry(server).or_default() += weight * fraction;
+        }
+    }
+
+    /// [`Weights::name_coverage`] × `top` × the IDF-weighted fraction of each tool's name terms
+    /// that the query contains.
+    ///
+    /// [`Weights::name_coverage`]: super::Weights::name_coverage
+    fn add_name_coverage(&self, terms: &[(String, f32)], top: f32, scored: &mut Scored) {
+        let weight = self.weights.name_coverage * top;
+        if weight <= 0.0 {
+            return;
+        }
+        let n = self.lengths.len() as f32;
+        let mut covered = Scores::new();
+        for (term, _) in terms {
+            let Some(postings) = self.postings.get(term.as_str()) else {
+                continue;
+            };
+            let idf = idf(n, postings.len() as f32);
+            for (tool, tf) in postings.iter().filter(|(_, tf)| tf[NAME] > 0) {
+                *covered.entry(*tool).or_default() += idf * f32::from(tf[NAME]);
+            }
+        }
+        for (tool, mass) in covered {
+            let total = self.name_mass[tool as usize];
+            if total > 0.0 {
+                *scored.tools.entry(tool).or_default() += weight * mass / total;
+            }
+        }
+    }
+
+    /// [`Weights::server_mention`] × `top` for every tool of each server the query names.
+    ///
+    /// [`Weights::server_mention`]: super::Weights::server_mention
+    fn add_server_mentions(&self, query: &str, top: f32, scored: &mut Scored) {
+        let weight = self.weights.server_mention * top;
+        if weight <= 0.0 || self.server_names.is_empty() {
+            return;
+        }
+        let mut named: Vec<u32> = word_runs(query)
+            .iter()
+            .filter_map(|run| self.server_names.get(run))
+            .flatten()
+            .copied()
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        for server in named {
+            *scored.servers.entry(server).or_default() += weight;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::mcp::load_servers;
+    use crate::search::ranked::Weights;
+
+    /// Every tool's total, computed one by one.
+    fn materialized(
+        scored: &Scored,
+        index: &RankedIndex,
+        k: usize,
+        allowed: Option<&[u32]>,
+    ) -> Vec<(usize, f32)> {
+        let mut all: Vec<(u32, f32)> = (0..index.lengths.len() as u32)
+            .filter(|tool| allowed.is_none_or(|list| list.contains(tool)))
+            .map(|tool| {
+                let own = scored.tools.get(&tool).copied().unwrap_or(0.0);
+                (tool, own + scored.server_share(index, tool))
+            })
+            .filter(|(_, score)| *score > 0.0)
+            .collect();
+        all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        all.into_iter()
+            .take(k)
+            .map(|(tool, score)| (tool as usize, score))
+            .collect()
+    }
+
+    #[test]
+    fn two_part_top_k_equals_scoring_every_tool() {
+        const WORDS: [&str; 8] = [
+            "weather", "forecast", "city", "email", "send", "track", "album", "lyrics",
+        ];
+        let servers: Vec<(String, Value)> = (0..4)
+            .map(|s| {
+                let tools = (0..15)
+                    .map(|t| {
+                        let name = format!("{} {} {t}", WORDS[(s + t) % 8], WORDS[(3 * t) % 8]);
+                        let description = WORDS[(s * t) % 8];
+                        json!({"name": name, "description": description, "inputSchema": {}})
+                    })
+                    .collect();
+                (format!("Server {s} {}", WORDS[s]), Value::Array(tools))
+            })
+            .collect();
+        let pool: Vec<Arc<_>> = load_servers(servers.iter().map(|(s, v)| (s.as_str(), v))).tools;
+        let index = RankedIndex::build(&pool, Weights::default());
+        let allowed: Vec<u32> = (0..pool.len() as u32).filter(|t| t % 3 != 0).collect();
+        for query in [
+            "weather",
+            "send an email. Then the album lyrics!",
+            "forecast for the city from Server 2 weather",
+            "nothing matches this",
+        ] {
+            let scored = index.score_request(query);
+            for k in [1, 3, 5, 20, 100] {
+                for allowed in [None, Some(allowed.as_slice())] {
+                    assert_eq!(
+                        scored.top_k(&index, k, allowed),
+                        materialized(&scored, &index, k, allowed),
+                        "{query:?} k={k}"
+                    );
+                }
+            }
+        }
+    }
+}
