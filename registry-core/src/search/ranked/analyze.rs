@@ -89,12 +89,17 @@ pub fn stem(mut word: String) -> String {
     word
 }
 
-/// The sentences of a request that have at least two words: text up to and including each `.`,
-/// `?`, `!` or `;`, and the rest.
+/// The most sentences of one request scored on their own: each costs a scoring pass, and a
+/// request to find tools is a few sentences long.
+pub(super) const MAX_SENTENCES: usize = 16;
+
+/// The first [`MAX_SENTENCES`] sentences of a request that have at least two words: text up to
+/// and including each `.`, `?`, `!` or `;`, and the rest.
 pub(super) fn sentences(query: &str) -> Vec<&str> {
     query
         .split_inclusive(['.', '?', '!', ';'])
         .filter(|sentence| sentence.split_whitespace().nth(1).is_some())
+        .take(MAX_SENTENCES)
         .collect()
 }
 
@@ -160,6 +165,8 @@ mod tests {
             sentences("Find songs. Ok! Also the lyrics?  and more"),
             ["Find songs.", " Also the lyrics?", "  and more"]
         );
+        let long = "Find songs. ".repeat(MAX_SENTENCES + 4);
+        assert_eq!(sentences(&long).len(), MAX_SENTENCES);
     }
 
     #[test]

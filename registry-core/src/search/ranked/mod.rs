@@ -19,7 +19,8 @@
 //! - **sentences** ([`Weights::sentences`]): a request of several sentences usually asks for
 //!   one thing per sentence. Each sentence is scored on its own, and a tool gets its best
 //!   fraction of a sentence's top score, so the tool that answers a short second sentence is
-//!   not buried under the many matches of the first.
+//!   not buried under the many matches of the first. The first 16 sentences of at least two
+//!   words are scored this way.
 //! - **name coverage** ([`Weights::name_coverage`]): the IDF-weighted fraction of the tool's
 //!   name terms that the query contains. A request that names `Title Details` in full favours
 //!   that tool over one that shares a single word with it.
