@@ -9,9 +9,9 @@
 //! function of how often the query repeats it ([`Weights::query_tf`]).
 //!
 //! Two server signals are added to every tool of a server, its zero-scoring tools included:
-//! [`Weights::server_prior`] times the best BM25F score among the server's tools, and
 //! [`Weights::server_doc`] times the BM25 score of the server as one document (all its tools'
-//! names and descriptions). A query that fits an API well lifts all of its endpoints, which is
+//! names and descriptions), and [`Weights::server_prior`] times the best score among the
+//! server's tools (BM25F plus that document share). A query that fits an API well lifts all of its endpoints, which is
 //! how a request that needs two or three endpoints of one API finds the second and third.
 //!
 //! Three signals read the request as a whole. Each adds a share of the best tool's score, so
