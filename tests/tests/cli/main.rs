@@ -161,6 +161,15 @@ fn list(args: &[&str]) -> Vec<Value> {
     value.as_array().expect("a JSON array").clone()
 }
 
+/// The keys of a JSON object (none for any other value).
+fn keys(value: &Value) -> BTreeSet<&str> {
+    value
+        .as_object()
+        .into_iter()
+        .flat_map(|object| object.keys().map(String::as_str))
+        .collect()
+}
+
 fn names(tools: &[Value]) -> Vec<String> {
     tools
         .iter()

@@ -62,9 +62,8 @@ fn list_json_objects_have_exactly_the_documented_keys() {
     assert!(tools.len() > 30);
     let mut hints = 0;
     for tool in &tools {
-        let object = tool.as_object().expect("an object");
-        let keys: BTreeSet<&str> = object.keys().map(String::as_str).collect();
-        assert_eq!(keys, expected, "{tool}");
+        assert!(tool.is_object(), "{tool}");
+        assert_eq!(keys(tool), expected, "{tool}");
         let name = tool["name"].as_str().expect("name is a string");
         assert!(
             tool["aliases"]

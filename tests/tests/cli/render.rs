@@ -173,13 +173,7 @@ fn render_openai_formats_are_function_tools_without_tool_search() {
     let mut chat_names = Vec::new();
     for tool in chat_tools {
         assert_eq!(tool["type"], "function");
-        let keys: BTreeSet<&str> = tool
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(keys, ["function", "type"].into());
+        assert_eq!(keys(tool), ["function", "type"].into());
         let function = &tool["function"];
         assert!(function["description"].is_string());
         assert_eq!(function["parameters"]["type"], "object");

@@ -70,14 +70,8 @@ fn search_queries_file_prints_one_object_per_line_equal_to_each_query_alone() {
         assert_eq!(lines.len(), QUERIES.len(), "{text}");
         for (line, query) in lines.iter().zip(QUERIES) {
             let object: Value = serde_json::from_str(line).unwrap();
-            let keys: BTreeSet<&str> = object
-                .as_object()
-                .unwrap()
-                .keys()
-                .map(String::as_str)
-                .collect();
             assert_eq!(
-                keys,
+                keys(&object),
                 ["matches", "query", "total_deferred_tools"].into(),
                 "{line}"
             );
@@ -148,14 +142,8 @@ fn search_stats_prints_one_json_line_to_stderr() {
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 1, "{stderr}");
     let stats: Value = serde_json::from_str(lines[0]).unwrap();
-    let keys: BTreeSet<&str> = stats
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
     assert_eq!(
-        keys,
+        keys(&stats),
         [
             "tools",
             "deferred",
