@@ -13,28 +13,13 @@ use registry_core::search::eval::{EvalSet, evaluate_engine};
 use registry_core::search::ranked::Weights;
 use registry_core::search::{SearchEngine, Strategy};
 
+mod common;
+
 fn main() -> ExitCode {
-    let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: ablation <eval set directory>");
-        return ExitCode::FAILURE;
-    };
-    let read = |file: &str| std::fs::read_to_string(format!("{dir}/{file}"));
-    let (tools, queries) = match (read("tools.jsonl"), read("queries.jsonl")) {
-        (Ok(tools), Ok(queries)) => (tools, queries),
-        (Err(error), _) | (_, Err(error)) => {
-            eprintln!("{dir}: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let name = dir
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or("set");
-    let set = match EvalSet::parse(name, &tools, &queries) {
+    let set = match common::set_from_args("ablation") {
         Ok(set) => set,
         Err(error) => {
-            eprintln!("{dir}: {error}");
+            eprintln!("{error}");
             return ExitCode::FAILURE;
         }
     };

@@ -1,0 +1,22 @@
+//! Reading an evaluation set directory, shared by the examples.
+
+use registry_core::search::eval::EvalSet;
+
+/// Reads `DIR/tools.jsonl` and `DIR/queries.jsonl` from the first command-line argument; the
+/// directory's last component names the set. The error says which file or line was wrong.
+pub fn set_from_args(example: &str) -> Result<EvalSet, String> {
+    let dir = std::env::args()
+        .nth(1)
+        .ok_or_else(|| format!("usage: {example} <eval set directory>"))?;
+    let read = |file: &str| {
+        std::fs::read_to_string(format!("{dir}/{file}"))
+            .map_err(|error| format!("{dir}/{file}: {error}"))
+    };
+    let (tools, queries) = (read("tools.jsonl")?, read("queries.jsonl")?);
+    let name = dir
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("set");
+    EvalSet::parse(name, &tools, &queries).map_err(|error| format!("{dir}: {error}"))
+}
