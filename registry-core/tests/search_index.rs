@@ -6,6 +6,8 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use registry_core::env::Env;
 use registry_core::pool::ToolInfo;
+use registry_core::search::ranked::Weights;
+use registry_core::search::text::js_trim;
 use registry_core::search::{SearchEngine, Strategy as SearchStrategy, seed};
 
 const WORDS: &[&str] = &[
@@ -155,8 +157,101 @@ fn pool_with_own_queries() -> impl Strategy<Value = (Vec<ToolInfo>, Vec<String>)
     })
 }
 
+/// The seed scores the index gives chosen tools equal the scan's.
+fn check_seed_scores(tools: Vec<ToolInfo>, queries: Vec<String>) -> Result<(), TestCaseError> {
+    let pool: Vec<Arc<ToolInfo>> = tools.into_iter().map(Arc::new).collect();
+    let engine = SearchEngine::new(&Env::default(), pool, SearchStrategy::Seed);
+    let index = engine.seed_index();
+    for query in queries {
+        let terms = seed::parse_terms(js_trim(&query.to_lowercase()));
+        let every: Vec<u32> = (0..index.len() as u32).collect();
+        let scanned: Vec<u32> = (0..index.len())
+            .map(|i| index.text(i).score(&terms.scoring))
+            .collect();
+        prop_assert_eq!(
+            index.scores(&terms.scoring, &every),
+            scanned,
+            "query {:?}",
+            &query
+        );
+        let odd: Vec<u32> = every.iter().copied().filter(|i| i % 2 == 1).collect();
+        let scanned_odd: Vec<u32> = odd
+            .iter()
+            .map(|&i| index.text(i as usize).score(&terms.scoring))
+            .collect();
+        prop_assert_eq!(index.scores(&terms.scoring, &odd), scanned_odd);
+    }
+    Ok(())
+}
+
+/// The ranked strategy's result equals blending every deferred tool's ranked and seed scores
+/// and sorting them (score descending, pool order on ties), for queries no fast path answers.
+fn check_blend(
+    tools: Vec<ToolInfo>,
+    queries: Vec<String>,
+    max: usize,
+) -> Result<(), TestCaseError> {
+    let pool: Vec<Arc<ToolInfo>> = tools.into_iter().map(Arc::new).collect();
+    let engine = SearchEngine::new(&Env::default(), pool.clone(), SearchStrategy::Ranked);
+    let seed_weight = Weights::default().seed;
+    for query in queries {
+        let lower = query.to_lowercase();
+        let trimmed = js_trim(&lower);
+        if trimmed.starts_with("mcp__")
+            || trimmed.starts_with("select:")
+            || pool.iter().any(|tool| tool.name.to_lowercase() == trimmed)
+        {
+            continue;
+        }
+        let terms = seed::parse_terms(trimmed);
+        let allowed = engine.seed_index().required(&terms.required);
+        let ranked = engine.ranked_index().score(&lower);
+        let weight = seed_weight / (terms.scoring.len().max(1) as f32).powi(2);
+        let mut blended: Vec<(usize, f32)> = (0..engine.deferred().len())
+            .filter(|i| {
+                allowed
+                    .as_ref()
+                    .is_none_or(|list| list.contains(&(*i as u32)))
+            })
+            .map(|i| {
+                let seed = engine.seed_index().text(i).score(&terms.scoring) as f32;
+                (i, ranked.of(i) + weight * seed)
+            })
+            .filter(|(_, score)| *score > 0.0)
+            .collect();
+        blended.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let expected: Vec<String> = blended
+            .into_iter()
+            .take(max)
+            .map(|(i, _)| engine.deferred()[i].name.clone())
+            .collect();
+        prop_assert_eq!(
+            engine.search(&query, max).matches,
+            expected,
+            "query {:?}",
+            &query
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn seed_scores_of_chosen_tools_equal_the_scan(
+        (tools, queries) in pool_with_own_queries(),
+    ) {
+        check_seed_scores(tools, queries)?;
+    }
+
+    #[test]
+    fn ranked_blend_equals_blending_every_tool(
+        (tools, queries) in pool_with_own_queries(),
+        max in 1usize..12,
+    ) {
+        check_blend(tools, queries, max)?;
+    }
 
     #[test]
     fn index_equals_scan_for_random_pools_and_queries(

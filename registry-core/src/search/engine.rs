@@ -13,8 +13,8 @@ use crate::defer::is_deferred;
 use crate::env::Env;
 use crate::pool::ToolInfo;
 
-/// How many candidates each side proposes to the ranked strategy's blend.
-const CANDIDATES: usize = 50;
+/// How many candidates each side first proposes to the ranked strategy's blend.
+const CANDIDATES: usize = 10;
 
 /// How keyword queries are ranked. `select:`, exact names, the `mcp__` prefix and `+required`
 /// terms mean the same in every strategy.
@@ -171,38 +171,94 @@ impl SearchEngine {
         None
     }
 
-    /// The ranked strategy: the best BM25F candidates and the best seed candidates, re-scored
-    /// as BM25F plus the seed score weighted by [`Weights::seed`] over the squared number of
-    /// terms.
+    /// The ranked strategy: BM25F plus the seed score weighted by [`Weights::seed`] over the
+    /// squared number of terms, exactly.
+    ///
+    /// Candidates are the best `k` tools by BM25F and the best `k` by the seed score, each
+    /// re-scored with both. A tool in neither list scores at most the `k`-th BM25F score plus
+    /// the weighted `k`-th seed score (zero for a list shorter than `k`, which holds every tool
+    /// with a positive score), so once the last of the best `max_results` candidates scores
+    /// above that, no other tool can enter. Until then a list grows: the BM25F one while the
+    /// seed list's bound leaves room (its scores are computed once per query), else the seed
+    /// one.
     fn blend(
         &self,
-        lower: &str,
+        query: &str,
         terms: &super::seed::Terms,
         max_results: usize,
         allowed: Option<&[u32]>,
     ) -> Vec<usize> {
-        let pool = max_results.max(CANDIDATES);
-        let mut candidates: Vec<(usize, f32)> =
-            self.ranked_index().rank_scored(lower, pool, allowed);
-        for i in self.seed.rank(terms, pool) {
-            if !candidates.iter().any(|(c, _)| *c == i) {
-                candidates.push((i, 0.0));
+        if max_results == 0 {
+            return Vec::new();
+        }
+        let first = max_results.saturating_mul(2).max(CANDIDATES);
+        self.blend_from(first, query, terms, max_results, allowed)
+    }
+
+    /// [`blend`](Self::blend), starting from `first` candidates a side.
+    fn blend_from(
+        &self,
+        first: usize,
+        query: &str,
+        terms: &super::seed::Terms,
+        max_results: usize,
+        allowed: Option<&[u32]>,
+    ) -> Vec<usize> {
+        let ranked = self.ranked_index().score(query);
+        let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
+        let (mut k_rank, mut k_seed) = (first.max(1), first.max(1));
+        let mut by_seed = self.seed.rank(terms, k_seed);
+        loop {
+            let by_rank = ranked.top(k_rank, allowed);
+            let mut candidates: Vec<u32> = by_rank
+                .iter()
+                .map(|(i, _)| *i as u32)
+                .chain(by_seed.iter().map(|&i| i as u32))
+                .collect();
+            candidates.sort_unstable();
+            candidates.dedup();
+            let seed_scores = self.seed.scores(&terms.scoring, &candidates);
+            let mut scored: Vec<(usize, f32)> = candidates
+                .iter()
+                .zip(&seed_scores)
+                .map(|(&i, &seed)| {
+                    let i = i as usize;
+                    (i, ranked.of(i) + seed_weight * seed as f32)
+                })
+                .collect();
+            scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            // The last of each full list: its score bounds the tools after it, which also come
+            // after it in pool order when they tie with it.
+            let rank_last = by_rank.get(k_rank - 1).copied();
+            let seed_last = by_seed.get(k_seed - 1).map(|&i| {
+                let seed = candidates
+                    .binary_search(&(i as u32))
+                    .map_or(0, |at| seed_scores[at]);
+                (i, seed_weight * seed as f32)
+            });
+            let rank_floor = rank_last.map_or(0.0, |(_, score)| score);
+            let seed_floor = seed_last.map_or(0.0, |(_, score)| score);
+            let outside = rank_floor + seed_floor;
+            let after = rank_last.map(|(i, _)| i).max(seed_last.map(|(i, _)| i));
+            let last = scored.get(max_results.saturating_sub(1)).copied();
+            let settled = outside <= 0.0
+                || last.is_some_and(|(last, score)| {
+                    score > outside || (score == outside && after.is_some_and(|i| last <= i))
+                });
+            if settled {
+                scored.truncate(max_results);
+                return scored.into_iter().map(|(i, _)| i).collect();
+            }
+            // Widen the cheap side, BM25F, while the seed side's floor alone would let the
+            // result settle; otherwise the seed side.
+            let rank_full = rank_last.is_some();
+            if rank_full && (seed_last.is_none() || last.is_some_and(|(_, s)| s > seed_floor)) {
+                k_rank = k_rank.saturating_mul(4);
+            } else {
+                k_seed = k_seed.saturating_mul(4);
+                by_seed = self.seed.rank(terms, k_seed);
             }
         }
-        let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
-        let mut scored: Vec<(usize, f32)> = candidates
-            .into_iter()
-            .map(|(i, bm25)| {
-                let seed = self.seed.text(i).score(&terms.scoring) as f32;
-                (i, bm25 + seed_weight * seed)
-            })
-            .collect();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        scored
-            .into_iter()
-            .take(max_results)
-            .map(|(i, _)| i)
-            .collect()
     }
 
     /// Runs a query.
@@ -241,4 +297,94 @@ fn deferred_of(env: &Env, pool: &[Arc<ToolInfo>]) -> Vec<Arc<ToolInfo>> {
         .filter(|tool| is_deferred(tool, env))
         .cloned()
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::seed::{Terms, parse_terms};
+
+    fn deferred(name: &str, description: &str) -> Arc<ToolInfo> {
+        let mut tool = ToolInfo::new(name, description);
+        tool.flags.defer = true;
+        Arc::new(tool)
+    }
+
+    /// Every allowed tool's blended score, sorted (pool order on ties) and cut to `max`.
+    fn blend_every_tool(
+        engine: &SearchEngine,
+        query: &str,
+        terms: &Terms,
+        max: usize,
+    ) -> Vec<usize> {
+        let allowed = engine.seed.required(&terms.required);
+        let ranked = engine.ranked_index().score(query);
+        let weight = engine.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
+        let mut all: Vec<(usize, f32)> = (0..engine.deferred.len())
+            .filter(|i| {
+                allowed
+                    .as_ref()
+                    .is_none_or(|list| list.contains(&(*i as u32)))
+            })
+            .map(|i| {
+                let seed = engine.seed.text(i).score(&terms.scoring) as f32;
+                (i, ranked.of(i) + weight * seed)
+            })
+            .filter(|(_, score)| *score > 0.0)
+            .collect();
+        all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        all.into_iter().take(max).map(|(i, _)| i).collect()
+    }
+
+    #[test]
+    fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
+        // BM25F and the seed order these tools differently: `searches` is `search` to BM25F
+        // (stemmed) but not a word match for the seed, and `websearch` contains `search` for
+        // the seed but is another term to BM25F. Three servers hold the same tools, so scores
+        // tie across them.
+        let mut pool = Vec::new();
+        for server in ["alpha", "beta", "gamma"] {
+            for i in 0..4 {
+                pool.push(deferred(
+                    &format!("mcp__{server}__finder{i}"),
+                    "searches the web, searches files",
+                ));
+                pool.push(deferred(
+                    &format!("mcp__{server}__websearch{i}"),
+                    "quick lookup",
+                ));
+            }
+            pool.push(deferred(
+                &format!("mcp__{server}__lookup"),
+                "search anything",
+            ));
+            pool.push(deferred(
+                &format!("mcp__{server}__search_files"),
+                "search files by name",
+            ));
+            pool.push(deferred(&format!("mcp__{server}__reader"), "reads files"));
+        }
+        let engine = SearchEngine::new(&Env::default(), pool, Strategy::Ranked);
+        let queries = [
+            "search",
+            "search files",
+            "files",
+            "web search",
+            "+files search",
+            "lookup search",
+            "searching the web",
+        ];
+        for query in queries {
+            let terms = parse_terms(query);
+            let allowed = engine.seed.required(&terms.required);
+            for max in 1..12 {
+                let expected = blend_every_tool(&engine, query, &terms, max);
+                assert!(!expected.is_empty(), "{query:?} finds tools");
+                for first in [1, 2, 5] {
+                    let blended = engine.blend_from(first, query, &terms, max, allowed.as_deref());
+                    assert_eq!(blended, expected, "{query:?} max {max} from {first}");
+                }
+            }
+        }
+    }
 }

@@ -346,6 +346,12 @@ impl SeedIndex {
         super::maxscore::rank(self, terms, max_results)
     }
 
+    /// The seed score of each of `tools` (indices in ascending order, each once) over the
+    /// scoring terms `scoring`, as [`rank`](Self::rank) scores them.
+    pub fn scores(&self, scoring: &[String], tools: &[u32]) -> Vec<u32> {
+        super::maxscore::scores(self, scoring, tools)
+    }
+
     /// Approximate heap bytes held by the index.
     pub fn heap_bytes(&self) -> usize {
         let map_bytes = |map: &Map| -> usize { map.keys().map(|key| key.len() + 16 + 4 + 8).sum() };

@@ -35,7 +35,11 @@
 mod analyze;
 mod score;
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+
+/// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
+/// indices; iteration order never decides a result).
+type HashMap<K, V> = StdHashMap<K, V, foldhash::fast::RandomState>;
 use std::sync::Arc;
 
 use analyze::joined;
@@ -181,7 +185,7 @@ impl RankedIndex {
             weights,
             ..Default::default()
         };
-        let mut server_ids: HashMap<String, u32> = HashMap::new();
+        let mut server_ids: HashMap<String, u32> = HashMap::default();
         let mut totals = [0f64; FIELDS];
         for (i, tool) in deferred.iter().enumerate() {
             let server = tool.mcp.as_ref().map_or("", |mcp| mcp.server.as_str());
@@ -201,7 +205,7 @@ impl RankedIndex {
                 }
             }
             index.server_tools[server_id as usize].push(i as u32);
-            let mut counts: HashMap<&str, [u16; FIELDS]> = HashMap::new();
+            let mut counts: HashMap<&str, [u16; FIELDS]> = HashMap::default();
             let mut lengths = [0u16; FIELDS];
             for (field, terms) in tool_fields.iter().enumerate() {
                 lengths[field] = terms.len().min(u16::MAX as usize) as u16;
@@ -253,6 +257,14 @@ impl RankedIndex {
         [w.name, w.server, w.hint, w.description, w.params]
     }
 
+    /// Scores a free-text query over every indexed tool.
+    pub fn score(&self, query: &str) -> RankedScores<'_> {
+        RankedScores {
+            index: self,
+            scored: self.score_request(query),
+        }
+    }
+
     /// Ranks tools for a free-text query; indices into the indexed tools, best first, ties in
     /// pool order. `allowed`, when given, restricts the result (for `+required` terms).
     pub fn rank(&self, query: &str, max_results: usize, allowed: Option<&[u32]>) -> Vec<usize> {
@@ -269,6 +281,27 @@ impl RankedIndex {
         max_results: usize,
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
-        self.score_request(query).top_k(self, max_results, allowed)
+        self.score(query).top(max_results, allowed)
+    }
+}
+
+/// One query's scores over the indexed tools, from [`RankedIndex::score`]: ask for the best
+/// tools, or for any one tool's score, as often as needed without scoring the query again.
+#[derive(Debug)]
+pub struct RankedScores<'a> {
+    index: &'a RankedIndex,
+    scored: score::Scored,
+}
+
+impl RankedScores<'_> {
+    /// The best `k` tools with a positive score, restricted to `allowed` (sorted) when given;
+    /// best first, ties in pool order.
+    pub fn top(&self, k: usize, allowed: Option<&[u32]>) -> Vec<(usize, f32)> {
+        self.scored.top_k(self.index, k, allowed)
+    }
+
+    /// Tool `tool`'s score (0 for a tool that matched nothing).
+    pub fn of(&self, tool: usize) -> f32 {
+        self.scored.total(self.index, tool as u32)
     }
 }

@@ -7,10 +7,8 @@
 //! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
 //! per server instead of all of them.
 
-use std::collections::HashMap;
-
 use super::analyze::{sentences, tokenize, word_runs};
-use super::{FIELDS, NAME, RankedIndex, idf};
+use super::{FIELDS, HashMap, NAME, RankedIndex, idf};
 
 /// Amounts by tool or by server index.
 type Scores = HashMap<u32, f32>;
@@ -28,6 +26,11 @@ impl Scored {
     fn server_share(&self, index: &RankedIndex, tool: u32) -> f32 {
         let server = index.server_of[tool as usize];
         self.servers.get(&server).copied().unwrap_or(0.0)
+    }
+
+    /// Tool `tool`'s total.
+    pub(super) fn total(&self, index: &RankedIndex, tool: u32) -> f32 {
+        self.tools.get(&tool).copied().unwrap_or(0.0) + self.server_share(index, tool)
     }
 
     /// The best total of any tool.
@@ -64,7 +67,12 @@ impl Scored {
             ranked.extend(others.map(|tool| (*tool, *share)));
         }
         ranked.retain(|(_, score)| *score > 0.0);
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if ranked.len() > k && k > 0 {
+            ranked.select_nth_unstable_by(k - 1, order);
+            ranked.truncate(k);
+        }
+        ranked.sort_by(order);
         ranked
             .into_iter()
             .take(k)
@@ -143,7 +151,7 @@ impl RankedIndex {
         let documents = if w.server_doc > 0.0 {
             self.server_documents(terms)
         } else {
-            Scores::new()
+            Scores::default()
         };
         // The prior is a share of the best total among the server's tools, the server
         // document's share included.
@@ -151,7 +159,7 @@ impl RankedIndex {
             .iter()
             .map(|(s, doc)| (*s, w.server_doc * doc))
             .collect();
-        let mut best_own = Scores::new();
+        let mut best_own = Scores::default();
         for (tool, own) in &scored.tools {
             let entry = best_own.entry(self.server_of[*tool as usize]).or_default();
             *entry = entry.max(*own);
@@ -175,7 +183,7 @@ impl RankedIndex {
         let w = &self.weights;
         let servers = self.servers as f32;
         let average = self.server_lengths.iter().map(|&l| l as f32).sum::<f32>() / servers;
-        let mut scores = Scores::new();
+        let mut scores = Scores::default();
         for (term, _) in terms {
             let Some(postings) = self.server_postings.get(term.as_str()) else {
                 continue;
@@ -202,7 +210,7 @@ impl RankedIndex {
         }
         // A tool's best fraction is the larger of its own best (sentences it matched) and its
         // server's best (sentences where only the server signals reached it).
-        let (mut tools, mut servers) = (Scores::new(), Scores::new());
+        let (mut tools, mut servers) = (Scores::default(), Scores::default());
         for part in parts {
             let sentence = self.score_terms(&self.query_terms(part));
             let top = sentence.top(self);
@@ -238,7 +246,7 @@ impl RankedIndex {
             return;
         }
         let n = self.lengths.len() as f32;
-        let mut covered = Scores::new();
+        let mut covered = Scores::default();
         for (term, _) in terms {
             let Some(postings) = self.postings.get(term.as_str()) else {
                 continue;
