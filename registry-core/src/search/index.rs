@@ -348,8 +348,55 @@ impl SeedIndex {
 
     /// The seed score of each of `tools` (indices in ascending order, each once) over the
     /// scoring terms `scoring`, as [`rank`](Self::rank) scores them.
+    ///
+    /// Each tool is read from the index: its own name parts, and the word lists of the hint
+    /// and description (a term with non-word characters is matched against the tool's text).
     pub fn scores(&self, scoring: &[String], tools: &[u32]) -> Vec<u32> {
-        super::maxscore::scores(self, scoring, tools)
+        let terms: Vec<ScoringTerm> = scoring
+            .iter()
+            .map(|term| ScoringTerm {
+                text: term,
+                exact: self.exact_part(term),
+                words: is_word_term(term)
+                    .then(|| [self.word_tools(term, true), self.word_tools(term, false)]),
+            })
+            .collect();
+        tools
+            .iter()
+            .map(|&tool| self.score_of(&terms, tool))
+            .collect()
+    }
+
+    fn score_of(&self, terms: &[ScoringTerm], tool: u32) -> u32 {
+        let [exact, partial] = if self.is_mcp(tool) { [12, 6] } else { [10, 5] };
+        let (inline, more) = self.tool_parts(tool);
+        let mut text: Option<ToolText> = None;
+        let mut score = 0;
+        for term in terms {
+            let mut part = 0;
+            for &vocab_id in inline.iter().chain(more) {
+                if Some(vocab_id) == term.exact {
+                    part = exact;
+                    break;
+                }
+                let name = self.part(vocab_id);
+                if part == 0 && name.len() > term.text.len() && name.contains(term.text) {
+                    part = partial;
+                }
+            }
+            let [hint, description] = match term.words {
+                Some(lists) => lists.map(|list| list.binary_search(&tool).is_ok()),
+                None => {
+                    let text = text.get_or_insert_with(|| self.text(tool as usize));
+                    [
+                        !text.hint.is_empty() && matches_word(&text.hint, term.text),
+                        matches_word(&text.description, term.text),
+                    ]
+                }
+            };
+            score += part + 4 * u32::from(hint) + 2 * u32::from(description);
+        }
+        score
     }
 
     /// Approximate heap bytes held by the index.
@@ -370,6 +417,14 @@ impl SeedIndex {
             + self.description_words.heap_bytes()
             + self.hint_words.heap_bytes()
     }
+}
+
+/// A scoring term looked up once for [`SeedIndex::scores`]: its equal name part, and for a word
+/// term the tools having it as a hint or description word.
+struct ScoringTerm<'a> {
+    text: &'a str,
+    exact: Option<u32>,
+    words: Option<[&'a [u32]; 2]>,
 }
 
 fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {

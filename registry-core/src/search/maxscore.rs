@@ -411,26 +411,6 @@ struct Density {
 }
 
 /// Ranks tools for a keyword query with the seed weights; indices into the indexed tools.
-/// The seed score of each of `tools` (ascending, distinct) over `scoring`, each tool scored
-/// from its own name parts and by seeking the word lists.
-pub(super) fn scores(index: &SeedIndex, scoring: &[String], tools: &[u32]) -> Vec<u32> {
-    let terms = Terms {
-        required: Vec::new(),
-        scoring: scoring.to_vec(),
-    };
-    let Some(mut query) = Query::new(index, &terms) else {
-        return vec![0; tools.len()];
-    };
-    for term in &mut query.terms {
-        term.parts_by_heads = false;
-    }
-    let order = std::mem::take(&mut query.order);
-    tools
-        .iter()
-        .map(|&tool| order.iter().map(|&t| query.gain(t, tool)).sum())
-        .collect()
-}
-
 pub(super) fn rank(index: &SeedIndex, terms: &Terms, max_results: usize) -> Vec<usize> {
     if max_results == 0 || index.is_empty() {
         return Vec::new();
