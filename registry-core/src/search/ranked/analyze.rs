@@ -1,6 +1,6 @@
 //! Text analysis for the ranked strategy: terms, request sentences and word runs.
 
-/// Common English words dropped from tool text and queries.
+/// Common English words dropped from tool text and queries, sorted.
 const STOP_WORDS: &[&str] = &[
     "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
     "can", "could", "do", "does", "for", "from", "get", "give", "has", "have", "how", "i", "if",
@@ -25,29 +25,57 @@ pub(super) const MENTION_WORDS: usize = 5;
 /// ```
 pub fn tokenize(text: &str, out: &mut Vec<String>) {
     for run in text.split(|ch: char| !ch.is_alphanumeric()) {
-        if run.is_empty() {
-            continue;
-        }
-        let mut start = 0;
-        let chars: Vec<(usize, char)> = run.char_indices().collect();
-        for window in 1..chars.len() {
-            let (prev, cur) = (chars[window - 1].1, chars[window].1);
-            let next_lower = chars.get(window + 1).is_some_and(|(_, c)| c.is_lowercase());
-            if (prev.is_lowercase() && cur.is_uppercase())
-                || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
-                || (prev.is_alphabetic() != cur.is_alphabetic())
-            {
-                push_term(&run[start..chars[window].0], out);
-                start = chars[window].0;
+        if run.is_ascii() {
+            split_humps(run.as_bytes(), |start, end| {
+                push_term(&run[start..end], out)
+            });
+        } else if !run.is_empty() {
+            let chars: Vec<(usize, char)> = run.char_indices().collect();
+            let mut start = 0;
+            for window in 1..chars.len() {
+                let (prev, cur) = (chars[window - 1].1, chars[window].1);
+                let next_lower = chars.get(window + 1).is_some_and(|(_, c)| c.is_lowercase());
+                if is_hump(prev, cur, next_lower) {
+                    push_term(&run[start..chars[window].0], out);
+                    start = chars[window].0;
+                }
             }
+            push_term(&run[start..], out);
         }
-        push_term(&run[start..], out);
     }
 }
 
+/// Whether a term ends between `prev` and `cur`: `aB`, `ABc` (before the `B`), a letter next to
+/// a digit.
+fn is_hump(prev: char, cur: char, next_lower: bool) -> bool {
+    (prev.is_lowercase() && cur.is_uppercase())
+        || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
+        || (prev.is_alphabetic() != cur.is_alphabetic())
+}
+
+/// [`is_hump`] over an ASCII run, calling `term` with each piece's byte range.
+fn split_humps(run: &[u8], mut term: impl FnMut(usize, usize)) {
+    if run.is_empty() {
+        return;
+    }
+    let mut start = 0;
+    for i in 1..run.len() {
+        let next_lower = run.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+        if is_hump(char::from(run[i - 1]), char::from(run[i]), next_lower) {
+            term(start, i);
+            start = i;
+        }
+    }
+    term(start, run.len());
+}
+
 fn push_term(word: &str, out: &mut Vec<String>) {
-    let lower = word.to_lowercase();
-    if lower.is_empty() || STOP_WORDS.contains(&lower.as_str()) {
+    let lower = if word.is_ascii() {
+        word.to_ascii_lowercase()
+    } else {
+        word.to_lowercase()
+    };
+    if lower.is_empty() || STOP_WORDS.binary_search(&lower.as_str()).is_ok() {
         return;
     }
     out.push(stem(lower));
@@ -140,6 +168,11 @@ mod tests {
         let mut out = Vec::new();
         tokenize(text, &mut out);
         out
+    }
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        assert!(STOP_WORDS.is_sorted(), "keep STOP_WORDS in order");
     }
 
     #[test]

@@ -35,17 +35,20 @@
 mod analyze;
 mod score;
 
+use std::borrow::Cow;
 use std::collections::HashMap as StdHashMap;
-
-/// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
-/// indices; iteration order never decides a result).
-type HashMap<K, V> = StdHashMap<K, V, foldhash::fast::RandomState>;
 use std::sync::Arc;
+
+use serde_json::value::RawValue;
 
 use analyze::joined;
 pub use analyze::{stem, tokenize};
 
 use crate::pool::ToolInfo;
+
+/// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
+/// indices; iteration order never decides a result).
+type HashMap<K, V> = StdHashMap<K, V, foldhash::fast::RandomState>;
 
 /// Field weights, BM25 parameters and the weights of the server and request signals.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -120,16 +123,37 @@ fn idf(n: f32, df: f32) -> f32 {
     ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
 }
 
+/// The properties of an input schema, each left unparsed until read.
+#[derive(serde::Deserialize)]
+struct Schema<'a> {
+    #[serde(borrow)]
+    properties: Option<HashMap<Cow<'a, str>, &'a RawValue>>,
+}
+
+/// What the ranked strategy reads of one property.
+#[derive(serde::Deserialize)]
+struct Property<'a> {
+    #[serde(borrow)]
+    description: Option<Cow<'a, str>>,
+}
+
+/// The terms of a schema's property names and descriptions. A schema that does not parse, or
+/// whose `properties` is not an object, gives none; a property that is not an object, or whose
+/// description is not a string, gives its name only.
 fn schema_params(schema: &str, out: &mut Vec<String>) {
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(schema) else {
+    let Ok(Schema {
+        properties: Some(properties),
+    }) = serde_json::from_str::<Schema>(schema)
+    else {
         return;
     };
-    if let Some(properties) = value.get("properties").and_then(|p| p.as_object()) {
-        for (name, property) in properties {
-            tokenize(name, out);
-            if let Some(description) = property.get("description").and_then(|d| d.as_str()) {
-                tokenize(description, out);
-            }
+    for (name, property) in &properties {
+        tokenize(name, out);
+        if let Ok(Property {
+            description: Some(description),
+        }) = serde_json::from_str(property.get())
+        {
+            tokenize(&description, out);
         }
     }
 }
@@ -157,6 +181,15 @@ fn fields(tool: &ToolInfo) -> [Vec<String>; FIELDS] {
     tokenize(&tool.description, &mut out[3]);
     schema_params(&tool.input_schema, &mut out[4]);
     out
+}
+
+/// The posting list of `term`, made empty the first time (without allocating its key again
+/// for every tool that has the term).
+fn list_for<'a, T>(postings: &'a mut HashMap<Box<str>, Vec<T>>, term: &str) -> &'a mut Vec<T> {
+    if !postings.contains_key(term) {
+        postings.insert(term.into(), Vec::new());
+    }
+    postings.get_mut(term).expect("inserted above")
 }
 
 /// The BM25F index of a set of deferred tools.
@@ -219,10 +252,7 @@ impl RankedIndex {
             for field in [0usize, 1, 3] {
                 index.server_lengths[server_id as usize] += tool_fields[field].len() as u32;
                 for term in &tool_fields[field] {
-                    let list = index
-                        .server_postings
-                        .entry(term.as_str().into())
-                        .or_default();
+                    let list = list_for(&mut index.server_postings, term);
                     match list.last_mut() {
                         Some((last, tf)) if *last == server_id => *tf = tf.saturating_add(1),
                         _ => list.push((server_id, 1)),
@@ -230,11 +260,7 @@ impl RankedIndex {
                 }
             }
             for (term, tf) in counts {
-                index
-                    .postings
-                    .entry(term.into())
-                    .or_default()
-                    .push((i as u32, tf));
+                list_for(&mut index.postings, term).push((i as u32, tf));
             }
         }
         index.servers = server_ids.len();
@@ -303,5 +329,43 @@ impl RankedScores<'_> {
     /// Tool `tool`'s score (0 for a tool that matched nothing).
     pub fn of(&self, tool: usize) -> f32 {
         self.scored.total(self.index, tool as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::schema_params;
+
+    fn params(schema: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        schema_params(schema, &mut out);
+        out
+    }
+
+    #[test]
+    fn schema_params_read_property_names_and_descriptions() {
+        let schema = r#"{"type": "object", "properties": {"cityName": {"type": "string",
+            "description": "The city, e.g. \"Paris\""}, "days": {"type": "integer"}}}"#;
+        let mut terms = params(schema);
+        terms.sort();
+        assert_eq!(terms, ["city", "city", "day", "e", "g", "name", "paris"]);
+    }
+
+    #[test]
+    fn schema_params_skip_what_is_not_a_property_object_or_a_text() {
+        // A boolean schema and a numeric description give the name alone.
+        assert_eq!(params(r#"{"properties": {"flag": true}}"#), ["flag"]);
+        assert_eq!(
+            params(r#"{"properties": {"limit": {"description": 5}}}"#),
+            ["limit"]
+        );
+        for nothing in [
+            r#"{"properties": ["a"]}"#,
+            r#"{"properties": null}"#,
+            r#"{"type": "object"}"#,
+            "not json",
+        ] {
+            assert!(params(nothing).is_empty(), "{nothing}");
+        }
     }
 }
