@@ -25,48 +25,31 @@ pub(super) const MENTION_WORDS: usize = 5;
 /// ```
 pub fn tokenize(text: &str, out: &mut Vec<String>) {
     for run in text.split(|ch: char| !ch.is_alphanumeric()) {
-        if run.is_ascii() {
-            split_humps(run.as_bytes(), |start, end| {
-                push_term(&run[start..end], out)
-            });
-        } else if !run.is_empty() {
-            let chars: Vec<(usize, char)> = run.char_indices().collect();
-            let mut start = 0;
-            for window in 1..chars.len() {
-                let (prev, cur) = (chars[window - 1].1, chars[window].1);
-                let next_lower = chars.get(window + 1).is_some_and(|(_, c)| c.is_lowercase());
-                if is_hump(prev, cur, next_lower) {
-                    push_term(&run[start..chars[window].0], out);
-                    start = chars[window].0;
-                }
-            }
-            push_term(&run[start..], out);
-        }
+        split_humps(run, |term| push_term(term, out));
     }
 }
 
-/// Whether a term ends between `prev` and `cur`: `aB`, `ABc` (before the `B`), a letter next to
-/// a digit.
-fn is_hump(prev: char, cur: char, next_lower: bool) -> bool {
-    (prev.is_lowercase() && cur.is_uppercase())
-        || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
-        || (prev.is_alphabetic() != cur.is_alphabetic())
-}
-
-/// [`is_hump`] over an ASCII run, calling `term` with each piece's byte range.
-fn split_humps(run: &[u8], mut term: impl FnMut(usize, usize)) {
-    if run.is_empty() {
+/// Calls `term` with each piece of an alphanumeric run, cut where a lower-case letter meets an
+/// upper-case one (`aB`), before the last capital of a capital run followed by a lower-case
+/// letter (`HTTPServer` → `HTTP`, `Server`), and where letters meet digits.
+fn split_humps(run: &str, mut term: impl FnMut(&str)) {
+    let mut chars = run.char_indices().peekable();
+    let Some((_, mut prev)) = chars.next() else {
         return;
-    }
+    };
     let mut start = 0;
-    for i in 1..run.len() {
-        let next_lower = run.get(i + 1).is_some_and(u8::is_ascii_lowercase);
-        if is_hump(char::from(run[i - 1]), char::from(run[i]), next_lower) {
-            term(start, i);
-            start = i;
+    while let Some((at, cur)) = chars.next() {
+        let next_lower = chars.peek().is_some_and(|(_, next)| next.is_lowercase());
+        if (prev.is_lowercase() && cur.is_uppercase())
+            || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
+            || (prev.is_alphabetic() != cur.is_alphabetic())
+        {
+            term(&run[start..at]);
+            start = at;
         }
+        prev = cur;
     }
-    term(start, run.len());
+    term(&run[start..]);
 }
 
 fn push_term(word: &str, out: &mut Vec<String>) {
