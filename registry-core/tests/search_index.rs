@@ -1,5 +1,6 @@
-//! The index answers every seed query exactly like the straight scan (SEMANTICS.md §9), and the
-//! engine's memo is dropped only when the deferred set changes.
+//! The index answers every seed query exactly like the straight scan (SEMANTICS.md §9), the
+//! ranked strategy's blend equals blending every tool, and the engine's memo is dropped only
+//! when the deferred set changes.
 
 use std::sync::Arc;
 
