@@ -3,9 +3,11 @@
 
 use std::sync::Arc;
 
+use registry_core::env::Env;
 use registry_core::mcp::load_servers;
 use registry_core::pool::ToolInfo;
 use registry_core::search::ranked::{RankedIndex, Weights};
+use registry_core::search::{SearchEngine, Strategy};
 use serde_json::{Value, json};
 
 /// MCP tools of `servers`: (server, [(tool, description)]).
@@ -184,4 +186,20 @@ fn a_repeated_query_term_weighs_more() {
         "a tie keeps pool order"
     );
     assert_eq!(top(&tools, Weights::default(), query, 1), ["mcp__s__Alpha"]);
+}
+
+#[test]
+fn with_no_seed_weight_a_tool_only_the_seed_matches_is_not_returned() {
+    let mut tools = pool(&[("s", &[("Websearch", "Quick lookup"), ("Search Files", "")])]);
+    for tool in &mut tools {
+        Arc::get_mut(tool).expect("one owner").flags.defer = true;
+    }
+    let weights = Weights {
+        seed: 0.0,
+        ..Weights::default()
+    };
+    let engine = SearchEngine::new(&Env::default(), tools, Strategy::Ranked).with_weights(weights);
+    // The seed finds `search` inside `websearch`; BM25F has `websearch` as another term, so
+    // that tool's blended score is zero.
+    assert_eq!(engine.search("search", 5).matches, ["mcp__s__Search_Files"]);
 }

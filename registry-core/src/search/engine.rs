@@ -225,6 +225,8 @@ impl SearchEngine {
                     let i = i as usize;
                     (i, ranked.of(i) + seed_weight * seed as f32)
                 })
+                // A seed candidate scores zero when the seed weight is zero.
+                .filter(|(_, score)| *score > 0.0)
                 .collect();
             scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             // The last of each full list: its score bounds the tools after it, which also come
