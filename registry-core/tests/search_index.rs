@@ -206,7 +206,7 @@ fn check_blend(
         }
         let terms = seed::parse_terms(trimmed);
         let allowed = engine.seed_index().required(&terms.required);
-        let ranked = engine.ranked_index().score(&lower);
+        let ranked = engine.ranked_index().score(&query);
         let weight = seed_weight / (terms.scoring.len().max(1) as f32).powi(2);
         let mut blended: Vec<(usize, f32)> = (0..engine.deferred().len())
             .filter(|i| {

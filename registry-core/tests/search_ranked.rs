@@ -189,6 +189,35 @@ fn a_repeated_query_term_weighs_more() {
 }
 
 #[test]
+fn a_camel_case_request_word_matches_names_written_either_way() {
+    let mut tools = pool(&[
+        ("videos", &[("YouTube Summarizer", "Summaries of videos")]),
+        ("search", &[("Youtube Search", "Searches for videos")]),
+        ("weather", &[("Forecast", "Weather forecast for a city")]),
+    ]);
+    for tool in &mut tools {
+        Arc::get_mut(tool).expect("one owner").flags.defer = true;
+    }
+    // Without the seed blend, which would find both names through its own lower-cased parts.
+    let weights = Weights {
+        seed: 0.0,
+        ..Weights::default()
+    };
+    let engine = SearchEngine::new(&Env::default(), tools, Strategy::Ranked).with_weights(weights);
+    // The engine hands the ranked strategy the request as typed: lower-cased first, `YouTube`
+    // would no longer split into `you` and `tube` and would miss the first tool.
+    let mut found = engine.search("Find YouTube clips", 5).matches;
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "mcp__search__Youtube_Search",
+            "mcp__videos__YouTube_Summarizer"
+        ]
+    );
+}
+
+#[test]
 fn with_no_seed_weight_a_tool_only_the_seed_matches_is_not_returned() {
     let mut tools = pool(&[("s", &[("Websearch", "Quick lookup"), ("Search Files", "")])]);
     for tool in &mut tools {

@@ -275,7 +275,7 @@ impl SearchEngine {
                     if allowed.as_ref().is_some_and(Vec::is_empty) {
                         Vec::new()
                     } else {
-                        self.blend(&lower, &terms, max_results, allowed.as_deref())
+                        self.blend(query, &terms, max_results, allowed.as_deref())
                     }
                 }
             };

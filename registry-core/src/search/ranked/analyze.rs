@@ -29,6 +29,22 @@ pub fn tokenize(text: &str, out: &mut Vec<String>) {
     }
 }
 
+/// Splits a query into terms like [`tokenize`], adding, for each word written with case humps
+/// (`YouTube`, `LinkedIn`), its whole lower-cased form (`youtube`): tool names spell such words
+/// both ways, and a query cannot tell which.
+pub(super) fn tokenize_query(text: &str, out: &mut Vec<String>) {
+    for run in text.split(|ch: char| !ch.is_alphanumeric()) {
+        split_humps(run, |term| push_term(term, out));
+        for word in run.split(char::is_numeric).filter(|word| !word.is_empty()) {
+            let mut pieces = 0;
+            split_humps(word, |_| pieces += 1);
+            if pieces > 1 {
+                push_term(word, out);
+            }
+        }
+    }
+}
+
 /// Calls `term` with each piece of an alphanumeric run, cut where a lower-case letter meets an
 /// upper-case one (`aB`), before the last capital of a capital run followed by a lower-case
 /// letter (`HTTPServer` → `HTTP`, `Server`), and where letters meet digits.
@@ -165,6 +181,29 @@ mod tests {
             ["forensic", "analysis", "http", "server"]
         );
         assert_eq!(terms("search_records v2"), ["search", "record", "v", "2"]);
+    }
+
+    #[test]
+    fn a_query_word_with_case_humps_also_gives_its_whole_form() {
+        // `you` is a stop word.
+        let mut out = Vec::new();
+        tokenize_query("YouTube's HTTPServer v2 mp3 Weather", &mut out);
+        assert_eq!(
+            out,
+            [
+                "tube",
+                "youtube",
+                "s",
+                "http",
+                "server",
+                "httpserver",
+                "v",
+                "2",
+                "mp",
+                "3",
+                "weather"
+            ]
+        );
     }
 
     #[test]

@@ -8,6 +8,11 @@
 //! `search`). A query term weighs its IDF raised to [`Weights::idf_power`], times a saturating
 //! function of how often the query repeats it ([`Weights::query_tf`]).
 //!
+//! Queries are analyzed from the text as typed, before any lower-casing, and a word written
+//! with case humps gives its whole lower-cased form as well as its parts (`YouTube` → `you`,
+//! `tube`, `youtube`): tool names write such words both ways (`YouTube Video Summarizer`,
+//! `Youtube Search`), and a query cannot tell which.
+//!
 //! Two server signals are added to every tool of a server, its zero-scoring tools included:
 //! [`Weights::server_doc`] times the BM25 score of the server as one document (all its tools'
 //! names and descriptions), and [`Weights::server_prior`] times the best score among the

@@ -7,7 +7,7 @@
 //! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
 //! per server instead of all of them.
 
-use super::analyze::{sentences, tokenize, word_runs};
+use super::analyze::{sentences, tokenize_query, word_runs};
 use super::{FIELDS, HashMap, NAME, RankedIndex, idf};
 
 /// Amounts by tool or by server index.
@@ -100,7 +100,7 @@ impl RankedIndex {
     /// [`Weights::query_tf`]: super::Weights::query_tf
     fn query_terms(&self, text: &str) -> Vec<(String, f32)> {
         let mut terms = Vec::new();
-        tokenize(text, &mut terms);
+        tokenize_query(text, &mut terms);
         terms.sort_unstable();
         let mut weighted: Vec<(String, f32)> = Vec::new();
         for term in terms {
