@@ -67,6 +67,13 @@ fn main() -> ExitCode {
             },
         ),
         (
+            "request_clause = 0",
+            Weights {
+                request_clause: 0.0,
+                ..base
+            },
+        ),
+        (
             "query_tf = 0",
             Weights {
                 query_tf: 0.0,
@@ -74,13 +81,14 @@ fn main() -> ExitCode {
             },
         ),
         (
-            "all five off",
+            "all six off",
             Weights {
                 sentences: 0.0,
                 name_coverage: 0.0,
                 server_mention: 0.0,
                 idf_power: 1.0,
                 query_tf: 0.0,
+                request_clause: 0.0,
                 ..base
             },
         ),

@@ -189,6 +189,22 @@ fn a_repeated_query_term_weighs_more() {
 }
 
 #[test]
+fn a_term_in_a_request_clause_weighs_more_than_one_in_the_story() {
+    let tools = pool(&[("s", &[("Alpha", "alpha"), ("Beta", "beta")])]);
+    let query = "I love alpha. Can you find beta?";
+    let flat = Weights {
+        request_clause: 0.0,
+        ..Weights::default()
+    };
+    assert_eq!(
+        top(&tools, flat, query, 1),
+        ["mcp__s__Alpha"],
+        "a tie keeps pool order"
+    );
+    assert_eq!(top(&tools, Weights::default(), query, 1), ["mcp__s__Beta"]);
+}
+
+#[test]
 fn a_camel_case_request_word_matches_names_written_either_way() {
     let mut tools = pool(&[
         ("videos", &[("YouTube Summarizer", "Summaries of videos")]),

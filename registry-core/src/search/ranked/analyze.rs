@@ -10,6 +10,42 @@ const STOP_WORDS: &[&str] = &[
     "your",
 ];
 
+/// Words that open a request clause: the verbs with which a request says what it wants
+/// (`Can you fetch the channel clips?`), sorted.
+const REQUEST_VERBS: &[&str] = &[
+    "access",
+    "assist",
+    "calculate",
+    "check",
+    "convert",
+    "create",
+    "discover",
+    "explore",
+    "fetch",
+    "find",
+    "gather",
+    "generate",
+    "get",
+    "give",
+    "help",
+    "know",
+    "list",
+    "need",
+    "obtain",
+    "provide",
+    "recommend",
+    "retrieve",
+    "search",
+    "send",
+    "share",
+    "show",
+    "suggest",
+    "tell",
+    "translate",
+    "validate",
+    "want",
+];
+
 /// The longest run of consecutive query words joined when looking for a server's name.
 pub(super) const MENTION_WORDS: usize = 5;
 
@@ -81,13 +117,16 @@ fn push_term(word: &str, out: &mut Vec<String>) {
 }
 
 /// Folds common English suffixes: `ies` → `y`; `ches`, `shes`, `sses`, `xes`, `zes` lose `es`;
-/// `ing`, `ed` and a plural `s` are dropped.
+/// `ing`, `ed` and a plural `s` are dropped; then a final `e` is dropped from what is left when
+/// that is longer than four letters, so that `generate`, `generates`, `generated` and
+/// `generating` share one stem.
 ///
 /// ```
 /// use registry_core::search::ranked::stem;
 ///
 /// assert_eq!(stem("searches".into()), "search");
 /// assert_eq!(stem("queries".into()), "query");
+/// assert_eq!(stem("generated".into()), stem("generate".into()));
 /// ```
 pub fn stem(mut word: String) -> String {
     let len = word.len();
@@ -113,6 +152,9 @@ pub fn stem(mut word: String) -> String {
         0
     };
     word.truncate(len - cut);
+    if word.len() > 4 && word.ends_with('e') {
+        word.pop();
+    }
     word
 }
 
@@ -137,6 +179,26 @@ pub(super) fn joined(name: &str) -> String {
         .filter(|ch| ch.is_alphanumeric())
         .flat_map(char::to_lowercase)
         .collect()
+}
+
+/// The whitespace-separated words of a request, each with whether it is in a request clause:
+/// after a request verb ([`REQUEST_VERBS`]) and up to the end of its sentence, the word ending
+/// in `.`, `?`, `!` or `;` included. The verbs themselves are not in the clause they open.
+///
+/// In `I'm a fan of the streamer. Can you fetch the channel clips?`, the clause is
+/// `the channel clips?`: what is asked for, not the story around it.
+pub(super) fn request_words(query: &str) -> impl Iterator<Item = (&str, bool)> {
+    let mut in_clause = false;
+    query.split_whitespace().map(move |word| {
+        let bare = word.trim_matches(|ch: char| !ch.is_alphanumeric());
+        let verb = bare.len() <= 16 && {
+            let lower = bare.to_ascii_lowercase();
+            REQUEST_VERBS.binary_search(&lower.as_str()).is_ok()
+        };
+        let inside = in_clause && !verb;
+        in_clause = (in_clause || verb) && !word.ends_with(['.', '?', '!', ';']);
+        (word, inside)
+    })
 }
 
 /// Every run of one to [`MENTION_WORDS`] consecutive words of `query` (alphanumeric runs,
@@ -172,6 +234,21 @@ mod tests {
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
         assert!(STOP_WORDS.is_sorted(), "keep STOP_WORDS in order");
+        assert!(REQUEST_VERBS.is_sorted(), "keep REQUEST_VERBS in order");
+    }
+
+    #[test]
+    fn request_clause_runs_from_a_request_verb_to_the_end_of_its_sentence() {
+        let clause: Vec<&str> = request_words(
+            "I'm a fan of Kick. Can you FETCH the channel clips, and list details? Thanks!",
+        )
+        .filter(|(_, inside)| *inside)
+        .map(|(word, _)| word)
+        .collect();
+        assert_eq!(clause, ["the", "channel", "clips,", "and", "details?"]);
+        assert!(request_words("weather forecast").all(|(_, inside)| !inside));
+        // A verb that ends its sentence opens nothing.
+        assert!(request_words("What can I find. Weather").all(|(_, inside)| !inside));
     }
 
     #[test]
@@ -192,7 +269,7 @@ mod tests {
             out,
             [
                 "tube",
-                "youtube",
+                "youtub",
                 "s",
                 "http",
                 "server",
@@ -212,6 +289,10 @@ mod tests {
         assert_eq!(stem("queries".into()), "query");
         assert_eq!(stem("searching".into()), "search");
         assert_eq!(stem("class".into()), "class");
+        for form in ["generate", "generates", "generated", "generating"] {
+            assert_eq!(stem(form.into()), "generat", "{form}");
+        }
+        assert_eq!(stem("code".into()), "code", "four letters keep their e");
     }
 
     #[test]

@@ -8,10 +8,13 @@
 //! `search`). A query term weighs its IDF raised to [`Weights::idf_power`], times a saturating
 //! function of how often the query repeats it ([`Weights::query_tf`]).
 //!
-//! Queries are analyzed from the text as typed, before any lower-casing, and a word written
-//! with case humps gives its whole lower-cased form as well as its parts (`YouTube` → `you`,
-//! `tube`, `youtube`): tool names write such words both ways (`YouTube Video Summarizer`,
-//! `Youtube Search`), and a query cannot tell which.
+//! Queries are analyzed from the text as typed, before any lower-casing, with two additions:
+//! - a word written with case humps gives its whole lower-cased form as well as its parts
+//!   (`YouTube` → `you`, `tube`, `youtube`): tool names write such words both ways (`YouTube
+//!   Video Summarizer`, `Youtube Search`), and a query cannot tell which;
+//! - a term said in a request clause, after a request verb such as `find`, `fetch` or `provide`
+//!   and up to the end of its sentence, weighs [`Weights::request_clause`] more than one in the
+//!   story around it (`I'm a film enthusiast… Can you search for videos on Vimeo?`).
 //!
 //! Two server signals are added to every tool of a server, its zero-scoring tools included:
 //! [`Weights::server_doc`] times the BM25 score of the server as one document (all its tools'
@@ -95,6 +98,9 @@ pub struct Weights {
     pub name_coverage: f32,
     /// The share of the top score added to every tool of a server the query names.
     pub server_mention: f32,
+    /// How much more a query term weighs when it is said in a request clause (after a request
+    /// verb, to the end of its sentence): its weight is multiplied by `1 + request_clause`.
+    pub request_clause: f32,
 }
 
 impl Default for Weights {
@@ -115,6 +121,7 @@ impl Default for Weights {
             sentences: 0.4,
             name_coverage: 0.2,
             server_mention: 0.5,
+            request_clause: 0.33,
         }
     }
 }

@@ -7,7 +7,7 @@
 //! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
 //! per server instead of all of them.
 
-use super::analyze::{sentences, tokenize_query, word_runs};
+use super::analyze::{request_words, sentences, tokenize_query, word_runs};
 use super::{FIELDS, HashMap, NAME, RankedIndex, idf};
 
 /// Amounts by tool or by server index.
@@ -95,29 +95,43 @@ impl RankedIndex {
         scored
     }
 
-    /// A query's distinct terms, each with its weight for repetition ([`Weights::query_tf`]).
+    /// A query's distinct terms, each with its weight: a saturating function of how often the
+    /// query says it ([`Weights::query_tf`]), times `1 +` [`Weights::request_clause`] when it
+    /// is said in a request clause.
     ///
     /// [`Weights::query_tf`]: super::Weights::query_tf
+    /// [`Weights::request_clause`]: super::Weights::request_clause
     fn query_terms(&self, text: &str) -> Vec<(String, f32)> {
-        let mut terms = Vec::new();
-        tokenize_query(text, &mut terms);
+        let mut terms: Vec<(String, bool)> = Vec::new();
+        let mut words = Vec::new();
+        for (word, in_clause) in request_words(text) {
+            tokenize_query(word, &mut words);
+            terms.extend(words.drain(..).map(|term| (term, in_clause)));
+        }
         terms.sort_unstable();
-        let mut weighted: Vec<(String, f32)> = Vec::new();
-        for term in terms {
-            match weighted.last_mut() {
-                Some((last, count)) if *last == term => *count += 1.0,
-                _ => weighted.push((term, 1.0)),
+        // (term, times said, said in a clause)
+        let mut counted: Vec<(String, f32, bool)> = Vec::with_capacity(terms.len());
+        for (term, in_clause) in terms {
+            match counted.last_mut() {
+                Some((last, count, clause)) if *last == term => {
+                    *count += 1.0;
+                    *clause |= in_clause;
+                }
+                _ => counted.push((term, 1.0, in_clause)),
             }
         }
-        let k3 = self.weights.query_tf;
-        for (_, count) in &mut weighted {
-            *count = if k3 > 0.0 {
-                *count * (k3 + 1.0) / (k3 + *count)
-            } else {
-                1.0
-            };
-        }
-        weighted
+        let (k3, clause_boost) = (self.weights.query_tf, 1.0 + self.weights.request_clause);
+        counted
+            .into_iter()
+            .map(|(term, count, clause)| {
+                let repeated = if k3 > 0.0 {
+                    count * (k3 + 1.0) / (k3 + count)
+                } else {
+                    1.0
+                };
+                (term, repeated * if clause { clause_boost } else { 1.0 })
+            })
+            .collect()
     }
 
     /// BM25F plus the two server signals, for weighted terms.
