@@ -10,6 +10,26 @@ const STOP_WORDS: &[&str] = &[
     "your",
 ];
 
+/// Abbreviations that tool texts use and requests spell out, with the word each stands for,
+/// sorted.
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("addr", "address"),
+    ("auth", "authentication"),
+    ("config", "configuration"),
+    ("desc", "description"),
+    ("doc", "document"),
+    ("docs", "documents"),
+    ("img", "image"),
+    ("imgs", "images"),
+    ("info", "information"),
+    ("msg", "message"),
+    ("msgs", "messages"),
+    ("pic", "picture"),
+    ("pics", "pictures"),
+    ("stat", "statistics"),
+    ("stats", "statistics"),
+];
+
 /// Words that open a request clause: the verbs with which a request says what it wants
 /// (`Can you fetch the channel clips?`), sorted.
 const REQUEST_VERBS: &[&str] = &[
@@ -50,7 +70,7 @@ const REQUEST_VERBS: &[&str] = &[
 pub(super) const MENTION_WORDS: usize = 5;
 
 /// Splits text into normalized terms: lower-cased alphanumeric runs, split at camel-case humps,
-/// stop words dropped, light stemming.
+/// stop words dropped, a few abbreviations spelled out (`info` → `information`), light stemming.
 ///
 /// ```
 /// use registry_core::search::ranked::tokenize;
@@ -113,7 +133,11 @@ fn push_term(word: &str, out: &mut Vec<String>) {
     if lower.is_empty() || STOP_WORDS.binary_search(&lower.as_str()).is_ok() {
         return;
     }
-    out.push(stem(lower));
+    let word = match ABBREVIATIONS.binary_search_by_key(&lower.as_str(), |(short, _)| short) {
+        Ok(at) => ABBREVIATIONS[at].1.to_owned(),
+        Err(_) => lower,
+    };
+    out.push(stem(word));
 }
 
 /// Folds common English suffixes: `ies` → `y`; `ches`, `shes`, `sses`, `xes`, `zes` lose `es`;
@@ -235,6 +259,7 @@ mod tests {
     fn stop_words_are_sorted_for_binary_search() {
         assert!(STOP_WORDS.is_sorted(), "keep STOP_WORDS in order");
         assert!(REQUEST_VERBS.is_sorted(), "keep REQUEST_VERBS in order");
+        assert!(ABBREVIATIONS.is_sorted(), "keep ABBREVIATIONS in order");
     }
 
     #[test]
@@ -258,6 +283,13 @@ mod tests {
             ["forensic", "analysis", "http", "server"]
         );
         assert_eq!(terms("search_records v2"), ["search", "record", "v", "2"]);
+    }
+
+    #[test]
+    fn an_abbreviation_is_the_word_it_stands_for() {
+        assert_eq!(terms("Artist info"), terms("artist information"));
+        assert_eq!(terms("Player stats"), terms("player statistics"));
+        assert_eq!(terms("Get pics"), terms("get pictures"));
     }
 
     #[test]

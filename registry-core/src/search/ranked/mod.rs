@@ -3,9 +3,10 @@
 //! Fields, each with its own weight and length normalization: the tool's name (its parts; for
 //! an MCP tool the tool part), the server's name (MCP tools), the search hint, the description,
 //! and the parameter names and descriptions from the input schema. Text is lower-cased, split
-//! at non-alphanumeric characters and camel-case humps, common English words are dropped, and a
-//! light suffix-stripping stemmer folds plurals and verb endings (`searches`, `searching` →
-//! `search`). A query term weighs its IDF raised to [`Weights::idf_power`], times a saturating
+//! at non-alphanumeric characters and camel-case humps, common English words are dropped, a few
+//! abbreviations common in API texts are spelled out (`info`, `stats`, `img`), and a light
+//! suffix-stripping stemmer folds plurals and verb endings (`searches`, `searching` → `search`).
+//! A query term weighs its IDF raised to [`Weights::idf_power`], times a saturating
 //! function of how often the query repeats it ([`Weights::query_tf`]).
 //!
 //! Queries are analyzed from the text as typed, before any lower-casing, with two additions:
