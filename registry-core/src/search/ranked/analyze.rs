@@ -215,10 +215,12 @@ pub(super) fn request_words(query: &str) -> impl Iterator<Item = (&str, bool)> {
     let mut in_clause = false;
     query.split_whitespace().map(move |word| {
         let bare = word.trim_matches(|ch: char| !ch.is_alphanumeric());
-        let verb = bare.len() <= 16 && {
-            let lower = bare.to_ascii_lowercase();
-            REQUEST_VERBS.binary_search(&lower.as_str()).is_ok()
-        };
+        let verb = REQUEST_VERBS
+            .binary_search_by(|verb| {
+                let lower = bare.bytes().map(|byte| byte.to_ascii_lowercase());
+                verb.bytes().cmp(lower)
+            })
+            .is_ok();
         let inside = in_clause && !verb;
         in_clause = (in_clause || verb) && !word.ends_with(['.', '?', '!', ';']);
         (word, inside)
