@@ -38,6 +38,18 @@ fn top(tools: &[Arc<ToolInfo>], weights: Weights, query: &str, k: usize) -> Vec<
         .collect()
 }
 
+/// A ranked engine over `tools`, all deferred, without the seed blend.
+fn engine_without_seed(mut tools: Vec<Arc<ToolInfo>>) -> SearchEngine {
+    for tool in &mut tools {
+        Arc::get_mut(tool).expect("one owner").flags.defer = true;
+    }
+    let weights = Weights {
+        seed: 0.0,
+        ..Weights::default()
+    };
+    SearchEngine::new(&Env::default(), tools, Strategy::Ranked).with_weights(weights)
+}
+
 fn scores(tools: &[Arc<ToolInfo>], weights: Weights, query: &str) -> Vec<(usize, f32)> {
     RankedIndex::build(tools, weights).rank_scored(query, usize::MAX, None)
 }
@@ -206,20 +218,12 @@ fn a_term_in_a_request_clause_weighs_more_than_one_in_the_story() {
 
 #[test]
 fn a_camel_case_request_word_matches_names_written_either_way() {
-    let mut tools = pool(&[
+    // Without the seed blend, which would find both names through its own lower-cased parts.
+    let engine = engine_without_seed(pool(&[
         ("videos", &[("YouTube Summarizer", "Summaries of videos")]),
         ("search", &[("Youtube Search", "Searches for videos")]),
         ("weather", &[("Forecast", "Weather forecast for a city")]),
-    ]);
-    for tool in &mut tools {
-        Arc::get_mut(tool).expect("one owner").flags.defer = true;
-    }
-    // Without the seed blend, which would find both names through its own lower-cased parts.
-    let weights = Weights {
-        seed: 0.0,
-        ..Weights::default()
-    };
-    let engine = SearchEngine::new(&Env::default(), tools, Strategy::Ranked).with_weights(weights);
+    ]));
     // The engine hands the ranked strategy the request as typed: lower-cased first, `YouTube`
     // would no longer split into `you` and `tube` and would miss the first tool.
     let mut found = engine.search("Find YouTube clips", 5).matches;
@@ -235,15 +239,10 @@ fn a_camel_case_request_word_matches_names_written_either_way() {
 
 #[test]
 fn with_no_seed_weight_a_tool_only_the_seed_matches_is_not_returned() {
-    let mut tools = pool(&[("s", &[("Websearch", "Quick lookup"), ("Search Files", "")])]);
-    for tool in &mut tools {
-        Arc::get_mut(tool).expect("one owner").flags.defer = true;
-    }
-    let weights = Weights {
-        seed: 0.0,
-        ..Weights::default()
-    };
-    let engine = SearchEngine::new(&Env::default(), tools, Strategy::Ranked).with_weights(weights);
+    let engine = engine_without_seed(pool(&[(
+        "s",
+        &[("Websearch", "Quick lookup"), ("Search Files", "")],
+    )]));
     // The seed finds `search` inside `websearch`; BM25F has `websearch` as another term, so
     // that tool's blended score is zero.
     assert_eq!(engine.search("search", 5).matches, ["mcp__s__Search_Files"]);
