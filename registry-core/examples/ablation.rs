@@ -74,6 +74,13 @@ fn main() -> ExitCode {
             },
         ),
         (
+            "redundancy = 0",
+            Weights {
+                redundancy: 0.0,
+                ..base
+            },
+        ),
+        (
             "query_tf = 0",
             Weights {
                 query_tf: 0.0,
@@ -81,7 +88,7 @@ fn main() -> ExitCode {
             },
         ),
         (
-            "all six off",
+            "all seven off",
             Weights {
                 sentences: 0.0,
                 name_coverage: 0.0,
@@ -89,6 +96,7 @@ fn main() -> ExitCode {
                 idf_power: 1.0,
                 query_tf: 0.0,
                 request_clause: 0.0,
+                redundancy: 0.0,
                 ..base
             },
         ),

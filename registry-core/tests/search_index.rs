@@ -221,10 +221,12 @@ fn check_blend(
             .filter(|(_, score)| *score > 0.0)
             .collect();
         blended.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let expected: Vec<String> = blended
+        blended.truncate(max * 3);
+        let expected: Vec<String> = engine
+            .ranked_index()
+            .diversify(&query, &blended, max)
             .into_iter()
-            .take(max)
-            .map(|(i, _)| engine.deferred()[i].name.clone())
+            .map(|i| engine.deferred()[i].name.clone())
             .collect();
         prop_assert_eq!(
             engine.search(&query, max).matches,

@@ -247,3 +247,53 @@ fn with_no_seed_weight_a_tool_only_the_seed_matches_is_not_returned() {
     // that tool's blended score is zero.
     assert_eq!(engine.search("search", 5).matches, ["mcp__s__Search_Files"]);
 }
+
+#[test]
+fn a_tool_repeating_what_the_tools_above_it_match_gives_way() {
+    // Three compiler APIs answer the first need of the request with the same words, and score
+    // higher than the one API that answers the second.
+    let tools = pool(&[
+        ("C Compiler", &[("C Versions", "Compiler versions")]),
+        (
+            "CPP 14 Compiler",
+            &[("C++ 14 Versions", "Compiler versions")],
+        ),
+        (
+            "CPP 17 Compiler",
+            &[("C++ 17 Versions", "Compiler versions")],
+        ),
+        ("Prayer", &[("Solat Time", "Prayer times of a zone")]),
+        ("Other", &[("Unrelated", "Nothing here")]),
+        ("Zones", &[("Zone list", "Zones")]),
+    ]);
+    let query = "compiler versions compiler versions prayer";
+    let index = |redundancy| {
+        RankedIndex::build(
+            &tools,
+            Weights {
+                redundancy,
+                ..Weights::default()
+            },
+        )
+    };
+    let picked = |redundancy| -> Vec<String> {
+        let index = index(redundancy);
+        let candidates = index.rank_scored(query, 6, None);
+        index
+            .diversify(query, &candidates, 2)
+            .into_iter()
+            .map(|i| tools[i].name.clone())
+            .collect()
+    };
+    assert_eq!(
+        picked(0.0),
+        [
+            "mcp__C_Compiler__C_Versions",
+            "mcp__CPP_14_Compiler__C___14_Versions"
+        ]
+    );
+    assert_eq!(
+        picked(0.5),
+        ["mcp__C_Compiler__C_Versions", "mcp__Prayer__Solat_Time"]
+    );
+}

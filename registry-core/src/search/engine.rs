@@ -16,6 +16,10 @@ use crate::pool::ToolInfo;
 /// How many candidates each side first proposes to the ranked strategy's blend.
 const CANDIDATES: usize = 10;
 
+/// The ranked strategy picks its `max_results` tools from this many times as many of the best
+/// blended ones ([`RankedIndex::diversify`]).
+const DIVERSIFY_DEPTH: usize = 3;
+
 /// How keyword queries are ranked. `select:`, exact names, the `mcp__` prefix and `+required`
 /// terms mean the same in every strategy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -187,7 +191,7 @@ impl SearchEngine {
         terms: &super::seed::Terms,
         max_results: usize,
         allowed: Option<&[u32]>,
-    ) -> Vec<usize> {
+    ) -> Vec<(usize, f32)> {
         if max_results == 0 {
             return Vec::new();
         }
@@ -203,7 +207,7 @@ impl SearchEngine {
         terms: &super::seed::Terms,
         max_results: usize,
         allowed: Option<&[u32]>,
-    ) -> Vec<usize> {
+    ) -> Vec<(usize, f32)> {
         let ranked = self.ranked_index().score(query);
         let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
         let (mut k_rank, mut k_seed) = (first.max(1), first.max(1));
@@ -249,7 +253,7 @@ impl SearchEngine {
                 });
             if settled {
                 scored.truncate(max_results);
-                return scored.into_iter().map(|(i, _)| i).collect();
+                return scored;
             }
             // Widen the cheap side, BM25F, while the seed side's floor alone would let the
             // result settle; otherwise the seed side.
@@ -275,7 +279,9 @@ impl SearchEngine {
                     if allowed.as_ref().is_some_and(Vec::is_empty) {
                         Vec::new()
                     } else {
-                        self.blend(query, &terms, max_results, allowed.as_deref())
+                        let depth = max_results.saturating_mul(DIVERSIFY_DEPTH);
+                        let blended = self.blend(query, &terms, depth, allowed.as_deref());
+                        self.ranked_index().diversify(query, &blended, max_results)
                     }
                 }
             };
@@ -383,7 +389,11 @@ mod tests {
                 let expected = blend_every_tool(&engine, query, &terms, max);
                 assert!(!expected.is_empty(), "{query:?} finds tools");
                 for first in [1, 2, 5] {
-                    let blended = engine.blend_from(first, query, &terms, max, allowed.as_deref());
+                    let blended: Vec<usize> = engine
+                        .blend_from(first, query, &terms, max, allowed.as_deref())
+                        .into_iter()
+                        .map(|(i, _)| i)
+                        .collect();
                     assert_eq!(blended, expected, "{query:?} max {max} from {first}");
                 }
             }

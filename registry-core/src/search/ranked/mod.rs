@@ -42,6 +42,7 @@
 //! signal's effect on both halves of that set.
 
 mod analyze;
+mod diversify;
 mod score;
 
 use std::borrow::Cow;
@@ -102,6 +103,9 @@ pub struct Weights {
     /// How much more a query term weighs when it is said in a request clause (after a request
     /// verb, to the end of its sentence): its weight is multiplied by `1 + request_clause`.
     pub request_clause: f32,
+    /// How much of its score a tool loses, at most, for matching only query terms that the
+    /// tools ranked above it match too ([`RankedIndex::diversify`]).
+    pub redundancy: f32,
 }
 
 impl Default for Weights {
@@ -123,6 +127,7 @@ impl Default for Weights {
             name_coverage: 0.2,
             server_mention: 0.5,
             request_clause: 0.33,
+            redundancy: 0.1,
         }
     }
 }
@@ -130,6 +135,8 @@ impl Default for Weights {
 const FIELDS: usize = 5;
 /// The name field.
 const NAME: usize = 0;
+/// The description field.
+const DESCRIPTION: usize = 3;
 
 /// BM25's IDF of a term found in `df` of `n` documents.
 fn idf(n: f32, df: f32) -> f32 {

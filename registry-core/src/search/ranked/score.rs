@@ -101,7 +101,7 @@ impl RankedIndex {
     ///
     /// [`Weights::query_tf`]: super::Weights::query_tf
     /// [`Weights::request_clause`]: super::Weights::request_clause
-    fn query_terms(&self, text: &str) -> Vec<(String, f32)> {
+    pub(super) fn query_terms(&self, text: &str) -> Vec<(String, f32)> {
         let mut terms: Vec<(String, bool)> = Vec::new();
         let mut words = Vec::new();
         for (word, in_clause) in request_words(text) {
