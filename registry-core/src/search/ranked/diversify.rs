@@ -5,7 +5,8 @@
 //! C++ 17 `Versions` endpoints of three compiler APIs) ahead of the one tool for the second. The
 //! best candidates are picked one at a time; each time, a remaining tool's score loses
 //! [`Weights::redundancy`] times the IDF-weighted share of its matched query terms that a tool
-//! already picked matches too.
+//! already picked matches too. A tool whose name and description match no query term (it was
+//! lifted by its server or its parameters) has nothing new to add: its share is whole.
 //!
 //! [`Weights::redundancy`]: super::Weights::redundancy
 
@@ -72,7 +73,7 @@ impl RankedIndex {
                     .filter(|(at, _)| covered[*at])
                     .map(|(_, idf)| idf)
                     .sum();
-                let share = if mass > 0.0 { repeated / mass } else { 0.0 };
+                let share = if mass > 0.0 { repeated / mass } else { 1.0 };
                 candidates[c].1 * (1.0 - weight * share)
             };
             let mut best = 0;
