@@ -292,6 +292,12 @@ fn a_tool_repeating_what_the_tools_above_it_match_gives_way() {
             "mcp__CPP_14_Compiler__C___14_Versions"
         ]
     );
+    // The first pick does not depend on how many are asked for, even when the best candidate
+    // (here `Unrelated`, handed in with the best score) matches no query term and gives way.
+    let index = index(Weights::default().redundancy);
+    let candidates = [(4, 10.0), (0, 9.5)];
+    assert_eq!(index.diversify(query, &candidates, 2), [0, 4]);
+    assert_eq!(index.diversify(query, &candidates, 1), [0]);
     assert_eq!(
         picked(0.5),
         ["mcp__C_Compiler__C_Versions", "mcp__Prayer__Solat_Time"]

@@ -39,7 +39,7 @@ impl RankedIndex {
     pub fn diversify(&self, query: &str, candidates: &[(usize, f32)], k: usize) -> Vec<usize> {
         let k = k.min(candidates.len());
         let weight = self.weights.redundancy;
-        if weight <= 0.0 || k < 2 {
+        if weight <= 0.0 {
             return candidates.iter().take(k).map(|(tool, _)| *tool).collect();
         }
         let n = self.lengths.len() as f32;
