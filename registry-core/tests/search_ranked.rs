@@ -303,3 +303,26 @@ fn a_tool_repeating_what_the_tools_above_it_match_gives_way() {
         ["mcp__C_Compiler__C_Versions", "mcp__Prayer__Solat_Time"]
     );
 }
+
+#[test]
+fn name_coverage_counts_a_name_term_that_a_request_word_begins_or_extends() {
+    let tools = pool(&[
+        (
+            "bitly",
+            &[("shorten", "Returns a short URL for a long one")],
+        ),
+        ("clicks", &[("Link Clicks", "Clicks on a short link")]),
+    ]);
+    // No tool has the word `shortener`, but `shorten` begins it: the request covers that
+    // tool's whole name. With exact terms alone, the tool whose name has `link` would lead.
+    let query = "a link shortener for long URLs";
+    let without = Weights {
+        name_coverage: 0.0,
+        ..Weights::default()
+    };
+    assert_eq!(top(&tools, without, query, 1), ["mcp__clicks__Link_Clicks"]);
+    assert_eq!(
+        top(&tools, Weights::default(), query, 1),
+        ["mcp__bitly__shorten"]
+    );
+}

@@ -32,7 +32,11 @@
 //!   words are scored this way.
 //! - **name coverage** ([`Weights::name_coverage`]): the IDF-weighted fraction of the tool's
 //!   name terms that the query contains. A request that names `Title Details` in full favours
-//!   that tool over one that shares a single word with it.
+//!   that tool over one that shares a single word with it. Here a query term also contains a
+//!   name term it begins or that begins it, the shorter having five characters or more: a
+//!   request for a `URL shortener` names the tool `shorten`, one about `transfers` names
+//!   `Transfermarkt search` (only this signal reads terms so loosely: BM25F matching that
+//!   way ranked worse).
 //! - **server mention** ([`Weights::server_mention`]): the request names a server, as one to
 //!   five consecutive words that, joined, spell the server's name (`the JobSearch API`,
 //!   `the Currency Converter_v3 tool`). Only names of two or more terms count, so a server
@@ -96,7 +100,9 @@ pub struct Weights {
     /// The weight of a tool's best fraction of one sentence's top score (requests of two or
     /// more sentences).
     pub sentences: f32,
-    /// The weight of the IDF-weighted fraction of a tool's name terms found in the query.
+    /// The weight of the IDF-weighted fraction of a tool's name terms found in the query
+    /// (a name term is found when a query term equals it, or begins it or is begun by it
+    /// with five characters or more).
     pub name_coverage: f32,
     /// The share of the top score added to every tool of a server the query names.
     pub server_mention: f32,
@@ -222,6 +228,9 @@ pub struct RankedIndex {
     average: [f32; FIELDS],
     /// Σ IDF × term frequency over each tool's name terms: what full name coverage adds up to.
     name_mass: Vec<f32>,
+    /// The distinct terms of the tools' names, sorted: name coverage looks up the terms that
+    /// begin a query term, or that a query term begins.
+    name_terms: Vec<Box<str>>,
     server_of: Vec<u32>,
     servers: usize,
     server_postings: HashMap<Box<str>, Vec<(u32, u16)>>,
@@ -289,12 +298,18 @@ impl RankedIndex {
             *average = ((total / n) as f32).max(1.0);
         }
         index.name_mass = vec![0.0; deferred.len()];
-        for postings in index.postings.values() {
+        for (term, postings) in &index.postings {
             let idf = idf(n as f32, postings.len() as f32);
+            let mut named = false;
             for (tool, tf) in postings {
                 index.name_mass[*tool as usize] += idf * f32::from(tf[NAME]);
+                named |= tf[NAME] > 0;
+            }
+            if named {
+                index.name_terms.push(term.clone());
             }
         }
+        index.name_terms.sort_unstable();
         index
     }
 

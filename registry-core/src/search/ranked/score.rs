@@ -10,6 +10,11 @@
 use super::analyze::{request_words, sentences, tokenize_query, word_runs};
 use super::{FIELDS, HashMap, NAME, RankedIndex, idf};
 
+/// The fewest characters of the shorter of two terms for name coverage to count one that
+/// begins the other (`short` and `shortener`), so that short words do not reach far
+/// (`art` and `artist`).
+const PREFIX_CHARS: usize = 5;
+
 /// Amounts by tool or by server index.
 type Scores = HashMap<u32, f32>;
 
@@ -251,7 +256,9 @@ impl RankedIndex {
     }
 
     /// [`Weights::name_coverage`] × `top` × the IDF-weighted fraction of each tool's name terms
-    /// that the query contains.
+    /// that the query contains, where a name term is contained when a query term equals it,
+    /// begins with it or begins it, the shorter of the two having at least [`PREFIX_CHARS`]
+    /// characters (`shortener` covers `shorten`, `transfer` covers `transfermarkt`).
     ///
     /// [`Weights::name_coverage`]: super::Weights::name_coverage
     fn add_name_coverage(&self, terms: &[(String, f32)], top: f32, scored: &mut Scored) {
@@ -259,10 +266,16 @@ impl RankedIndex {
         if weight <= 0.0 {
             return;
         }
+        let mut named: Vec<&str> = Vec::new();
+        for (term, _) in terms {
+            self.name_terms_matching(term, &mut named);
+        }
+        named.sort_unstable();
+        named.dedup();
         let n = self.lengths.len() as f32;
         let mut covered = Scores::default();
-        for (term, _) in terms {
-            let Some(postings) = self.postings.get(term.as_str()) else {
+        for term in named {
+            let Some(postings) = self.postings.get(term) else {
                 continue;
             };
             let idf = idf(n, postings.len() as f32);
@@ -274,6 +287,33 @@ impl RankedIndex {
             let total = self.name_mass[tool as usize];
             if total > 0.0 {
                 *scored.tools.entry(tool).or_default() += weight * mass / total;
+            }
+        }
+    }
+
+    /// Pushes the name terms that a query term covers: itself, and, when it has at least
+    /// [`PREFIX_CHARS`] characters, the name terms it begins and those of at least as many
+    /// characters that begin it.
+    fn name_terms_matching<'a>(&'a self, term: &str, out: &mut Vec<&'a str>) {
+        let names = &self.name_terms;
+        let from = names.partition_point(|name| &**name < term);
+        if term.chars().nth(PREFIX_CHARS - 1).is_none() {
+            out.extend(
+                names
+                    .get(from)
+                    .filter(|name| ***name == *term)
+                    .map(|name| &**name),
+            );
+            return;
+        }
+        let longer = names[from..]
+            .iter()
+            .take_while(|name| name.starts_with(term));
+        out.extend(longer.map(|name| &**name));
+        let prefixes = term.char_indices().map(|(at, _)| at).skip(PREFIX_CHARS);
+        for at in prefixes {
+            if let Ok(found) = names.binary_search_by(|name| (**name).cmp(&term[..at])) {
+                out.push(&names[found]);
             }
         }
     }
@@ -330,6 +370,40 @@ mod tests {
             .take(k)
             .map(|(tool, score)| (tool as usize, score))
             .collect()
+    }
+
+    #[test]
+    fn name_terms_match_by_prefix_only_from_five_characters() {
+        let tools = json!([
+            {"name": "artist", "description": "", "inputSchema": {}},
+            {"name": "shorten", "description": "", "inputSchema": {}},
+            {"name": "transfermarkt_search", "description": "", "inputSchema": {}},
+            {"name": "größenänderung", "description": "", "inputSchema": {}},
+        ]);
+        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]).tools;
+        let index = RankedIndex::build(&pool, Weights::default());
+        let matching = |term: &str| {
+            let mut out = Vec::new();
+            index.name_terms_matching(term, &mut out);
+            out.sort_unstable();
+            out
+        };
+        assert!(
+            matching("art").is_empty(),
+            "three letters match exactly only"
+        );
+        assert_eq!(matching("artist"), ["artist"]);
+        assert_eq!(matching("shortener"), ["shorten"], "a name term begins it");
+        assert_eq!(matching("short"), ["shorten"], "it begins a name term");
+        assert!(matching("shor").is_empty());
+        assert_eq!(matching("transfer"), ["transfermarkt"]);
+        assert_eq!(matching("größenänderungen"), ["größenänderung"]);
+        assert_eq!(
+            matching("größe"),
+            ["größenänderung"],
+            "characters, not bytes"
+        );
+        assert!(matching("größ").is_empty());
     }
 
     #[test]
