@@ -326,3 +326,18 @@ fn name_coverage_counts_a_name_term_that_a_request_word_begins_or_extends() {
         ["mcp__bitly__shorten"]
     );
 }
+
+#[test]
+fn a_request_writing_a_compound_as_two_words_matches_it_written_as_one() {
+    let tools = pool(&[
+        ("geo", &[("zipcode lookup", "Places for a zipcode")]),
+        ("mail", &[("Code search", "Find a postal code by street")]),
+    ]);
+    let query = "Which city has the zip code 01003?";
+    // Seed off: its substring match of `code` in `zipcode` would hide what BM25F does.
+    let engine = engine_without_seed(tools);
+    assert_eq!(
+        engine.search(query, 1).matches,
+        ["mcp__geo__zipcode_lookup"]
+    );
+}

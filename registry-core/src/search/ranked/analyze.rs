@@ -101,6 +101,17 @@ pub(super) fn tokenize_query(text: &str, out: &mut Vec<String>) {
     }
 }
 
+/// Pushes the term two adjacent request words make as one word (`zip code` → `zipcode`,
+/// `time zones` → `timezone`): tool names write as one word what requests write as two. Only
+/// words of letters alone join, the first ending where the space does (`code, time` does not).
+pub(super) fn push_compound(first: &str, second: &str, out: &mut Vec<String>) {
+    let second = second.trim_end_matches(|ch: char| !ch.is_alphanumeric());
+    let letters = |word: &str| !word.is_empty() && word.chars().all(char::is_alphabetic);
+    if letters(first) && letters(second) {
+        push_term(&[first, second].concat(), out);
+    }
+}
+
 /// Calls `term` with each piece of an alphanumeric run, cut where a lower-case letter meets an
 /// upper-case one (`aB`), before the last capital of a capital run followed by a lower-case
 /// letter (`HTTPServer` → `HTTP`, `Server`), and where letters meet digits.
@@ -285,6 +296,26 @@ mod tests {
             ["forensic", "analysis", "http", "server"]
         );
         assert_eq!(terms("search_records v2"), ["search", "record", "v", "2"]);
+    }
+
+    #[test]
+    fn two_adjacent_words_of_letters_make_a_compound() {
+        let compound = |first: &str, second: &str| {
+            let mut out = Vec::new();
+            push_compound(first, second, &mut out);
+            out
+        };
+        assert_eq!(compound("Zip", "codes?"), terms("zipcode"));
+        assert_eq!(compound("time", "zones"), terms("timezone"));
+        assert!(
+            compound("codes,", "time").is_empty(),
+            "punctuation parts them"
+        );
+        assert!(compound("v2", "api").is_empty(), "letters only");
+        assert!(
+            compound("", "weather").is_empty(),
+            "the first word of a request"
+        );
     }
 
     #[test]

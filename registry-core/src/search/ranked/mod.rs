@@ -9,13 +9,15 @@
 //! A query term weighs its IDF raised to [`Weights::idf_power`], times a saturating
 //! function of how often the query repeats it ([`Weights::query_tf`]).
 //!
-//! Queries are analyzed from the text as typed, before any lower-casing, with two additions:
+//! Queries are analyzed from the text as typed, before any lower-casing, with three additions:
 //! - a word written with case humps gives its whole lower-cased form as well as its parts
 //!   (`YouTube` → `you`, `tube`, `youtube`): tool names write such words both ways (`YouTube
 //!   Video Summarizer`, `Youtube Search`), and a query cannot tell which;
 //! - a term said in a request clause, after a request verb such as `find`, `fetch` or `provide`
 //!   and up to the end of its sentence, weighs [`Weights::request_clause`] more than one in the
-//!   story around it (`I'm a film enthusiast… Can you search for videos on Vimeo?`).
+//!   story around it (`I'm a film enthusiast… Can you search for videos on Vimeo?`);
+//! - two adjacent words of letters also give the term they make as one word (`zip code` →
+//!   `zipcode`): tool names write as one word what requests write as two.
 //!
 //! Two server signals are added to every tool of a server, its zero-scoring tools included:
 //! [`Weights::server_doc`] times the BM25 score of the server as one document (all its tools'

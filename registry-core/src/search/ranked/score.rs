@@ -7,7 +7,7 @@
 //! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
 //! per server instead of all of them.
 
-use super::analyze::{request_words, sentences, tokenize_query, word_runs};
+use super::analyze::{push_compound, request_words, sentences, tokenize_query, word_runs};
 use super::{FIELDS, HashMap, NAME, RankedIndex, idf};
 
 /// The fewest characters of the shorter of two terms for name coverage to count one that
@@ -100,17 +100,21 @@ impl RankedIndex {
         scored
     }
 
-    /// A query's distinct terms, each with its weight: a saturating function of how often the
-    /// query says it ([`Weights::query_tf`]), times `1 +` [`Weights::request_clause`] when it
-    /// is said in a request clause.
+    /// A query's distinct terms, the compounds of adjacent words among them (`zip code` →
+    /// `zipcode`), each with its weight: a saturating function of how often the query says it
+    /// ([`Weights::query_tf`]), times `1 +` [`Weights::request_clause`] when it is said in a
+    /// request clause.
     ///
     /// [`Weights::query_tf`]: super::Weights::query_tf
     /// [`Weights::request_clause`]: super::Weights::request_clause
     pub(super) fn query_terms(&self, text: &str) -> Vec<(String, f32)> {
         let mut terms: Vec<(String, bool)> = Vec::new();
         let mut words = Vec::new();
+        let mut previous = "";
         for (word, in_clause) in request_words(text) {
             tokenize_query(word, &mut words);
+            push_compound(previous, word, &mut words);
+            previous = word;
             terms.extend(words.drain(..).map(|term| (term, in_clause)));
         }
         terms.sort_unstable();
