@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::index::SeedIndex;
 use super::names::NameTable;
-use super::ranked::{RankedIndex, Weights};
+use super::ranked::{RankedIndex, RankedScores, Weights};
 use super::seed::{parse_terms, select_names};
 use super::text::js_trim;
 use super::{SearchOutput, ToolSearcher};
@@ -187,7 +187,7 @@ impl SearchEngine {
     /// one.
     fn blend(
         &self,
-        query: &str,
+        ranked: &RankedScores,
         terms: &super::seed::Terms,
         max_results: usize,
         allowed: Option<&[u32]>,
@@ -196,19 +196,18 @@ impl SearchEngine {
             return Vec::new();
         }
         let first = max_results.saturating_mul(2).max(CANDIDATES);
-        self.blend_from(first, query, terms, max_results, allowed)
+        self.blend_from(first, ranked, terms, max_results, allowed)
     }
 
     /// [`blend`](Self::blend), starting from `first` candidates a side.
     fn blend_from(
         &self,
         first: usize,
-        query: &str,
+        ranked: &RankedScores,
         terms: &super::seed::Terms,
         max_results: usize,
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
-        let ranked = self.ranked_index().score(query);
         let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
         let (mut k_rank, mut k_seed) = (first.max(1), first.max(1));
         let mut by_seed = self.seed.rank(terms, k_seed);
@@ -279,9 +278,10 @@ impl SearchEngine {
                     if allowed.as_ref().is_some_and(Vec::is_empty) {
                         Vec::new()
                     } else {
+                        let scores = self.ranked_index().score(query);
                         let depth = max_results.saturating_mul(DIVERSIFY_DEPTH);
-                        let blended = self.blend(query, &terms, depth, allowed.as_deref());
-                        self.ranked_index().diversify(query, &blended, max_results)
+                        let blended = self.blend(&scores, &terms, depth, allowed.as_deref());
+                        scores.diversify(&blended, max_results)
                     }
                 }
             };
@@ -385,12 +385,13 @@ mod tests {
         for query in queries {
             let terms = parse_terms(query);
             let allowed = engine.seed.required(&terms.required);
+            let scores = engine.ranked_index().score(query);
             for max in 1..12 {
                 let expected = blend_every_tool(&engine, query, &terms, max);
                 assert!(!expected.is_empty(), "{query:?} finds tools");
                 for first in [1, 2, 5] {
                     let blended: Vec<usize> = engine
-                        .blend_from(first, query, &terms, max, allowed.as_deref())
+                        .blend_from(first, &scores, &terms, max, allowed.as_deref())
                         .into_iter()
                         .map(|(i, _)| i)
                         .collect();

@@ -37,6 +37,16 @@ impl RankedIndex {
     /// assert_eq!(index.diversify("weather and hotels", &candidates, 2), [0, 2]);
     /// ```
     pub fn diversify(&self, query: &str, candidates: &[(usize, f32)], k: usize) -> Vec<usize> {
+        self.diversify_terms(&self.query_terms(query), candidates, k)
+    }
+
+    /// [`diversify`](Self::diversify) for a query whose terms are `terms`.
+    pub(super) fn diversify_terms(
+        &self,
+        terms: &[(String, f32)],
+        candidates: &[(usize, f32)],
+        k: usize,
+    ) -> Vec<usize> {
         let k = k.min(candidates.len());
         let weight = self.weights.redundancy;
         if weight <= 0.0 {
@@ -44,7 +54,6 @@ impl RankedIndex {
         }
         let n = self.lengths.len() as f32;
         // For each candidate, its matched terms (indices into `terms`) with their IDF.
-        let terms = self.query_terms(query);
         let matched: Vec<Vec<(usize, f32)>> = candidates
             .iter()
             .map(|(tool, _)| {

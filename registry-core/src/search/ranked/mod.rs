@@ -322,9 +322,11 @@ impl RankedIndex {
 
     /// Scores a free-text query over every indexed tool.
     pub fn score(&self, query: &str) -> RankedScores<'_> {
+        let terms = self.query_terms(query);
         RankedScores {
             index: self,
-            scored: self.score_request(query),
+            scored: self.score_request(query, &terms),
+            terms,
         }
     }
 
@@ -354,6 +356,8 @@ impl RankedIndex {
 pub struct RankedScores<'a> {
     index: &'a RankedIndex,
     scored: score::Scored,
+    /// The query's weighted terms, for [`diversify`](Self::diversify).
+    terms: Vec<(String, f32)>,
 }
 
 impl RankedScores<'_> {
@@ -366,6 +370,11 @@ impl RankedScores<'_> {
     /// Tool `tool`'s score (0 for a tool that matched nothing).
     pub fn of(&self, tool: usize) -> f32 {
         self.scored.total(self.index, tool as u32)
+    }
+
+    /// [`RankedIndex::diversify`] for this query, without analyzing it again.
+    pub fn diversify(&self, candidates: &[(usize, f32)], k: usize) -> Vec<usize> {
+        self.index.diversify_terms(&self.terms, candidates, k)
     }
 }
 

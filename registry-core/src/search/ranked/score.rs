@@ -87,14 +87,14 @@ impl Scored {
 }
 
 impl RankedIndex {
-    /// BM25F, the server signals and the request signals for a whole query.
-    pub(super) fn score_request(&self, query: &str) -> Scored {
-        let terms = self.query_terms(query);
-        let mut scored = self.score_terms(&terms);
+    /// BM25F, the server signals and the request signals for a whole query, whose terms
+    /// ([`query_terms`](Self::query_terms)) are `terms`.
+    pub(super) fn score_request(&self, query: &str, terms: &[(String, f32)]) -> Scored {
+        let mut scored = self.score_terms(terms);
         let top = scored.top(self);
         if top > 0.0 {
             self.add_sentences(query, top, &mut scored);
-            self.add_name_coverage(&terms, top, &mut scored);
+            self.add_name_coverage(terms, top, &mut scored);
             self.add_server_mentions(query, top, &mut scored);
         }
         scored
@@ -436,7 +436,7 @@ mod tests {
             "forecast for the city from Server 2 weather",
             "nothing matches this",
         ] {
-            let scored = index.score_request(query);
+            let scored = index.score_request(query, &index.query_terms(query));
             for k in [1, 3, 5, 20, 100] {
                 for allowed in [None, Some(allowed.as_slice())] {
                     assert_eq!(
