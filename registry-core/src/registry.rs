@@ -68,11 +68,12 @@ impl Builtins {
                     .then(a.1.source.line.cmp(&b.1.source.line))
             })
         });
-        if let Some(pair) = seen.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        let mut neighbours = seen.iter().zip(seen.iter().skip(1));
+        if let Some((first, second)) = neighbours.find(|(a, b)| a.0 == b.0) {
             return Err(DuplicateTool {
-                name: pair[0].0,
-                first: pair[0].1,
-                second: pair[1].1,
+                name: first.0,
+                first: first.1,
+                second: second.1,
             });
         }
         Ok(Builtins { tools })

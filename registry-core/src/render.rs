@@ -180,7 +180,7 @@ pub fn render_anthropic(
         }
     });
     Ok(RenderedTools {
-        tools: serde_json::to_string(&rendered).expect("tool JSON serializes"),
+        tools: tools_json(&rendered),
         deferred_tools_message,
         beta,
         tool_count: rendered.len(),
@@ -253,7 +253,7 @@ pub fn render_openai(
             strict: *is_strict,
         });
     let text = match format {
-        OpenAiFormat::ChatCompletions => serde_json::to_string(
+        OpenAiFormat::ChatCompletions => tools_json(
             &functions
                 .map(|function| ChatTool {
                     kind: "function",
@@ -261,7 +261,7 @@ pub fn render_openai(
                 })
                 .collect::<Vec<_>>(),
         ),
-        OpenAiFormat::Responses => serde_json::to_string(
+        OpenAiFormat::Responses => tools_json(
             &functions
                 .map(|function| ResponsesTool {
                     kind: "function",
@@ -270,7 +270,15 @@ pub fn render_openai(
                 .collect::<Vec<_>>(),
         ),
     };
-    Ok(text.expect("tool JSON serializes"))
+    Ok(text)
+}
+
+/// A rendered `tools` array as JSON text.
+// Cannot fail: the tool structs hold only strings, booleans, options, `RawValue`s (already
+// parsed as JSON) and `Value`s (string keys), which serde_json always serializes.
+#[allow(clippy::expect_used)]
+fn tools_json<T: Serialize + ?Sized>(tools: &T) -> String {
+    serde_json::to_string(tools).expect("tool JSON serializes")
 }
 
 fn for_each_content_array(messages: &mut [Value], mut visit: impl FnMut(&mut Vec<Value>)) {

@@ -211,16 +211,22 @@ struct Out<'a> {
     pos: usize,
 }
 
+/// Appends `text`. Bytes past the end of the buffer are not written, but still counted, so that
+/// [`render`]'s length check reports a buffer of the wrong size.
 const fn put(out: &mut Out<'_>, text: &str) {
-    let bytes = text.as_bytes();
-    if let Some(buf) = &mut out.buf {
-        let mut i = 0;
-        while i < bytes.len() {
-            buf[out.pos + i] = bytes[i];
-            i += 1;
+    let mut bytes = text.as_bytes();
+    if let Some(buf) = &mut out.buf
+        && let Some((_, mut free)) = buf.split_at_mut_checked(out.pos)
+    {
+        while let Some((byte, rest)) = bytes.split_first() {
+            let Some((slot, more)) = { free }.split_first_mut() else {
+                break;
+            };
+            *slot = *byte;
+            (bytes, free) = (rest, more);
         }
     }
-    out.pos += bytes.len();
+    out.pos += text.len();
 }
 
 /// Writes `{` + optional description + the node's members + `}`.
@@ -283,23 +289,22 @@ const fn write_members(out: &mut Out<'_>, node: &Schema, first: bool, mode: Mode
 const fn write_object(out: &mut Out<'_>, object: &Object, mode: Mode) {
     let strict = matches!(mode, Mode::Strict);
     put(out, "\"type\":\"object\",\"properties\":{");
-    let fields = object.fields;
-    let mut i = 0;
-    while i < fields.len() {
-        if i > 0 {
-            put(out, ",");
-        }
+    let mut fields = object.fields;
+    let mut first = true;
+    while let Some((field, rest)) = fields.split_first() {
+        comma(out, first);
         put(out, "\"");
-        put(out, fields[i].name);
+        put(out, field.name);
         put(out, "\":");
-        write_node(out, fields[i].schema, fields[i].description, mode);
-        i += 1;
+        write_node(out, field.schema, field.description, mode);
+        first = false;
+        fields = rest;
     }
     put(out, "}");
     let mut wrote_required = false;
-    let mut i = 0;
-    while i < fields.len() {
-        if strict || fields[i].required {
+    let mut fields = object.fields;
+    while let Some((field, rest)) = fields.split_first() {
+        if strict || field.required {
             put(
                 out,
                 if wrote_required {
@@ -308,11 +313,11 @@ const fn write_object(out: &mut Out<'_>, object: &Object, mode: Mode) {
                     ",\"required\":[\""
                 },
             );
-            put(out, fields[i].name);
+            put(out, field.name);
             put(out, "\"");
             wrote_required = true;
         }
-        i += 1;
+        fields = rest;
     }
     if wrote_required {
         put(out, "]");
@@ -386,6 +391,12 @@ mod tests {
             std::str::from_utf8(&bytes).unwrap(),
             r#"{"type":"object","properties":{}}"#
         );
+    }
+
+    #[test]
+    #[should_panic(expected = "schema length mismatch")]
+    fn a_buffer_of_the_wrong_size_is_reported_not_overrun() {
+        render::<8>(&ROOT, Mode::Standard);
     }
 
     #[test]

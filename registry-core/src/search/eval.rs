@@ -122,8 +122,10 @@ impl EvalSet {
                 servers.push((server.to_owned(), Vec::new(), Vec::new()));
                 servers.len() - 1
             });
-            servers[slot].1.push(entry);
-            servers[slot].2.push(&tool.id);
+            if let Some((_, list, ids)) = servers.get_mut(slot) {
+                list.push(entry);
+                ids.push(&tool.id);
+            }
         }
         // Tools load server by server, in this order.
         let ids_in_order: Vec<&str> = servers
@@ -247,7 +249,7 @@ pub fn evaluate_engine(set: &EvalSet, engine: &SearchEngine, k: usize) -> Metric
     let (mut recall, mut hit, mut mrr) = (0.0, 0.0, 0.0);
     for query in &set.queries {
         let ranked = engine.search(&query.query, 100.max(k)).matches;
-        let top = &ranked[..ranked.len().min(k)];
+        let top = ranked.get(..k).unwrap_or(&ranked);
         let found = query
             .relevant
             .iter()

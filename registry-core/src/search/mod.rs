@@ -5,6 +5,7 @@
 //! second strategy (BM25F). [`SearchEngine`] holds both for one pool. The output and its
 //! mapping to a `tool_result` block live here.
 
+mod distinct;
 mod engine;
 pub mod eval;
 pub mod index;

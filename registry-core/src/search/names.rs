@@ -49,7 +49,7 @@ impl NameTable {
         let start = self
             .sorted_lower
             .partition_point(|(name, _)| name.as_ref() < prefix);
-        let mut found: Vec<usize> = self.sorted_lower[start..]
+        let mut found: Vec<usize> = (self.sorted_lower.get(start..).unwrap_or_default())
             .iter()
             .take_while(|(name, _)| name.starts_with(prefix))
             .map(|&(_, i)| i as usize)

@@ -3,6 +3,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::collections::binary_heap::PeekMut;
 
 /// Sorted tool lists for keys `0..keys`, stored back to back (compressed sparse rows).
 #[derive(Debug, Default)]
@@ -13,28 +14,43 @@ pub(crate) struct Postings {
 
 impl Postings {
     /// Groups `(key, tool)` pairs by key; pairs pushed in tool order give sorted lists.
+    /// A pair whose key is not below `keys` is left out.
     pub(crate) fn from_pairs(keys: usize, pairs: &[(u32, u32)]) -> Postings {
+        // `offsets[key + 1]` counts the tools of `key`, then sums those of the keys up to it.
         let mut offsets = vec![0u32; keys + 1];
         for &(key, _) in pairs {
-            offsets[key as usize + 1] += 1;
+            if let Some(count) = offsets.get_mut(key as usize + 1) {
+                *count += 1;
+            }
         }
-        for i in 0..keys {
-            offsets[i + 1] += offsets[i];
+        let mut total = 0;
+        for offset in &mut offsets {
+            total += *offset;
+            *offset = total;
         }
-        let mut fill: Vec<u32> = offsets[..keys].to_vec();
-        let mut tools = vec![0u32; pairs.len()];
+        let mut fill: Vec<u32> = offsets.clone();
+        fill.pop();
+        let mut tools = vec![0u32; total as usize];
         for &(key, tool) in pairs {
-            let slot = &mut fill[key as usize];
-            tools[*slot as usize] = tool;
-            *slot += 1;
+            if let Some(slot) = fill.get_mut(key as usize)
+                && let Some(place) = tools.get_mut(*slot as usize)
+            {
+                *place = tool;
+                *slot += 1;
+            }
         }
         Postings { offsets, tools }
     }
 
-    /// The tools of `key`, sorted.
+    /// The tools of `key`, sorted; none for a key it does not have.
     pub(crate) fn get(&self, key: u32) -> &[u32] {
         let key = key as usize;
-        &self.tools[self.offsets[key] as usize..self.offsets[key + 1] as usize]
+        let (Some(&start), Some(&end)) = (self.offsets.get(key), self.offsets.get(key + 1)) else {
+            return &[];
+        };
+        self.tools
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
     }
 
     /// Heap bytes held.
@@ -51,11 +67,11 @@ pub(crate) const END: u32 = u32::MAX;
 #[inline]
 pub(crate) fn seek(list: &[u32], pos: &mut usize, target: u32) -> u32 {
     let mut lo = *pos;
-    if lo >= list.len() {
+    let Some(&head) = list.get(lo) else {
         return END;
-    }
-    if list[lo] >= target {
-        return list[lo];
+    };
+    if head >= target {
+        return head;
     }
     // list[lo] < target; most often the next one is the answer.
     match list.get(lo + 1) {
@@ -72,13 +88,16 @@ pub(crate) fn seek(list: &[u32], pos: &mut usize, target: u32) -> u32 {
     // Gallop to a bound, then binary search (lo, hi].
     let mut step = 1;
     let mut hi = lo + step;
-    while hi < list.len() && list[hi] < target {
+    while let Some(&tool) = list.get(hi)
+        && tool < target
+    {
         lo = hi;
         step *= 2;
         hi = lo + step;
     }
-    let hi = hi.min(list.len());
-    let found = lo + 1 + list[lo + 1..hi].partition_point(|&tool| tool < target);
+    // `lo` is below the length, so the window is in range.
+    let window = list.get(lo + 1..hi.min(list.len())).unwrap_or_default();
+    let found = lo + 1 + window.partition_point(|&tool| tool < target);
     *pos = found;
     list.get(found).copied().unwrap_or(END)
 }
@@ -125,13 +144,10 @@ impl<'a> Cursor<'a> {
 
     /// A cursor over the union of `lists` (each sorted and not empty).
     pub(crate) fn union(lists: Vec<&'a [u32]>) -> Cursor<'a> {
-        match lists.len() {
-            1 => Cursor::Slice {
-                list: lists[0],
-                pos: 0,
-            },
-            _ => Cursor::Union(Union::new(lists)),
+        if let &[list] = lists.as_slice() {
+            return Cursor::Slice { list, pos: 0 };
         }
+        Cursor::Union(Union::new(lists))
     }
 }
 
@@ -152,7 +168,9 @@ pub(crate) struct Union<'a> {
 impl<'a> Union<'a> {
     fn new(lists: Vec<&'a [u32]>) -> Union<'a> {
         let heads = match lists.len() <= FEW {
-            true => lists.iter().map(|list| list[0]).collect(),
+            true => (lists.iter())
+                .map(|list| list.first().copied().unwrap_or(END))
+                .collect(),
             false => Vec::new(),
         };
         Union {
@@ -164,9 +182,8 @@ impl<'a> Union<'a> {
     }
 
     fn first(&self) -> u32 {
-        self.lists
-            .iter()
-            .map(|(list, _)| list[0])
+        (self.lists.iter())
+            .filter_map(|(list, _)| list.first().copied())
             .min()
             .unwrap_or(END)
     }
@@ -194,16 +211,19 @@ impl<'a> Union<'a> {
                 });
             self.heap = heads.collect();
         }
-        while let Some(&Reverse((head, i))) = self.heap.peek() {
+        while let Some(mut top) = self.heap.peek_mut() {
+            let Reverse((head, i)) = *top;
             if head >= target {
                 return head;
             }
-            let (list, pos) = &mut self.lists[i as usize];
-            let next = seek(list, pos, target);
+            let next = match self.lists.get_mut(i as usize) {
+                Some((list, pos)) => seek(list, pos, target),
+                None => END,
+            };
             if next == END {
-                self.heap.pop();
+                PeekMut::pop(top);
             } else {
-                self.heap.peek_mut().expect("peeked").0 = (next, i);
+                top.0 = (next, i);
             }
         }
         END
@@ -282,5 +302,8 @@ mod tests {
         assert_eq!(postings.get(0), [1, 4]);
         assert_eq!(postings.get(1), [] as [u32; 0]);
         assert_eq!(postings.get(2), [0, 1]);
+        assert_eq!(postings.get(3), [] as [u32; 0], "a key it does not have");
+        let dropped = Postings::from_pairs(2, &[(1, 0), (5, 1), (0, 2)]);
+        assert_eq!((dropped.get(0), dropped.get(1)), (&[2][..], &[0][..]));
     }
 }

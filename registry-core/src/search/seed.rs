@@ -19,6 +19,8 @@
 use std::sync::Arc;
 
 use super::SearchOutput;
+use super::distinct::push_new;
+use super::engine::names_at;
 use super::text::{js_trim, js_words, matches_word, parse_tool_name};
 use crate::pool::ToolInfo;
 
@@ -51,11 +53,10 @@ pub fn parse_terms(query: &str) -> Terms {
 
 /// The names listed after `select:`, when the raw query is a select query.
 pub fn select_names(raw: &str) -> Option<Vec<&str>> {
-    let prefix = raw.get(..7)?;
+    let (prefix, rest) = raw.split_at_checked(7)?;
     if !prefix.eq_ignore_ascii_case("select:") {
         return None;
     }
-    let rest = &raw[7..];
     // JavaScript's `.` matches no line terminator, so `^select:(.+)$` needs a one-line rest.
     if rest.is_empty() || rest.contains(['\n', '\r', '\u{2028}', '\u{2029}']) {
         return None;
@@ -81,12 +82,10 @@ pub fn fast_path(
     deferred: &[Arc<ToolInfo>],
 ) -> Option<Vec<String>> {
     if let Some(names) = select_names(raw) {
-        let mut found: Vec<String> = Vec::new();
+        let (mut found, mut seen) = (Vec::new(), None);
         for name in names {
-            if let Some(tool) = find(deferred, name).or_else(|| find(pool, name))
-                && !found.contains(&tool.name)
-            {
-                found.push(tool.name.clone());
+            if let Some(tool) = find(deferred, name).or_else(|| find(pool, name)) {
+                push_new(&mut found, &mut seen, &tool.name);
             }
         }
         return Some(found);
@@ -116,7 +115,7 @@ pub fn fast_path(
 }
 
 /// The text of one tool that the keyword rules read, lower-cased once.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ToolText {
     /// The name's parts.
     pub name: super::text::NameParts,
@@ -200,10 +199,7 @@ pub fn search(
             .enumerate()
             .filter(|(_, text)| text.has_all(&terms.required))
             .map(|(index, text)| (index, text.score(&terms.scoring)));
-        rank(scored, max_results)
-            .into_iter()
-            .map(|index| deferred[index].name.clone())
-            .collect()
+        names_at(deferred, rank(scored, max_results).into_iter())
     });
     SearchOutput::new(matches, raw, deferred.len(), pending_mcp_servers)
 }

@@ -1,7 +1,7 @@
 //! Text rules ToolSearch shares between its strategies: name parts and word boundaries.
 
 /// A tool name split for matching.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NameParts {
     /// The lower-cased parts.
     pub parts: Vec<String>,
@@ -89,9 +89,9 @@ fn is_word_byte(byte: u8) -> bool {
 }
 
 fn boundary(text: &[u8], at: usize) -> bool {
-    let before = at > 0 && is_word_byte(text[at - 1]);
-    let after = at < text.len() && is_word_byte(text[at]);
-    before != after
+    let word = |i: usize| text.get(i).is_some_and(|&byte| is_word_byte(byte));
+    let before = at.checked_sub(1).is_some_and(word);
+    before != word(at)
 }
 
 /// Whether `term` occurs in `text` with a JavaScript `\b` on each side (the term taken
@@ -103,7 +103,7 @@ pub fn matches_word(text: &str, term: &str) -> bool {
     let haystack = text.as_bytes();
     let needle = term.as_bytes();
     let mut start = 0;
-    while let Some(found) = find(&haystack[start..], needle) {
+    while let Some(found) = haystack.get(start..).and_then(|rest| find(rest, needle)) {
         let at = start + found;
         if boundary(haystack, at) && boundary(haystack, at + needle.len()) {
             return true;
@@ -142,8 +142,9 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     let last = haystack.len().checked_sub(needle.len())?;
     let mut at = 0;
     while at <= last {
-        at += position(&haystack[at..=last], first)?;
-        if &haystack[at + 1..at + needle.len()] == rest {
+        at += position(haystack.get(at..=last)?, first)?;
+        // `at` is at most `last`, so the needle's length fits from it.
+        if haystack.get(at + 1..at + needle.len()) == Some(rest) {
             return Some(at);
         }
         at += 1;

@@ -13,18 +13,21 @@ pub(crate) fn is_word_term(term: &str) -> bool {
     term.bytes().all(is_word_byte)
 }
 
-fn is_word_byte(byte: u8) -> bool {
-    WORD_BYTES[byte as usize]
+#[inline]
+pub(super) fn is_word_byte(byte: u8) -> bool {
+    // Every byte has an entry: the lookup compiles to a load.
+    WORD_BYTES.get(usize::from(byte)).copied().unwrap_or(false)
 }
 
 /// `[A-Za-z0-9_]`, by byte.
 static WORD_BYTES: [bool; 256] = {
     let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let b = byte as u8;
-        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
-        byte += 1;
+    let mut slots: &mut [bool] = &mut table;
+    let mut byte = 0u8;
+    while let Some((slot, rest)) = { slots }.split_first_mut() {
+        *slot = byte.is_ascii_alphanumeric() || byte == b'_';
+        byte = byte.wrapping_add(1);
+        slots = rest;
     }
     table
 };
@@ -88,6 +91,7 @@ pub(super) fn split_name(name: &str, out: &mut String, ranges: &mut Vec<(u32, u3
 }
 
 /// The id of `key` in `map`, adding it (with the next id) when new; `added` runs for a new key.
+#[inline]
 pub(super) fn intern(map: &mut Map, key: &[u8], added: impl FnOnce(u32)) -> u32 {
     if let Some(&id) = map.get(key) {
         return id;
@@ -100,10 +104,15 @@ pub(super) fn intern(map: &mut Map, key: &[u8], added: impl FnOnce(u32)) -> u32 
 
 /// The first 8 bytes of `bytes` as a big-endian number, zero-padded: ordering by it orders by
 /// those bytes.
+#[inline]
 pub(super) fn key8(bytes: &[u8]) -> u64 {
+    if let Some(head) = bytes.first_chunk::<8>() {
+        return u64::from_be_bytes(*head);
+    }
     let mut key = [0u8; 8];
-    let n = bytes.len().min(8);
-    key[..n].copy_from_slice(&bytes[..n]);
+    for (slot, &byte) in key.iter_mut().zip(bytes) {
+        *slot = byte;
+    }
     u64::from_be_bytes(key)
 }
 
@@ -124,8 +133,10 @@ impl FieldBuilder {
             if id as usize >= self.last.len() {
                 self.last.resize(id as usize + 1, u32::MAX);
             }
-            if self.last[id as usize] != tool {
-                self.last[id as usize] = tool;
+            if let Some(last) = self.last.get_mut(id as usize)
+                && *last != tool
+            {
+                *last = tool;
                 self.pairs.push((id, tool));
             }
         }

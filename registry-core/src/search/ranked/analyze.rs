@@ -144,9 +144,13 @@ fn push_term(word: &str, out: &mut Vec<String>) {
     if lower.is_empty() || STOP_WORDS.binary_search(&lower.as_str()).is_ok() {
         return;
     }
-    let word = match ABBREVIATIONS.binary_search_by_key(&lower.as_str(), |(short, _)| short) {
-        Ok(at) => ABBREVIATIONS[at].1.to_owned(),
-        Err(_) => lower,
+    let spelled = (ABBREVIATIONS
+        .binary_search_by_key(&lower.as_str(), |(short, _)| short)
+        .ok())
+    .and_then(|at| ABBREVIATIONS.get(at));
+    let word = match spelled {
+        Some((_, long)) => (*long).to_owned(),
+        None => lower,
     };
     out.push(stem(word));
 }
@@ -248,12 +252,14 @@ pub(super) fn word_runs(query: &str) -> Vec<String> {
         .map(str::to_lowercase)
         .collect();
     let mut runs = Vec::new();
-    for start in 0..words.len() {
+    let mut rest = words.as_slice();
+    while let Some((_, after)) = rest.split_first() {
         let mut run = String::new();
-        for word in &words[start..(start + MENTION_WORDS).min(words.len())] {
+        for word in rest.iter().take(MENTION_WORDS) {
             run.push_str(word);
             runs.push(run.clone());
         }
+        rest = after;
     }
     runs
 }

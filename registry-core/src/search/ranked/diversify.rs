@@ -10,7 +10,13 @@
 //!
 //! [`Weights::redundancy`]: super::Weights::redundancy
 
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
 use super::{DESCRIPTION, NAME, RankedIndex, idf};
+
+/// Up to this many picks times candidates, each pick scans the candidates left.
+const SCAN_PICKS: usize = 4096;
 
 impl RankedIndex {
     /// The best `k` of `candidates` (tools with their scores, best first), picked one at a time
@@ -41,6 +47,11 @@ impl RankedIndex {
     }
 
     /// [`diversify`](Self::diversify) for a query whose terms are `terms`.
+    ///
+    /// Each pick takes the best adjusted score, the first of the candidates on a tie. The
+    /// adjusted scores are kept in a heap and computed again only for the candidates that share
+    /// a term with the tool just picked, so `k` picks of many candidates take `O((n + u) log n)`
+    /// for `n` candidates and `u` such updates, not `O(k n)`.
     pub(super) fn diversify_terms(
         &self,
         terms: &[(String, f32)],
@@ -52,51 +63,330 @@ impl RankedIndex {
         if weight <= 0.0 {
             return candidates.iter().take(k).map(|(tool, _)| *tool).collect();
         }
+        let matched = self.matched_terms(terms, candidates);
+        let mut picker = Picker {
+            candidates,
+            matched: &matched,
+            covered: vec![false; terms.len()],
+            weight,
+        };
+        // A few picks among few candidates scan them, as the rule reads. Otherwise a heap
+        // picks, which needs finite scores and weight: then no adjusted score is NaN, and the
+        // heap's order is the order of `>`.
+        let few = k.saturating_mul(candidates.len()) <= SCAN_PICKS;
+        let finite = weight.is_finite() && candidates.iter().all(|(_, score)| score.is_finite());
+        let mut picked = match !few && finite {
+            true => picker.pick_by_heap(terms.len(), k),
+            false => picker.pick_by_scan(k),
+        };
+        // Each pick, a candidate's position, becomes its tool.
+        picked.retain_mut(|c| match candidates.get(*c) {
+            Some((tool, _)) => {
+                *c = *tool;
+                true
+            }
+            None => false,
+        });
+        picked
+    }
+
+    /// For each candidate, the query terms (positions in `terms`, ascending) it matches in its
+    /// name or description, with their IDF.
+    ///
+    /// A term's postings are walked when they are fewer than the candidates, otherwise each
+    /// candidate is looked up in them: a long query over many candidates costs at most the
+    /// postings of its terms, not terms times candidates.
+    fn matched_terms(
+        &self,
+        terms: &[(String, f32)],
+        candidates: &[(usize, f32)],
+    ) -> Vec<Vec<(usize, f32)>> {
         let n = self.lengths.len() as f32;
-        // For each candidate, its matched terms (indices into `terms`) with their IDF.
-        let matched: Vec<Vec<(usize, f32)>> = candidates
-            .iter()
-            .map(|(tool, _)| {
-                let tool = *tool as u32;
-                terms
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(at, (term, _))| {
-                        let postings = self.postings.get(term.as_str())?;
-                        let found = postings.binary_search_by_key(&tool, |(t, _)| *t).ok()?;
-                        let tf = postings[found].1;
-                        (tf[NAME] > 0 || tf[DESCRIPTION] > 0)
-                            .then(|| (at, idf(n, postings.len() as f32)))
-                    })
-                    .collect()
-            })
-            .collect();
-        let mut covered = vec![false; terms.len()];
-        let mut left: Vec<usize> = (0..candidates.len()).collect();
-        let mut picked = Vec::with_capacity(k);
-        while picked.len() < k {
-            let adjusted = |c: usize| {
-                let mass: f32 = matched[c].iter().map(|(_, idf)| idf).sum();
-                let repeated: f32 = matched[c]
-                    .iter()
-                    .filter(|(at, _)| covered[*at])
-                    .map(|(_, idf)| idf)
-                    .sum();
-                let share = if mass > 0.0 { repeated / mass } else { 1.0 };
-                candidates[c].1 * (1.0 - weight * share)
+        let mut matched: Vec<Vec<(usize, f32)>> = vec![Vec::new(); candidates.len()];
+        // (tool, candidate) by tool, for walking postings; made the first time it is needed.
+        let mut by_tool: Vec<(u32, usize)> = Vec::new();
+        for (at, (term, _)) in terms.iter().enumerate() {
+            let Some(postings) = self.postings.get(term.as_str()) else {
+                continue;
             };
-            let mut best = 0;
-            for at in 1..left.len() {
-                if adjusted(left[at]) > adjusted(left[best]) {
-                    best = at;
+            let idf = idf(n, postings.len() as f32);
+            let counts = |tf: &[u16; super::FIELDS]| tf[NAME] > 0 || tf[DESCRIPTION] > 0;
+            if postings.len() < candidates.len() {
+                if by_tool.is_empty() {
+                    by_tool = (candidates.iter().enumerate())
+                        .map(|(c, (tool, _))| (*tool as u32, c))
+                        .collect();
+                    by_tool.sort_unstable();
+                }
+                for (tool, _) in postings.iter().filter(|(_, tf)| counts(tf)) {
+                    let first = by_tool.partition_point(|(t, _)| t < tool);
+                    let same = by_tool.get(first..).unwrap_or_default();
+                    for (_, c) in same.iter().take_while(|(t, _)| t == tool) {
+                        if let Some(list) = matched.get_mut(*c) {
+                            list.push((at, idf));
+                        }
+                    }
+                }
+            } else {
+                for ((tool, _), list) in candidates.iter().zip(&mut matched) {
+                    let tool = *tool as u32;
+                    let found = postings.binary_search_by_key(&tool, |(t, _)| *t).ok();
+                    if found
+                        .and_then(|found| postings.get(found))
+                        .is_some_and(|(_, tf)| counts(tf))
+                    {
+                        list.push((at, idf));
+                    }
                 }
             }
-            let c = left.remove(best);
-            for (at, _) in &matched[c] {
-                covered[*at] = true;
+        }
+        matched
+    }
+}
+
+/// The state of one diversified pick.
+struct Picker<'a> {
+    candidates: &'a [(usize, f32)],
+    matched: &'a [Vec<(usize, f32)>],
+    /// The terms matched by a tool picked so far.
+    covered: Vec<bool>,
+    weight: f32,
+}
+
+impl Picker<'_> {
+    /// Candidate `c`'s score less its redundancy with the tools picked so far.
+    fn adjusted(&self, c: usize) -> f32 {
+        let matched = self.matched.get(c).map(Vec::as_slice).unwrap_or_default();
+        let mass: f32 = matched.iter().map(|(_, idf)| idf).sum();
+        let repeated: f32 = matched
+            .iter()
+            .filter(|(at, _)| self.covered.get(*at).copied().unwrap_or(false))
+            .map(|(_, idf)| idf)
+            .sum();
+        let share = if mass > 0.0 { repeated / mass } else { 1.0 };
+        let score = self.candidates.get(c).map_or(0.0, |(_, score)| *score);
+        score * (1.0 - self.weight * share)
+    }
+
+    /// Marks candidate `c`'s terms covered, calling `newly` with each that was not.
+    fn cover(&mut self, c: usize, mut newly: impl FnMut(usize)) {
+        let matched = self.matched.get(c).map(Vec::as_slice).unwrap_or_default();
+        for (at, _) in matched {
+            if let Some(covered) = self.covered.get_mut(*at)
+                && !*covered
+            {
+                *covered = true;
+                newly(*at);
             }
-            picked.push(candidates[c].0);
+        }
+    }
+
+    /// `k` picks, each by a scan of the candidates left: `O(k n)`, for few candidates, or for
+    /// scores that may be NaN or infinite, whose comparisons a heap cannot order.
+    fn pick_by_scan(&mut self, k: usize) -> Vec<usize> {
+        let mut left: Vec<usize> = (0..self.candidates.len()).collect();
+        let mut picked = Vec::with_capacity(k);
+        while picked.len() < k {
+            let mut best: Option<(usize, f32)> = None;
+            for (at, &c) in left.iter().enumerate() {
+                let score = self.adjusted(c);
+                // The first candidate, then any that beats the best so far.
+                if best.is_none_or(|(_, best)| score > best) {
+                    best = Some((at, score));
+                }
+            }
+            let Some((at, _)) = best else { break };
+            let c = left.remove(at);
+            self.cover(c, |_| {});
+            picked.push(c);
         }
         picked
+    }
+
+    /// `k` picks from a heap of adjusted scores, each kept current: when a pick covers a
+    /// term, the candidates left that match it are scored again (with the same sums, in the
+    /// same order, as [`pick_by_scan`](Self::pick_by_scan)).
+    fn pick_by_heap(&mut self, terms: usize, k: usize) -> Vec<usize> {
+        let n = self.candidates.len();
+        // The candidates matching each term.
+        let mut by_term: Vec<Vec<usize>> = vec![Vec::new(); terms];
+        for (c, matched) in self.matched.iter().enumerate() {
+            for (at, _) in matched {
+                if let Some(list) = by_term.get_mut(*at) {
+                    list.push(c);
+                }
+            }
+        }
+        let mut current: Vec<f32> = (0..n).map(|c| self.adjusted(c)).collect();
+        let mut heap: BinaryHeap<Entry> = (current.iter().enumerate())
+            .map(|(c, &score)| Entry::new(score, c))
+            .collect();
+        let mut done = vec![false; n];
+        // The pick that last scored a candidate again, so that each is scored once a pick.
+        let mut stamp = vec![usize::MAX; n];
+        let mut picked = Vec::with_capacity(k);
+        while picked.len() < k {
+            let Some(entry) = heap.pop() else { break };
+            let c = entry.candidate;
+            // An entry is stale once its candidate is picked or scored again.
+            let fresh = current
+                .get(c)
+                .is_some_and(|&score| Entry::new(score, c) == entry);
+            if !fresh || done.get(c).copied().unwrap_or(true) {
+                continue;
+            }
+            if let Some(done) = done.get_mut(c) {
+                *done = true;
+            }
+            picked.push(c);
+            let pick = picked.len();
+            let mut newly = Vec::new();
+            self.cover(c, |at| newly.push(at));
+            for at in newly {
+                for &other in by_term.get(at).map(Vec::as_slice).unwrap_or_default() {
+                    let (Some(mark), Some(false)) =
+                        (stamp.get_mut(other), done.get(other).copied())
+                    else {
+                        continue;
+                    };
+                    if *mark == pick {
+                        continue;
+                    }
+                    *mark = pick;
+                    let score = self.adjusted(other);
+                    if let Some(slot) = current.get_mut(other) {
+                        *slot = score;
+                    }
+                    heap.push(Entry::new(score, other));
+                }
+            }
+        }
+        picked
+    }
+}
+
+/// A heap entry: a higher score first, then the earlier candidate.
+#[derive(Debug, PartialEq, Eq)]
+struct Entry {
+    /// The score's bits, -0 read as +0 so that the two tie as `>` has them (no score is NaN).
+    score: OrderedScore,
+    candidate: usize,
+}
+
+impl Entry {
+    fn new(score: f32, candidate: usize) -> Entry {
+        Entry {
+            score: OrderedScore(score + 0.0),
+            candidate,
+        }
+    }
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.score.cmp(&other.score)).then_with(|| other.candidate.cmp(&self.candidate))
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// An `f32` in the total order of [`f32::total_cmp`].
+#[derive(Debug, Clone, Copy)]
+struct OrderedScore(f32);
+
+impl PartialEq for OrderedScore {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for OrderedScore {}
+
+impl PartialOrd for OrderedScore {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrderedScore {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator.
+    fn lcg(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *seed >> 33
+    }
+
+    #[test]
+    fn diversifying_by_heap_equals_the_scan() {
+        let mut seed = 7;
+        for round in 0..40 {
+            let (n, terms) = (1 + round * 7, 1 + round % 9);
+            // Few distinct scores, so that adjusted scores tie; zeros and negative ones too.
+            let candidates: Vec<(usize, f32)> = (0..n)
+                .map(|c| {
+                    let score = match lcg(&mut seed) % 9 {
+                        0 => 0.0,
+                        1 => -0.0,
+                        2 => -1.5,
+                        k => k as f32 * 0.75,
+                    };
+                    (c * 3, score)
+                })
+                .collect();
+            let idf = [0.5, 1.0, 1.25, 2.0];
+            let matched: Vec<Vec<(usize, f32)>> = (0..n)
+                .map(|_| {
+                    (0..terms)
+                        .filter(|_| lcg(&mut seed) % 3 == 1)
+                        .map(|at| (at, idf[at % idf.len()]))
+                        .collect()
+                })
+                .collect();
+            for weight in [0.1, 0.5, 1.0, 3.0] {
+                for k in [1, n / 2, n] {
+                    let picker = || Picker {
+                        candidates: &candidates,
+                        matched: &matched,
+                        covered: vec![false; terms],
+                        weight,
+                    };
+                    assert_eq!(
+                        picker().pick_by_heap(terms, k),
+                        picker().pick_by_scan(k),
+                        "round {round}, weight {weight}, k {k}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_score_that_is_not_finite_is_picked_by_the_scan() {
+        let candidates = [(0, f32::NAN), (1, 2.0), (2, f32::INFINITY), (3, 1.0)];
+        let matched = vec![vec![(0, 1.0)], vec![(0, 1.0)], vec![], vec![(1, 1.0)]];
+        let picker = Picker {
+            candidates: &candidates,
+            matched: &matched,
+            covered: vec![false; 2],
+            weight: 0.5,
+        };
+        // NaN is the best so far until a later score beats it, which none does; then the
+        // infinite score of a tool that matches nothing new beats the rest.
+        let mut scan = picker;
+        assert_eq!(scan.pick_by_scan(4), [0, 2, 1, 3]);
     }
 }

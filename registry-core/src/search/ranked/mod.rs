@@ -211,13 +211,17 @@ fn fields(tool: &ToolInfo) -> [Vec<String>; FIELDS] {
     out
 }
 
-/// The posting list of `term`, made empty the first time (without allocating its key again
-/// for every tool that has the term).
-fn list_for<'a, T>(postings: &'a mut HashMap<Box<str>, Vec<T>>, term: &str) -> &'a mut Vec<T> {
-    if !postings.contains_key(term) {
-        postings.insert(term.into(), Vec::new());
+/// Calls `add` with the posting list of `term`, made empty the first time (without allocating
+/// its key again for every tool that has the term).
+fn with_list<T>(
+    postings: &mut HashMap<Box<str>, Vec<T>>,
+    term: &str,
+    add: impl FnOnce(&mut Vec<T>),
+) {
+    match postings.get_mut(term) {
+        Some(list) => add(list),
+        None => add(postings.entry(term.into()).or_default()),
     }
-    postings.get_mut(term).expect("inserted above")
 }
 
 /// The BM25F index of a set of deferred tools.
@@ -268,30 +272,40 @@ impl RankedIndex {
                         .push(server_id);
                 }
             }
-            index.server_tools[server_id as usize].push(i as u32);
+            // `server_id` is a new server's id only when it is the number of servers so far.
+            if let Some(tools) = index.server_tools.get_mut(server_id as usize) {
+                tools.push(i as u32);
+            }
             let mut counts: HashMap<&str, [u16; FIELDS]> = HashMap::default();
             let mut lengths = [0u16; FIELDS];
-            for (field, terms) in tool_fields.iter().enumerate() {
-                lengths[field] = terms.len().min(u16::MAX as usize) as u16;
-                totals[field] += terms.len() as f64;
+            let per_field = tool_fields.iter().zip(&mut lengths).zip(&mut totals);
+            for (field, ((terms, length), total)) in per_field.enumerate() {
+                *length = terms.len().min(u16::MAX as usize) as u16;
+                *total += terms.len() as f64;
                 for term in terms {
                     let entry = counts.entry(term.as_str()).or_default();
-                    entry[field] = entry[field].saturating_add(1);
-                }
-            }
-            index.lengths.push(lengths);
-            for field in [0usize, 1, 3] {
-                index.server_lengths[server_id as usize] += tool_fields[field].len() as u32;
-                for term in &tool_fields[field] {
-                    let list = list_for(&mut index.server_postings, term);
-                    match list.last_mut() {
-                        Some((last, tf)) if *last == server_id => *tf = tf.saturating_add(1),
-                        _ => list.push((server_id, 1)),
+                    if let Some(tf) = entry.get_mut(field) {
+                        *tf = tf.saturating_add(1);
                     }
                 }
             }
+            index.lengths.push(lengths);
+            let [name_terms, server_terms, _, description_terms, _] = &tool_fields;
+            for terms in [name_terms, server_terms, description_terms] {
+                if let Some(length) = index.server_lengths.get_mut(server_id as usize) {
+                    *length += terms.len() as u32;
+                }
+                for term in terms {
+                    with_list(&mut index.server_postings, term, |list| {
+                        match list.last_mut() {
+                            Some((last, tf)) if *last == server_id => *tf = tf.saturating_add(1),
+                            _ => list.push((server_id, 1)),
+                        }
+                    });
+                }
+            }
             for (term, tf) in counts {
-                list_for(&mut index.postings, term).push((i as u32, tf));
+                with_list(&mut index.postings, term, |list| list.push((i as u32, tf)));
             }
         }
         index.servers = server_ids.len();
@@ -299,19 +313,22 @@ impl RankedIndex {
         for (average, total) in index.average.iter_mut().zip(totals) {
             *average = ((total / n) as f32).max(1.0);
         }
+        // The name terms in order, so that each tool's name mass is summed in the same order
+        // on every run (the map's order changes from one process to the next).
+        let mut named: Vec<_> = (index.postings.iter())
+            .filter(|(_, postings)| postings.iter().any(|(_, tf)| tf[NAME] > 0))
+            .collect();
+        named.sort_unstable_by(|a, b| a.0.cmp(b.0));
         index.name_mass = vec![0.0; deferred.len()];
-        for (term, postings) in &index.postings {
+        for (_, postings) in &named {
             let idf = idf(n as f32, postings.len() as f32);
-            let mut named = false;
-            for (tool, tf) in postings {
-                index.name_mass[*tool as usize] += idf * f32::from(tf[NAME]);
-                named |= tf[NAME] > 0;
-            }
-            if named {
-                index.name_terms.push(term.clone());
+            for (tool, tf) in postings.iter() {
+                if let Some(mass) = index.name_mass.get_mut(*tool as usize) {
+                    *mass += idf * f32::from(tf[NAME]);
+                }
             }
         }
-        index.name_terms.sort_unstable();
+        index.name_terms = named.into_iter().map(|(term, _)| term.clone()).collect();
         index
     }
 
@@ -380,7 +397,12 @@ impl RankedScores<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::schema_params;
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::{RankedIndex, Weights, schema_params};
+    use crate::mcp::load_servers;
 
     fn params(schema: &str) -> Vec<String> {
         let mut out = Vec::new();
@@ -412,6 +434,31 @@ mod tests {
             "not json",
         ] {
             assert!(params(nothing).is_empty(), "{nothing}");
+        }
+    }
+
+    #[test]
+    fn name_mass_is_summed_in_the_same_order_on_every_build() {
+        // Names of many terms with many different IDFs, whose float sum depends on its order;
+        // every build hashes the terms with other keys.
+        let words = [
+            "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+            "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon",
+        ];
+        let tools: Vec<_> = (0..words.len())
+            .map(|i| {
+                let name: Vec<&str> = (0..=i).map(|j| words[(i * 7 + j) % words.len()]).collect();
+                json!({"name": name.join("_"), "description": "", "inputSchema": {}})
+            })
+            .collect();
+        let tools = serde_json::Value::Array(tools);
+        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]).tools;
+        let bits = |index: &RankedIndex| -> Vec<u32> {
+            index.name_mass.iter().map(|mass| mass.to_bits()).collect()
+        };
+        let first = bits(&RankedIndex::build(&pool, Weights::default()));
+        for _ in 0..20 {
+            assert_eq!(bits(&RankedIndex::build(&pool, Weights::default())), first);
         }
     }
 }

@@ -8,12 +8,16 @@
 //! per server instead of all of them.
 
 use super::analyze::{push_compound, request_words, sentences, tokenize_query, word_runs};
-use super::{FIELDS, HashMap, NAME, RankedIndex, idf};
+use super::{HashMap, NAME, RankedIndex, idf};
 
 /// The fewest characters of the shorter of two terms for name coverage to count one that
 /// begins the other (`short` and `shortener`), so that short words do not reach far
 /// (`art` and `artist`).
 const PREFIX_CHARS: usize = 5;
+
+/// From a prefix of this many bytes, [`RankedIndex::name_terms_matching`] stops at one that no
+/// name term begins with.
+const LONG_PREFIX: usize = 32;
 
 /// Amounts by tool or by server index.
 type Scores = HashMap<u32, f32>;
@@ -29,8 +33,10 @@ pub(super) struct Scored {
 
 impl Scored {
     fn server_share(&self, index: &RankedIndex, tool: u32) -> f32 {
-        let server = index.server_of[tool as usize];
-        self.servers.get(&server).copied().unwrap_or(0.0)
+        (index.server_of.get(tool as usize))
+            .and_then(|server| self.servers.get(server))
+            .copied()
+            .unwrap_or(0.0)
     }
 
     /// Tool `tool`'s total.
@@ -65,7 +71,8 @@ impl Scored {
             .map(|(tool, own)| (*tool, own + self.server_share(index, *tool)))
             .collect();
         for (server, share) in &self.servers {
-            let others = index.server_tools[*server as usize]
+            let tools = index.server_tools.get(*server as usize);
+            let others = (tools.map(Vec::as_slice).unwrap_or_default())
                 .iter()
                 .filter(|tool| !self.tools.contains_key(tool) && admitted(tool))
                 .take(k);
@@ -155,14 +162,21 @@ impl RankedIndex {
             };
             let weight = idf(n, postings.len() as f32).powf(w.idf_power) * query_weight;
             for (tool, tf) in postings {
-                let lengths = &self.lengths[*tool as usize];
+                let Some(lengths) = self.lengths.get(*tool as usize) else {
+                    continue;
+                };
                 let mut weighted = 0.0;
-                for field in 0..FIELDS {
-                    if tf[field] == 0 {
+                let fields = tf
+                    .iter()
+                    .zip(lengths)
+                    .zip(&self.average)
+                    .zip(&field_weights);
+                for (((&tf, &length), &average), &field_weight) in fields {
+                    if tf == 0 {
                         continue;
                     }
-                    let norm = 1.0 - w.b + w.b * f32::from(lengths[field]) / self.average[field];
-                    weighted += field_weights[field] * f32::from(tf[field]) / norm;
+                    let norm = 1.0 - w.b + w.b * f32::from(length) / average;
+                    weighted += field_weight * f32::from(tf) / norm;
                 }
                 *scored.tools.entry(*tool).or_default() +=
                     weight * weighted * (w.k1 + 1.0) / (w.k1 + weighted);
@@ -184,7 +198,10 @@ impl RankedIndex {
             .collect();
         let mut best_own = Scores::default();
         for (tool, own) in &scored.tools {
-            let entry = best_own.entry(self.server_of[*tool as usize]).or_default();
+            let Some(&server) = self.server_of.get(*tool as usize) else {
+                continue;
+            };
+            let entry = best_own.entry(server).or_default();
             *entry = entry.max(*own);
         }
         for (server, own) in best_own {
@@ -213,8 +230,10 @@ impl RankedIndex {
             };
             let idf = idf(servers, postings.len() as f32);
             for (server, tf) in postings {
-                let norm = 1.0 - w.b
-                    + w.b * self.server_lengths[*server as usize] as f32 / average.max(1.0);
+                let Some(&length) = self.server_lengths.get(*server as usize) else {
+                    continue;
+                };
+                let norm = 1.0 - w.b + w.b * length as f32 / average.max(1.0);
                 let tf = f32::from(*tf) / norm;
                 *scores.entry(*server).or_default() += idf * tf * (w.k1 + 1.0) / (w.k1 + tf);
             }
@@ -250,8 +269,8 @@ impl RankedIndex {
             }
         }
         for (tool, fraction) in tools {
-            let server = self.server_of[tool as usize];
-            let floor = servers.get(&server).copied().unwrap_or(0.0);
+            let server = self.server_of.get(tool as usize);
+            let floor = server.and_then(|s| servers.get(s)).copied().unwrap_or(0.0);
             *scored.tools.entry(tool).or_default() += weight * (fraction - floor).max(0.0);
         }
         for (server, fraction) in servers {
@@ -288,8 +307,9 @@ impl RankedIndex {
             }
         }
         for (tool, mass) in covered {
-            let total = self.name_mass[tool as usize];
-            if total > 0.0 {
+            if let Some(&total) = self.name_mass.get(tool as usize)
+                && total > 0.0
+            {
                 *scored.tools.entry(tool).or_default() += weight * mass / total;
             }
         }
@@ -310,14 +330,25 @@ impl RankedIndex {
             );
             return;
         }
-        let longer = names[from..]
+        let longer = (names.get(from..).unwrap_or_default())
             .iter()
             .take_while(|name| name.starts_with(term));
         out.extend(longer.map(|name| &**name));
+        // The prefixes of the term from PREFIX_CHARS characters, shortest first. From
+        // LONG_PREFIX bytes on, they stop when no name term begins with one: then none equals a
+        // longer one, so a very long word costs as many steps as the longest name term it
+        // begins with has characters.
         let prefixes = term.char_indices().map(|(at, _)| at).skip(PREFIX_CHARS);
-        for at in prefixes {
-            if let Ok(found) = names.binary_search_by(|name| (**name).cmp(&term[..at])) {
-                out.push(&names[found]);
+        for prefix in prefixes.filter_map(|at| term.get(..at)) {
+            match names.binary_search_by(|name| (**name).cmp(prefix)) {
+                Ok(found) => out.extend(names.get(found).map(|name| &**name)),
+                Err(next) => {
+                    if prefix.len() >= LONG_PREFIX
+                        && !names.get(next).is_some_and(|name| name.starts_with(prefix))
+                    {
+                        break;
+                    }
+                }
             }
         }
     }
@@ -408,6 +439,20 @@ mod tests {
             "characters, not bytes"
         );
         assert!(matching("größ").is_empty());
+    }
+
+    #[test]
+    fn a_long_word_matches_only_the_name_terms_that_begin_it() {
+        let tools = json!([
+            {"name": "shorten", "description": "", "inputSchema": {}},
+            {"name": "shortener_links", "description": "", "inputSchema": {}},
+        ]);
+        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]).tools;
+        let index = RankedIndex::build(&pool, Weights::default());
+        let mut out = Vec::new();
+        index.name_terms_matching(&format!("shortener{}", "x".repeat(10_000_000)), &mut out);
+        out.sort_unstable();
+        assert_eq!(out, ["shorten", "shortener"]);
     }
 
     #[test]

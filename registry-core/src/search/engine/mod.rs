@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::distinct::push_new;
 use super::index::SeedIndex;
 use super::names::NameTable;
 use super::ranked::{RankedIndex, RankedScores, Weights};
@@ -134,40 +135,35 @@ impl SearchEngine {
             .get_or_init(|| RankedIndex::build(&self.deferred, self.weights))
     }
 
-    /// The fast paths of [`seed::fast_path`](super::seed::fast_path), from the name tables.
+    /// The fast paths of [`seed::fast_path`](super::seed::fast_path), from the name tables
+    /// (built over `deferred` and `pool`, so their positions are found in them).
     fn fast_path(&self, raw: &str, max_results: usize) -> Option<Vec<String>> {
         if let Some(names) = select_names(raw) {
-            let mut found: Vec<String> = Vec::new();
+            // Each name once, in request order, in time linear in the number of names.
+            let (mut found, mut seen) = (Vec::new(), None);
             for name in names {
                 let tool = match self.deferred_names.exact(name) {
-                    Some(i) => &self.deferred[i],
-                    None => match self.pool_names.exact(name) {
-                        Some(i) => &self.pool[i],
-                        None => continue,
-                    },
+                    Some(i) => self.deferred.get(i),
+                    None => (self.pool_names.exact(name)).and_then(|i| self.pool.get(i)),
                 };
-                if !found.contains(&tool.name) {
-                    found.push(tool.name.clone());
+                if let Some(tool) = tool {
+                    push_new(&mut found, &mut seen, &tool.name);
                 }
             }
             return Some(found);
         }
         let lower = raw.to_lowercase();
         let query = js_trim(&lower);
-        if let Some(i) = self.deferred_names.lower(query) {
-            return Some(vec![self.deferred[i].name.clone()]);
-        }
-        if let Some(i) = self.pool_names.lower(query) {
-            return Some(vec![self.pool[i].name.clone()]);
+        let exact = match self.deferred_names.lower(query) {
+            Some(i) => self.deferred.get(i),
+            None => (self.pool_names.lower(query)).and_then(|i| self.pool.get(i)),
+        };
+        if let Some(tool) = exact {
+            return Some(vec![tool.name.clone()]);
         }
         if query.starts_with("mcp__") && query.len() > 5 {
-            let matches: Vec<String> = self
-                .deferred_names
-                .with_prefix(query)
-                .into_iter()
-                .take(max_results)
-                .map(|i| self.deferred[i].name.clone())
-                .collect();
+            let prefixed = self.deferred_names.with_prefix(query);
+            let matches = names_at(&self.deferred, prefixed.into_iter().take(max_results));
             if !matches.is_empty() {
                 return Some(matches);
             }
@@ -236,9 +232,9 @@ impl SearchEngine {
             // after it in pool order when they tie with it.
             let rank_last = by_rank.get(k_rank - 1).copied();
             let seed_last = by_seed.get(k_seed - 1).map(|&i| {
-                let seed = candidates
-                    .binary_search(&(i as u32))
-                    .map_or(0, |at| seed_scores[at]);
+                let seed = (candidates.binary_search(&(i as u32)).ok())
+                    .and_then(|at| seed_scores.get(at))
+                    .map_or(0, |&seed| seed);
                 (i, seed_weight * seed as f32)
             });
             let rank_floor = rank_last.map_or(0.0, |(_, score)| score);
@@ -267,7 +263,12 @@ impl SearchEngine {
     }
 
     /// Runs a query.
+    ///
+    /// `max_results` is taken as at most the number of deferred tools, which no result list
+    /// exceeds (`select:` and exact names are not capped): neither time nor memory grows
+    /// with it beyond that.
     pub fn search(&self, query: &str, max_results: usize) -> SearchOutput {
+        let max_results = max_results.min(self.deferred.len());
         let matches = self.fast_path(query, max_results).unwrap_or_else(|| {
             let lower = query.to_lowercase();
             let terms = parse_terms(js_trim(&lower));
@@ -285,10 +286,7 @@ impl SearchEngine {
                     }
                 }
             };
-            ranked
-                .into_iter()
-                .map(|i| self.deferred[i].name.clone())
-                .collect()
+            names_at(&self.deferred, ranked.into_iter())
         });
         SearchOutput::new(matches, query, self.deferred.len(), &self.pending_servers)
     }
@@ -300,6 +298,20 @@ impl ToolSearcher for SearchEngine {
     }
 }
 
+/// The names of the tools at `positions` in `tools` (positions from an index built over them).
+pub(super) fn names_at(
+    tools: &[Arc<ToolInfo>],
+    positions: impl ExactSizeIterator<Item = usize>,
+) -> Vec<String> {
+    let mut names = Vec::with_capacity(positions.len());
+    names.extend(
+        positions
+            .filter_map(|i| tools.get(i))
+            .map(|tool| tool.name.clone()),
+    );
+    names
+}
+
 fn deferred_of(env: &Env, pool: &[Arc<ToolInfo>]) -> Vec<Arc<ToolInfo>> {
     pool.iter()
         .filter(|tool| is_deferred(tool, env))
@@ -308,96 +320,7 @@ fn deferred_of(env: &Env, pool: &[Arc<ToolInfo>]) -> Vec<Arc<ToolInfo>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::seed::{Terms, parse_terms};
+mod tests;
 
-    fn deferred(name: &str, description: &str) -> Arc<ToolInfo> {
-        let mut tool = ToolInfo::new(name, description);
-        tool.flags.defer = true;
-        Arc::new(tool)
-    }
-
-    /// Every allowed tool's blended score, sorted (pool order on ties) and cut to `max`.
-    fn blend_every_tool(
-        engine: &SearchEngine,
-        query: &str,
-        terms: &Terms,
-        max: usize,
-    ) -> Vec<usize> {
-        let allowed = engine.seed.required(&terms.required);
-        let ranked = engine.ranked_index().score(query);
-        let weight = engine.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
-        let mut all: Vec<(usize, f32)> = (0..engine.deferred.len())
-            .filter(|i| {
-                allowed
-                    .as_ref()
-                    .is_none_or(|list| list.contains(&(*i as u32)))
-            })
-            .map(|i| {
-                let seed = engine.seed.text(i).score(&terms.scoring) as f32;
-                (i, ranked.of(i) + weight * seed)
-            })
-            .filter(|(_, score)| *score > 0.0)
-            .collect();
-        all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        all.into_iter().take(max).map(|(i, _)| i).collect()
-    }
-
-    #[test]
-    fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
-        // BM25F and the seed order these tools differently: `searches` is `search` to BM25F
-        // (stemmed) but not a word match for the seed, and `websearch` contains `search` for
-        // the seed but is another term to BM25F. Three servers hold the same tools, so scores
-        // tie across them.
-        let mut pool = Vec::new();
-        for server in ["alpha", "beta", "gamma"] {
-            for i in 0..4 {
-                pool.push(deferred(
-                    &format!("mcp__{server}__finder{i}"),
-                    "searches the web, searches files",
-                ));
-                pool.push(deferred(
-                    &format!("mcp__{server}__websearch{i}"),
-                    "quick lookup",
-                ));
-            }
-            pool.push(deferred(
-                &format!("mcp__{server}__lookup"),
-                "search anything",
-            ));
-            pool.push(deferred(
-                &format!("mcp__{server}__search_files"),
-                "search files by name",
-            ));
-            pool.push(deferred(&format!("mcp__{server}__reader"), "reads files"));
-        }
-        let engine = SearchEngine::new(&Env::default(), pool, Strategy::Ranked);
-        let queries = [
-            "search",
-            "search files",
-            "files",
-            "web search",
-            "+files search",
-            "lookup search",
-            "searching the web",
-        ];
-        for query in queries {
-            let terms = parse_terms(query);
-            let allowed = engine.seed.required(&terms.required);
-            let scores = engine.ranked_index().score(query);
-            for max in 1..12 {
-                let expected = blend_every_tool(&engine, query, &terms, max);
-                assert!(!expected.is_empty(), "{query:?} finds tools");
-                for first in [1, 2, 5] {
-                    let blended: Vec<usize> = engine
-                        .blend_from(first, &scores, &terms, max, allowed.as_deref())
-                        .into_iter()
-                        .map(|(i, _)| i)
-                        .collect();
-                    assert_eq!(blended, expected, "{query:?} max {max} from {first}");
-                }
-            }
-        }
-    }
-}
+#[cfg(test)]
+mod input_size_tests;

@@ -1,0 +1,86 @@
+use super::*;
+use crate::search::seed::{Terms, parse_terms};
+
+fn deferred(name: &str, description: &str) -> Arc<ToolInfo> {
+    let mut tool = ToolInfo::new(name, description);
+    tool.flags.defer = true;
+    Arc::new(tool)
+}
+
+/// Every allowed tool's blended score, sorted (pool order on ties) and cut to `max`.
+fn blend_every_tool(engine: &SearchEngine, query: &str, terms: &Terms, max: usize) -> Vec<usize> {
+    let allowed = engine.seed.required(&terms.required);
+    let ranked = engine.ranked_index().score(query);
+    let weight = engine.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
+    let mut all: Vec<(usize, f32)> = (0..engine.deferred.len())
+        .filter(|i| {
+            allowed
+                .as_ref()
+                .is_none_or(|list| list.contains(&(*i as u32)))
+        })
+        .map(|i| {
+            let seed = engine.seed.text(i).score(&terms.scoring) as f32;
+            (i, ranked.of(i) + weight * seed)
+        })
+        .filter(|(_, score)| *score > 0.0)
+        .collect();
+    all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    all.into_iter().take(max).map(|(i, _)| i).collect()
+}
+
+#[test]
+fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
+    // BM25F and the seed order these tools differently: `searches` is `search` to BM25F
+    // (stemmed) but not a word match for the seed, and `websearch` contains `search` for
+    // the seed but is another term to BM25F. Three servers hold the same tools, so scores
+    // tie across them.
+    let mut pool = Vec::new();
+    for server in ["alpha", "beta", "gamma"] {
+        for i in 0..4 {
+            pool.push(deferred(
+                &format!("mcp__{server}__finder{i}"),
+                "searches the web, searches files",
+            ));
+            pool.push(deferred(
+                &format!("mcp__{server}__websearch{i}"),
+                "quick lookup",
+            ));
+        }
+        pool.push(deferred(
+            &format!("mcp__{server}__lookup"),
+            "search anything",
+        ));
+        pool.push(deferred(
+            &format!("mcp__{server}__search_files"),
+            "search files by name",
+        ));
+        pool.push(deferred(&format!("mcp__{server}__reader"), "reads files"));
+    }
+    let engine = SearchEngine::new(&Env::default(), pool, Strategy::Ranked);
+    let queries = [
+        "search",
+        "search files",
+        "files",
+        "web search",
+        "+files search",
+        "lookup search",
+        "searching the web",
+    ];
+    for query in queries {
+        let terms = parse_terms(query);
+        let allowed = engine.seed.required(&terms.required);
+        let scores = engine.ranked_index().score(query);
+        for max in 1..12 {
+            let expected = blend_every_tool(&engine, query, &terms, max);
+            assert!(!expected.is_empty(), "{query:?} finds tools");
+            for first in [1, 2, 5] {
+                let blended: Vec<usize> = engine
+                    .blend_from(first, &scores, &terms, max, allowed.as_deref())
+                    .into_iter()
+                    .map(|(i, _)| i)
+                    .collect();
+                assert_eq!(blended, expected, "{query:?} max {max} from {first}");
+            }
+        }
+    }
+}

@@ -1,0 +1,404 @@
+//! The seed index's answers for query terms: which tools a term hits, required terms, and
+//! exact seed scores of chosen tools.
+
+use super::*;
+
+impl SeedIndex {
+    /// Tools whose (hint, description) has `term` at word boundaries, for any term, by a scan
+    /// when it is not a word term.
+    pub(in crate::search) fn word_hits(&self, term: &str) -> (Vec<u32>, Vec<u32>) {
+        if is_word_term(term) {
+            return (
+                self.word_tools(term, true).to_vec(),
+                self.word_tools(term, false).to_vec(),
+            );
+        }
+        // Where `\bterm\b` matches, each maximal run of word characters of the term is a whole
+        // word of the text: inside the term it sits between non-word characters, and at an end
+        // of the term the `\b` puts a non-word character (or the text's end) beside it. So only
+        // the tools having every such run as a word can match; they are checked one by one.
+        // Each distinct run once: a term of many runs costs as many lists as distinct words.
+        let runs: Distinct = crate::search::tokens::words(term).collect();
+        // Lower-casing ASCII text changes only letters: a term without any reads it as is.
+        let caseless = term
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_alphabetic());
+        let mut lower = String::new();
+        let mut check = |field: &dyn Fn(&ToolInfo) -> Option<&str>, hint: bool| -> Vec<u32> {
+            let mut matching = |i: u32| {
+                self.tool(i).and_then(field).is_some_and(|text| {
+                    if caseless && text.is_ascii() {
+                        return matches_word(text, term);
+                    }
+                    lower_into(text, &mut lower);
+                    matches_word(&lower, term)
+                })
+            };
+            let mut lists: Vec<&[u32]> =
+                runs.texts().map(|run| self.word_tools(run, hint)).collect();
+            lists.sort_by_key(|list| list.len());
+            match lists.split_first() {
+                None => (0..self.tools.len() as u32)
+                    .filter(|&i| matching(i))
+                    .collect(),
+                Some((rarest, others)) => (rarest.iter().copied())
+                    .filter(|tool| others.iter().all(|list| list.binary_search(tool).is_ok()))
+                    .filter(|&i| matching(i))
+                    .collect(),
+            }
+        };
+        let hint = check(&|tool| tool.search_hint.as_deref(), true);
+        let description = check(&|tool| Some(tool.description.as_str()), false);
+        (hint, description)
+    }
+
+    /// The (hint, description) hits of the `terms` that have no word character (`+`, `->`),
+    /// from one pass over every tool's texts, when there are at least [`GAP_PASS`] of them;
+    /// otherwise none, and [`word_hits`](Self::word_hits) scans the texts for each.
+    ///
+    /// Such a term matches `\bterm\b` exactly where it is a whole run of non-word characters
+    /// with a word character on each side: the `\b` before its first character needs a word
+    /// character before it, and the one after its last needs one after it. So each text is
+    /// split once into those runs, and each run looked up among the terms.
+    pub(in crate::search) fn gap_hits<'q>(
+        &self,
+        terms: impl ExactSizeIterator<Item = &'q str>,
+    ) -> GapHits<'q> {
+        if terms.len() < GAP_PASS {
+            return GapHits::default();
+        }
+        let mut hits: HashMap<&str, Hits> = terms
+            .filter(|term| !term.is_empty() && !term.bytes().any(is_word_byte))
+            .map(|term| (term, (Vec::new(), Vec::new())))
+            .collect();
+        if hits.len() < GAP_PASS {
+            return GapHits::default();
+        }
+        let mut lower = String::new();
+        for (i, tool) in self.tools.iter().enumerate() {
+            let id = i as u32;
+            for (hint, text) in [
+                (true, tool.search_hint.as_deref()),
+                (false, Some(&*tool.description)),
+            ] {
+                let Some(text) = text else {
+                    continue;
+                };
+                // Lower-casing ASCII text changes letters only, never a run without one.
+                let text = match text.is_ascii() {
+                    true => text,
+                    false => {
+                        lower_into(text, &mut lower);
+                        lower.as_str()
+                    }
+                };
+                for gap in inner_gaps(text) {
+                    if let Some((hint_hits, description_hits)) = hits.get_mut(gap) {
+                        let list = if hint { hint_hits } else { description_hits };
+                        if list.last() != Some(&id) {
+                            list.push(id);
+                        }
+                    }
+                }
+            }
+        }
+        GapHits(Some(hits))
+    }
+
+    /// [`word_hits`](Self::word_hits), taken from `gaps` when it holds the term.
+    pub(in crate::search) fn word_hits_in(
+        &self,
+        term: &str,
+        gaps: &mut GapHits,
+    ) -> (Vec<u32>, Vec<u32>) {
+        match gaps.0.as_mut().and_then(|hits| hits.remove(term)) {
+            Some(hits) => hits,
+            None => self.word_hits(term),
+        }
+    }
+
+    /// Tools passing the required-term filter for `term`, sorted.
+    fn required_hits(&self, term: &str, gaps: &mut GapHits) -> Vec<u32> {
+        // A part with the term more than once is reported once per suffix: list its tools once.
+        let mut parts = Vec::new();
+        self.containing_parts(term, |part| parts.push(part));
+        parts.sort_unstable();
+        parts.dedup();
+        let mut tools: Vec<u32> = (parts.iter())
+            .flat_map(|&part| self.part_tools(part))
+            .copied()
+            .collect();
+        let (hint, description) = self.word_hits_in(term, gaps);
+        tools.extend(hint);
+        tools.extend(description);
+        tools.sort_unstable();
+        tools.dedup();
+        tools
+    }
+
+    /// The tools that pass the required-term filter, sorted; `None` when nothing is required.
+    ///
+    /// Each distinct term is looked up once, and none after the tools run out.
+    pub fn required(&self, required: &[String]) -> Option<Vec<u32>> {
+        if required.is_empty() {
+            return None;
+        }
+        let distinct: Distinct = required.iter().map(String::as_str).collect();
+        let mut gaps = self.gap_hits(distinct.texts());
+        let mut passing: Option<Vec<u32>> = None;
+        for term in distinct.texts() {
+            if passing.as_ref().is_some_and(Vec::is_empty) {
+                break;
+            }
+            let hits = self.required_hits(term, &mut gaps);
+            passing = Some(match passing {
+                None => hits,
+                Some(previous) => intersect(&previous, &hits),
+            });
+        }
+        passing
+    }
+
+    /// Ranks tools for a keyword query with the seed weights; indices into the indexed tools.
+    pub fn rank(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
+        crate::search::maxscore::rank(self, terms, max_results)
+    }
+
+    /// The seed score of each of `tools` (indices in ascending order, each once) over the
+    /// scoring terms `scoring`, as [`rank`](Self::rank) scores them.
+    ///
+    /// Each tool is read from the index: its own name parts, and the word lists of the hint
+    /// and description (a term with non-word characters is matched against the tool's text).
+    ///
+    /// Few tools and terms are scored tool by tool; many, term by term, from each term's lists
+    /// of tools: then the time is that of the lists, not of tools times terms.
+    pub fn scores(&self, scoring: &[String], tools: &[u32]) -> Vec<u32> {
+        // Each distinct term once, counted as often as it is said: found among the terms so far
+        // while they are few, by a map beyond.
+        let mut terms: Vec<ScoringTerm> = Vec::with_capacity(scoring.len().min(FEW_TERMS));
+        let mut seen: Option<HashMap<&str, usize>> = None;
+        for text in scoring.iter().map(String::as_str) {
+            let at = match &seen {
+                Some(seen) => seen.get(text).copied(),
+                None => terms.iter().position(|term| term.text == text),
+            };
+            if let Some(term) = at.and_then(|at| terms.get_mut(at)) {
+                term.mult += 1;
+                continue;
+            }
+            if let Some(seen) = &mut seen {
+                seen.insert(text, terms.len());
+            } else if terms.len() >= FEW_TERMS {
+                let positions = terms.iter().enumerate().map(|(at, term)| (term.text, at));
+                let mut map: HashMap<&str, usize> = positions.collect();
+                map.insert(text, terms.len());
+                seen = Some(map);
+            }
+            terms.push(ScoringTerm {
+                text,
+                mult: 1,
+                exact: self.exact_part(text),
+                words: is_word_term(text)
+                    .then(|| [self.word_tools(text, true), self.word_tools(text, false)]),
+            });
+        }
+        if tools.len().saturating_mul(terms.len()) > BY_TOOL {
+            return self.scores_by_term(&terms, tools);
+        }
+        tools
+            .iter()
+            .map(|&tool| self.score_of(&terms, tool))
+            .collect()
+    }
+
+    /// [`scores`](Self::scores) term by term: each of a term's lists of tools (its equal part,
+    /// the other parts containing it, its hint and description hits) meets `tools`.
+    fn scores_by_term(&self, terms: &[ScoringTerm], tools: &[u32]) -> Vec<u32> {
+        let mut scores = vec![0u32; tools.len()];
+        // For each tool, the last term (position + 1) that gave it its part score: the part
+        // score is the equal part's or else a containing part's, once per term.
+        let mut part_scored = vec![0usize; tools.len()];
+        let mut gaps = self.gap_hits(terms.iter().map(|term| term.text));
+        let mut parts = Vec::new();
+        for (t, term) in terms.iter().enumerate() {
+            let (stamp, mult) = (t + 1, term.mult);
+            let mut add = |at: usize, gain: u32, part: bool| {
+                if let (Some(score), Some(scored)) = (scores.get_mut(at), part_scored.get_mut(at))
+                    && !(part && *scored == stamp)
+                {
+                    *score += gain * mult;
+                    if part {
+                        *scored = stamp;
+                    }
+                }
+            };
+            if let Some(part) = term.exact {
+                for_each_common(self.part_tools(part), tools, |at, tool| {
+                    add(at, if self.is_mcp(tool) { 12 } else { 10 }, true);
+                });
+            }
+            parts.clear();
+            self.containing_parts(term.text, |part| {
+                if Some(part) != term.exact {
+                    parts.push(part);
+                }
+            });
+            parts.sort_unstable();
+            parts.dedup();
+            for &part in &parts {
+                for_each_common(self.part_tools(part), tools, |at, tool| {
+                    add(at, if self.is_mcp(tool) { 6 } else { 5 }, true);
+                });
+            }
+            let owned;
+            let [hint, description] = match term.words {
+                Some(lists) => lists,
+                None => {
+                    owned = self.word_hits_in(term.text, &mut gaps);
+                    [owned.0.as_slice(), owned.1.as_slice()]
+                }
+            };
+            for_each_common(hint, tools, |at, _| add(at, 4, false));
+            for_each_common(description, tools, |at, _| add(at, 2, false));
+        }
+        scores
+    }
+
+    fn score_of(&self, terms: &[ScoringTerm], tool: u32) -> u32 {
+        let [exact, partial] = if self.is_mcp(tool) { [12, 6] } else { [10, 5] };
+        let (inline, more) = self.tool_parts(tool);
+        let mut text: Option<ToolText> = None;
+        let mut score = 0;
+        for term in terms {
+            let mut part = 0;
+            for &vocab_id in inline.iter().chain(more) {
+                if Some(vocab_id) == term.exact {
+                    part = exact;
+                    break;
+                }
+                let name = self.part(vocab_id);
+                if part == 0 && name.len() > term.text.len() && name.contains(term.text) {
+                    part = partial;
+                }
+            }
+            let [hint, description] = match term.words {
+                Some(lists) => lists.map(|list| list.binary_search(&tool).is_ok()),
+                None => {
+                    let text = text.get_or_insert_with(|| self.text(tool as usize));
+                    [
+                        !text.hint.is_empty() && matches_word(&text.hint, term.text),
+                        matches_word(&text.description, term.text),
+                    ]
+                }
+            };
+            score += (part + 4 * u32::from(hint) + 2 * u32::from(description)) * term.mult;
+        }
+        score
+    }
+
+    /// Approximate heap bytes held by the index.
+    pub fn heap_bytes(&self) -> usize {
+        let map_bytes = |map: &Map| -> usize { map.keys().map(|key| key.len() + 16 + 4 + 8).sum() };
+        self.tools.capacity() * 8
+            + self.mcp.capacity()
+            + self.tool_parts.capacity() * INLINE * 4
+            + self.more_parts.capacity() * 4
+            + self.vocab_text.capacity()
+            + self.vocab_starts.capacity() * 4
+            + self.vocab_flags.capacity()
+            + map_bytes(&self.vocab_ids)
+            + self.part_postings.heap_bytes()
+            + self.suffixes.capacity() * 8
+            + self.suffix_samples.capacity() * 8
+            + map_bytes(&self.word_ids)
+            + self.description_words.heap_bytes()
+            + self.hint_words.heap_bytes()
+    }
+}
+
+/// Up to this many distinct terms, [`SeedIndex::scores`] finds a repeated one by a scan.
+pub(super) const FEW_TERMS: usize = 8;
+
+/// A map hashed with foldhash.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// Above this many tools times terms, [`SeedIndex::scores`] scores term by term.
+pub(super) const BY_TOOL: usize = 1 << 16;
+
+/// From this many distinct terms without a word character, [`SeedIndex::gap_hits`] matches
+/// them in one pass over the tools' texts (about as long as this many scans for one term).
+pub(super) const GAP_PASS: usize = 16;
+
+/// Terms without a word character, each with its (hint, description) hits; none when they were
+/// too few for [`SeedIndex::gap_hits`] to take one pass for them.
+#[derive(Debug, Default)]
+pub(in crate::search) struct GapHits<'q>(pub(super) Option<HashMap<&'q str, Hits>>);
+
+/// The tools whose hint, and whose description, has a term.
+type Hits = (Vec<u32>, Vec<u32>);
+
+/// The runs of non-word characters of `text` that have a word character on each side.
+pub(super) fn inner_gaps(text: &str) -> impl Iterator<Item = &str> {
+    let mut pieces = (text.split(|ch: char| ch.is_ascii_alphanumeric() || ch == '_')).peekable();
+    // Before the first word character (the whole text when it has none).
+    pieces.next();
+    std::iter::from_fn(move || {
+        loop {
+            let piece = pieces.next()?;
+            // The last piece is after the last word character.
+            pieces.peek()?;
+            if !piece.is_empty() {
+                return Some(piece);
+            }
+        }
+    })
+}
+
+/// Calls `found` with the position in `tools` of each tool also in `list` (both sorted), and
+/// the tool: the shorter list is walked, the longer searched by galloping.
+pub(super) fn for_each_common(list: &[u32], tools: &[u32], mut found: impl FnMut(usize, u32)) {
+    let mut pos = 0;
+    if list.len() <= tools.len() {
+        for &tool in list {
+            match seek(tools, &mut pos, tool) {
+                END => break,
+                next if next == tool => found(pos, tool),
+                _ => {}
+            }
+        }
+    } else {
+        for (at, &tool) in tools.iter().enumerate() {
+            match seek(list, &mut pos, tool) {
+                END => break,
+                next if next == tool => found(at, tool),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A scoring term looked up once for [`SeedIndex::scores`]: its equal name part, and for a word
+/// term the tools having it as a hint or description word.
+struct ScoringTerm<'a> {
+    text: &'a str,
+    /// How many times the query says it.
+    mult: u32,
+    exact: Option<u32>,
+    words: Option<[&'a [u32]; 2]>,
+}
+
+/// The tools in both sorted lists.
+pub(super) fn intersect(mut a: &[u32], mut b: &[u32]) -> Vec<u32> {
+    let mut out = Vec::new();
+    while let (Some((&x, a_rest)), Some((&y, b_rest))) = (a.split_first(), b.split_first()) {
+        match x.cmp(&y) {
+            std::cmp::Ordering::Less => a = a_rest,
+            std::cmp::Ordering::Greater => b = b_rest,
+            std::cmp::Ordering::Equal => {
+                out.push(x);
+                (a, b) = (a_rest, b_rest);
+            }
+        }
+    }
+    out
+}
