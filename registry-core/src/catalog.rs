@@ -87,7 +87,11 @@ pub fn get_all_base_tools(env: &Env, catalog: &Catalog) -> Vec<&'static ToolDesc
 /// mode's hiding; `is_enabled`.
 pub fn get_tools(env: &Env, catalog: &Catalog) -> Pool {
     let info = |tool: &'static ToolDescriptor| Arc::new(ToolInfo::from_builtin(tool, env));
-    let not_denied = |tool: &Arc<ToolInfo>| env.permissions.deny_rule_for_tool(tool).is_none();
+    let not_denied = |tool: &Arc<ToolInfo>| {
+        env.permissions
+            .deny_rule_for_tool(tool.rule_target())
+            .is_none()
+    };
 
     if env.switches.simple {
         let repl = env

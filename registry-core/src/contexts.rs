@@ -117,7 +117,7 @@ pub fn is_coordinator_tool(name: &str) -> bool {
 pub fn apply_coordinator_filter(tools: Pool) -> Pool {
     tools
         .into_iter()
-        .filter(|tool| is_coordinator_tool(&tool.name))
+        .filter(|tool| is_coordinator_tool(tool.permission_name()))
         .collect()
 }
 
@@ -125,7 +125,7 @@ pub fn apply_coordinator_filter(tools: Pool) -> Pool {
 pub fn is_allowed_for_agent(tool: &ToolInfo, kind: AgentKind, env: &Env) -> bool {
     let name = tool.name.as_str();
     match kind {
-        AgentKind::Coordinator => is_coordinator_tool(name),
+        AgentKind::Coordinator => is_coordinator_tool(tool.permission_name()),
         _ if tool.is_mcp() => true,
         AgentKind::Main => true,
         AgentKind::SubAgent => !all_agent_disallowed(env).contains(&name),

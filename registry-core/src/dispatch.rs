@@ -5,9 +5,10 @@
 //! input (the error names the JSON path) → the tool's `validate_input` → the permission checks
 //! → the call → a `tool_result` block, with `is_error: true` on any failure.
 //!
-//! Permission checks: a deny rule (whole tool, or with content matching the tool's
-//! [`rule_content`](crate::Tool::rule_content)) refuses; an ask rule asks the [`Approver`]; an
-//! allow rule allows; otherwise the tool's own `check_permissions` decides. In
+//! Permission checks: the rules decide first
+//! ([`PermissionContext::check`](crate::PermissionContext::check) over the tool's
+//! [`rule_subject`](crate::Tool::rule_subject)): a deny refuses, an ask asks the [`Approver`],
+//! an allow allows; when no rule decides, the tool's own `check_permissions` does. In
 //! `BypassPermissions` mode nothing asks. Without an approver, a call that needs asking is
 //! refused with a result that says so.
 //!
@@ -21,7 +22,7 @@ use serde_json::{Value, json};
 
 use crate::defer::is_deferred;
 use crate::env::Env;
-use crate::permissions::{Behavior, PermissionMode};
+use crate::permissions::{PermissionMode, Refusal, Subject, Verdict};
 use crate::pool::{ToolInfo, find_tool};
 use crate::tool::{PermissionDecision, ToolContext, ToolError, ToolOutput, json_kind};
 
@@ -70,8 +71,8 @@ impl ToolResult {
         };
         let mut block =
             json!({"type": "tool_result", "tool_use_id": self.tool_use_id, "content": content});
-        if self.is_error {
-            block["is_error"] = Value::Bool(true);
+        if let (true, Some(fields)) = (self.is_error, block.as_object_mut()) {
+            fields.insert("is_error".into(), Value::Bool(true));
         }
         block
     }
@@ -131,7 +132,7 @@ impl Dispatcher<'_> {
 
     fn run(&self, tool: &ToolInfo, input: &Value) -> Result<ToolOutput, (String, bool)> {
         let refused = |message: String| (message, false);
-        if let Some(rule) = self.env.permissions.deny_rule_for_tool(tool) {
+        if let Some(rule) = self.env.permissions.deny_rule_for_tool(tool.rule_target()) {
             return Err(refused(format!(
                 "Permission to use {} has been denied by rule {rule}.",
                 tool.name
@@ -140,6 +141,7 @@ impl Dispatcher<'_> {
         let Some(descriptor) = tool.builtin else {
             return self.run_mcp(tool, input);
         };
+        let ctx = self.ctx.with_permissions(&self.env.permissions);
         let parsed = (descriptor.parse)(input).map_err(|error| {
             refused(format!(
                 "InputValidationError: {error}{}",
@@ -147,14 +149,12 @@ impl Dispatcher<'_> {
             ))
         })?;
         parsed
-            .validate_input(&self.ctx)
+            .validate_input(&ctx)
             .map_err(|error| refused(format!("InputValidationError: {error}")))?;
-        let content = parsed.rule_content();
-        self.check_permissions(tool, content.as_deref(), || {
-            parsed.check_permissions(&self.ctx)
-        })
-        .map_err(refused)?;
-        match catch_unwind(AssertUnwindSafe(|| parsed.call(&self.ctx))) {
+        let subject = parsed.rule_subject(&ctx);
+        self.check_permissions(tool, subject.as_ref(), || parsed.check_permissions(&ctx))
+            .map_err(refused)?;
+        match catch_unwind(AssertUnwindSafe(|| parsed.call(&ctx))) {
             Ok(Ok(output)) => Ok(output),
             Ok(Err(error)) => Err((format!("Error: {error}"), true)),
             Err(_) => Err((
@@ -203,30 +203,26 @@ impl Dispatcher<'_> {
     fn check_permissions(
         &self,
         tool: &ToolInfo,
-        content: Option<&str>,
+        subject: Option<&Subject>,
         own_check: impl FnOnce() -> PermissionDecision,
     ) -> Result<(), String> {
         let rules = &self.env.permissions;
-        let with_content =
-            |behavior| content.and_then(|text| rules.content_rule(behavior, tool, text));
-        if let Some(rule) = with_content(Behavior::Deny) {
-            return Err(format!(
-                "Permission to use {} has been denied by rule {rule}.",
-                tool.name
-            ));
-        }
-        let ask = rules
-            .ask_rule_for_tool(tool)
-            .or_else(|| with_content(Behavior::Ask))
-            .map(|rule| format!("rule {rule} asks before {} runs", tool.name));
-        let decision = match ask {
-            Some(reason) => PermissionDecision::Ask(reason),
-            None if rules.allow_rule_for_tool(tool).is_some()
-                || with_content(Behavior::Allow).is_some() =>
-            {
-                PermissionDecision::Allow
+        let decision = match rules.check(tool.rule_target(), subject, self.ctx.cwd) {
+            Verdict::Deny(Refusal::Rule(rule)) => {
+                return Err(format!(
+                    "Permission to use {} has been denied by rule {rule}.",
+                    tool.name
+                ));
             }
-            None => own_check(),
+            Verdict::Deny(refusal) => {
+                return Err(format!(
+                    "Permission to use {} was denied: {refusal}.",
+                    tool.name
+                ));
+            }
+            Verdict::Ask(reason) => PermissionDecision::Ask(reason),
+            Verdict::Allow => PermissionDecision::Allow,
+            Verdict::Undecided => own_check(),
         };
         match decision {
             PermissionDecision::Allow => Ok(()),

@@ -122,11 +122,12 @@ pub struct Env {
 
 impl Env {
     /// Reads switches and tool-search settings from the process environment; `features` come
-    /// from the tools crate, the permission context starts empty.
+    /// from the tools crate, the permission context starts without rules, with `HOME` as the
+    /// home directory of `~/` path rules.
     ///
     /// Variables: those of [`Switches::from_env`], `ENABLE_TOOL_SEARCH`,
     /// `CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS`, `CLAUDE_CODE_USE_BEDROCK`,
-    /// `CLAUDE_CODE_USE_VERTEX`, `CLAUDE_CODE_USE_FOUNDRY`, `ANTHROPIC_BASE_URL`.
+    /// `CLAUDE_CODE_USE_VERTEX`, `CLAUDE_CODE_USE_FOUNDRY`, `ANTHROPIC_BASE_URL`, `HOME`.
     pub fn from_env(features: Features) -> Self {
         Self::from_lookup(features, |name| std::env::var(name).ok())
     }
@@ -143,6 +144,10 @@ impl Env {
         } else {
             Provider::FirstParty
         };
+        let mut permissions = PermissionContext::default();
+        if let Some(home) = get("HOME").filter(|home| !home.is_empty()) {
+            permissions.set_home(home);
+        }
         Env {
             features,
             switches: Switches::from_lookup(&get),
@@ -152,7 +157,7 @@ impl Env {
                 provider,
                 base_url: get("ANTHROPIC_BASE_URL").filter(|url| !url.trim().is_empty()),
             },
-            permissions: PermissionContext::default(),
+            permissions,
         }
     }
 

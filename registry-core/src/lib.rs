@@ -42,6 +42,12 @@
 //! ```
 
 #![deny(missing_docs)]
+// Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
+// and every local exception says why it cannot fire.
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
+)]
 
 pub mod cache;
 pub mod catalog;
@@ -65,7 +71,9 @@ pub use catalog::{Catalog, get_all_base_tools, get_tools};
 pub use contexts::{AgentKind, filter_tools_for_agent};
 pub use descriptor::{Flags, Source, ToolDescriptor};
 pub use env::{Env, Features, Provider, ToolSearchSettings};
-pub use permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
+pub use permissions::{
+    Behavior, OutsideWrites, PermissionContext, PermissionMode, RuleSource, Subject,
+};
 pub use pool::{Pool, ToolInfo, assemble_tool_pool, merge_and_filter_tools};
 pub use registry::{Builtins, DuplicateTool, builtins, compare_names};
 pub use registry_macros::{InputSchema, tool};

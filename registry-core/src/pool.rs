@@ -13,10 +13,13 @@ use crate::catalog::{Catalog, get_tools};
 use crate::contexts;
 use crate::descriptor::{Flags, ToolDescriptor};
 use crate::env::Env;
+use crate::mcp::{mcp_tool_name, normalize_name_for_mcp};
+use crate::permissions::RuleTarget;
 use crate::registry::compare_names;
 
 /// The MCP side of a tool: which server it came from and its names as received.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct McpInfo {
     /// The server name as configured.
     pub server: String,
@@ -24,6 +27,22 @@ pub struct McpInfo {
     pub tool: String,
     /// The server name normalized for tool names (`[A-Za-z0-9_-]`).
     pub normalized_server: String,
+    /// `mcp__<normalized server>__<normalized tool>`: what permission rules name, whatever
+    /// display name the pool gives the tool (no length or uniqueness rule applied).
+    pub permission_name: String,
+}
+
+impl McpInfo {
+    /// The names of tool `tool` of server `server`, as received.
+    pub fn new(server: impl Into<String>, tool: impl Into<String>) -> McpInfo {
+        let (server, tool) = (server.into(), tool.into());
+        McpInfo {
+            normalized_server: normalize_name_for_mcp(&server),
+            permission_name: mcp_tool_name(&server, &tool),
+            server,
+            tool,
+        }
+    }
 }
 
 /// A tool in a pool: a built-in, or an MCP tool received at run time.
@@ -94,10 +113,22 @@ impl ToolInfo {
         self.mcp.is_some() || self.name.starts_with("mcp__")
     }
 
-    /// The name permission rules compare: `mcp__<server>__<tool>` for MCP tools (which is the
-    /// tool's name), otherwise the name. Aliases are not consulted.
+    /// The name permission rules compare: for an MCP tool `mcp__<normalized server>__<normalized
+    /// tool>` from the names the server sent (which can differ from [`name`](Self::name) when
+    /// the pool had to make the name unique or short), otherwise the name. Aliases are not
+    /// consulted.
     pub fn permission_name(&self) -> &str {
-        &self.name
+        self.mcp
+            .as_ref()
+            .map_or(&self.name, |mcp| &mcp.permission_name)
+    }
+
+    /// What permission rules see of this tool.
+    pub fn rule_target(&self) -> RuleTarget<'_> {
+        RuleTarget {
+            name: self.permission_name(),
+            server: self.mcp.as_ref().map(|mcp| mcp.normalized_server.as_str()),
+        }
     }
 
     /// Whether `name` is this tool's name or one of its aliases (exact, case-sensitive).
@@ -144,7 +175,11 @@ pub fn assemble_tool_pool(env: &Env, catalog: &Catalog, mcp_tools: &[Arc<ToolInf
     builtins.sort_by(by_name);
     let mut mcp: Pool = mcp_tools
         .iter()
-        .filter(|tool| env.permissions.deny_rule_for_tool(tool).is_none())
+        .filter(|tool| {
+            env.permissions
+                .deny_rule_for_tool(tool.rule_target())
+                .is_none()
+        })
         .cloned()
         .collect();
     mcp.sort_by(by_name);

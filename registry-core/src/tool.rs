@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use crate::descriptor::ToolDescriptor;
+use crate::permissions::{PathGuard, PermissionContext, Subject};
 use crate::search::ToolSearcher;
 use crate::switches::Switches;
 
@@ -72,9 +73,11 @@ pub trait Tool: ToolSpec + DeserializeOwned + Send + 'static {
         PermissionDecision::Allow
     }
 
-    /// The text a rule's content is matched against (`Bash(npm test:*)` matches the command).
+    /// What rules with content are matched against: the command of a shell tool
+    /// (`Bash(npm test:*)`), the file of a file tool (`Read(./secrets/**)`), or other text.
     /// `None`: rules with content do not apply to this input.
-    fn rule_content(&self) -> Option<String> {
+    fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
+        let _ = ctx;
         None
     }
 }
@@ -179,6 +182,7 @@ pub struct ToolContext<'a> {
     pub switches: &'a Switches,
     host: Option<&'a (dyn Any + Send + Sync)>,
     searcher: Option<&'a dyn ToolSearcher>,
+    permissions: Option<&'a PermissionContext>,
 }
 
 impl fmt::Debug for ToolContext<'_> {
@@ -188,6 +192,7 @@ impl fmt::Debug for ToolContext<'_> {
             .field("switches", &self.switches)
             .field("host", &self.host.map(|_| ".."))
             .field("searcher", &self.searcher.map(|_| ".."))
+            .field("permissions", &self.permissions.map(|_| ".."))
             .finish()
     }
 }
@@ -200,7 +205,23 @@ impl<'a> ToolContext<'a> {
             switches,
             host: None,
             searcher: None,
+            permissions: None,
         }
+    }
+
+    /// Attaches the session's permission rules (dispatch does), so a tool that walks a
+    /// directory can leave out what path rules deny ([`path_guard`](Self::path_guard)).
+    pub fn with_permissions(mut self, permissions: &'a PermissionContext) -> Self {
+        self.permissions = Some(permissions);
+        self
+    }
+
+    /// The deny path rules for `tool` (and the `also` tools) below this context's working
+    /// directory; empty when no rules were attached.
+    pub fn path_guard(&self, tool: &str, also: &[&str]) -> PathGuard {
+        self.permissions
+            .map(|rules| rules.path_guard(tool, also, self.cwd))
+            .unwrap_or_default()
     }
 
     /// Attaches the ToolSearch engine of the current pool.
@@ -259,8 +280,8 @@ pub trait ParsedInput: Send {
     fn validate_input(&self, ctx: &ToolContext<'_>) -> Result<(), ToolError>;
     /// [`Tool::check_permissions`].
     fn check_permissions(&self, ctx: &ToolContext<'_>) -> PermissionDecision;
-    /// [`Tool::rule_content`].
-    fn rule_content(&self) -> Option<String>;
+    /// [`Tool::rule_subject`].
+    fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject>;
     /// [`Tool::call`], with the output converted.
     fn call(self: Box<Self>, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError>;
 }
@@ -272,8 +293,8 @@ impl<T: Tool> ParsedInput for T {
     fn check_permissions(&self, ctx: &ToolContext<'_>) -> PermissionDecision {
         Tool::check_permissions(self, ctx)
     }
-    fn rule_content(&self) -> Option<String> {
-        Tool::rule_content(self)
+    fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
+        Tool::rule_subject(self, ctx)
     }
     fn call(self: Box<Self>, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         Tool::call(*self, ctx).map(IntoToolOutput::into_tool_output)

@@ -10,7 +10,8 @@ use registry_core::mcp::load_server;
 use registry_core::permissions::{Behavior, PermissionMode, RuleSource};
 use registry_core::pool::ToolInfo;
 use registry_core::{
-    Env, PermissionDecision, Switches, Tool, ToolContext, ToolError, ToolOutput, ToolSpec, tool,
+    Env, PermissionDecision, Subject, Switches, Tool, ToolContext, ToolError, ToolOutput, ToolSpec,
+    tool,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -47,8 +48,8 @@ impl Tool for Echo {
             PermissionDecision::Allow
         }
     }
-    fn rule_content(&self) -> Option<String> {
-        Some(self.text.clone())
+    fn rule_subject(&self, _: &ToolContext<'_>) -> Option<Subject> {
+        Some(Subject::Text(self.text.clone()))
     }
 }
 

@@ -3,7 +3,8 @@
 use std::collections::HashSet;
 
 use registry_core::mcp::{
-    MAX_DESCRIPTION_CHARS, TRUNCATION_MARKER, load_server, load_servers, normalize_name_for_mcp,
+    MAX_DESCRIPTION_CHARS, McpProblem, TRUNCATION_MARKER, load_server, load_servers,
+    normalize_name_for_mcp,
 };
 use serde_json::json;
 
@@ -145,7 +146,9 @@ fn malformed_entries_are_reported_with_server_and_index_and_skipped() {
     assert_eq!(indexes, [Some(1), Some(2), Some(3), Some(4), Some(5)]);
     assert!(loaded.errors.iter().all(|error| error.server == "files"));
     assert!(loaded.errors[2].to_string().contains("tools[3]"));
-    assert!(loaded.errors[2].message.contains("inputSchema"));
+    assert_eq!(loaded.errors[2].problem, McpProblem::MissingSchema);
+    assert_eq!(loaded.errors[2].tool.as_deref(), Some("noschema"));
+    assert!(loaded.errors[2].to_string().contains("(`noschema`)"));
 }
 
 fn api_valid(name: &str) -> bool {

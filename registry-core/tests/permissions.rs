@@ -1,10 +1,11 @@
 //! SEMANTICS.md §4: permission rules.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use registry_core::mcp::load_server;
 use registry_core::permissions::{
-    Behavior, PermissionContext, RuleSource, RuleValue, content_matches,
+    Behavior, PermissionContext, Refusal, RuleSource, RuleValue, Subject, Verdict, content_matches,
 };
 use registry_core::pool::ToolInfo;
 use serde_json::json;
@@ -94,10 +95,10 @@ fn sources_are_scanned_in_order_and_first_match_wins() {
         .with(Behavior::Deny, RuleSource::Project, "Bash")
         .with(Behavior::Deny, RuleSource::Policy, "Bash");
     assert_eq!(
-        ctx.deny_rule_for_tool(&tool).unwrap().source,
+        ctx.deny_rule_for_tool(tool.rule_target()).unwrap().source,
         RuleSource::Project
     );
-    let order: Vec<RuleSource> = ctx.rules().iter().map(|rule| rule.source).collect();
+    let order: Vec<RuleSource> = ctx.rules().map(|rule| rule.source).collect();
     assert_eq!(
         order,
         [RuleSource::Project, RuleSource::Policy, RuleSource::Session]
@@ -108,11 +109,15 @@ fn sources_are_scanned_in_order_and_first_match_wins() {
 fn deny_rule_with_content_keeps_tool_in_pool() {
     let tool = ToolInfo::new("Bash", "runs");
     let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "Bash(rm -rf:*)");
-    assert!(ctx.deny_rule_for_tool(&tool).is_none());
-    assert!(
-        ctx.content_rule(Behavior::Deny, &tool, "rm -rf /")
-            .is_some()
-    );
+    assert!(ctx.deny_rule_for_tool(tool.rule_target()).is_none());
+    assert!(matches!(
+        ctx.check(
+            tool.rule_target(),
+            Some(&Subject::Command("rm -rf /".into())),
+            Path::new("/")
+        ),
+        Verdict::Deny(Refusal::Rule(_))
+    ));
 }
 
 #[test]
@@ -120,7 +125,7 @@ fn aliases_are_not_consulted_by_whole_tool_rules() {
     let mut tool = ToolInfo::new("Agent", "spawns");
     tool.aliases = vec!["Helper".into()];
     let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "Helper");
-    assert!(ctx.deny_rule_for_tool(&tool).is_none());
+    assert!(ctx.deny_rule_for_tool(tool.rule_target()).is_none());
 }
 
 #[test]
@@ -130,14 +135,14 @@ fn allow_and_ask_lookups_return_rule_and_source() {
         .with(Behavior::Allow, RuleSource::Local, "Read")
         .with(Behavior::Ask, RuleSource::CliArg, "Read");
     assert_eq!(
-        ctx.allow_rule_for_tool(&tool).unwrap().source,
+        ctx.allow_rule_for_tool(tool.rule_target()).unwrap().source,
         RuleSource::Local
     );
     assert_eq!(
-        ctx.ask_rule_for_tool(&tool).unwrap().source,
+        ctx.ask_rule_for_tool(tool.rule_target()).unwrap().source,
         RuleSource::CliArg
     );
-    assert!(ctx.deny_rule_for_tool(&tool).is_none());
+    assert!(ctx.deny_rule_for_tool(tool.rule_target()).is_none());
 }
 
 #[test]
@@ -146,8 +151,14 @@ fn mcp_server_rule_matches_every_tool_of_that_server() {
     let other = mcp_tool("github", "git_status");
     for text in ["mcp__git", "mcp__git__*"] {
         let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, text);
-        assert!(ctx.deny_rule_for_tool(&git).is_some(), "{text}");
-        assert!(ctx.deny_rule_for_tool(&other).is_none(), "{text}");
+        assert!(
+            ctx.deny_rule_for_tool(git.rule_target()).is_some(),
+            "{text}"
+        );
+        assert!(
+            ctx.deny_rule_for_tool(other.rule_target()).is_none(),
+            "{text}"
+        );
     }
 }
 
@@ -157,29 +168,29 @@ fn mcp_full_name_rule_matches_only_that_tool() {
     let log = mcp_tool("git", "git_log");
     let ctx =
         PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__git__git_status");
-    assert!(ctx.deny_rule_for_tool(&status).is_some());
-    assert!(ctx.deny_rule_for_tool(&log).is_none());
+    assert!(ctx.deny_rule_for_tool(status.rule_target()).is_some());
+    assert!(ctx.deny_rule_for_tool(log.rule_target()).is_none());
 }
 
 #[test]
 fn there_is_no_mcp_star_wildcard() {
     let git = mcp_tool("git", "git_status");
     let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__*");
-    assert!(ctx.deny_rule_for_tool(&git).is_none());
+    assert!(ctx.deny_rule_for_tool(git.rule_target()).is_none());
 }
 
 #[test]
 fn mcp_server_rule_compares_the_normalized_server_name() {
     let tool = mcp_tool("my.server", "x");
     let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__my_server");
-    assert!(ctx.deny_rule_for_tool(&tool).is_some());
+    assert!(ctx.deny_rule_for_tool(tool.rule_target()).is_some());
 }
 
 #[test]
 fn mcp_server_rule_does_not_match_builtins() {
     let tool = ToolInfo::new("Bash", "runs");
     let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__Bash");
-    assert!(ctx.deny_rule_for_tool(&tool).is_none());
+    assert!(ctx.deny_rule_for_tool(tool.rule_target()).is_none());
 }
 
 #[test]

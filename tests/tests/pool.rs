@@ -336,11 +336,7 @@ fn adding_a_server_changes_no_byte_before_the_first_mcp_tool() {
 fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
     let env = env();
     let mut impostor = ToolInfo::new("Bash", "not the real one");
-    impostor.mcp = Some(registry_core::pool::McpInfo {
-        server: "x".into(),
-        tool: "Bash".into(),
-        normalized_server: "x".into(),
-    });
+    impostor.mcp = Some(registry_core::pool::McpInfo::new("x", "Bash"));
     let pool = assemble_tool_pool(&env, &catalog(), &[Arc::new(impostor)]);
     let bash: Vec<_> = pool.iter().filter(|tool| tool.name == "Bash").collect();
     assert_eq!(bash.len(), 1);

@@ -6,7 +6,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
-use registry_core::{Tool, ToolContext, ToolError, tool};
+use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 use wait_timeout::ChildExt as _;
 
@@ -72,8 +72,8 @@ impl Tool for BashTool {
         self.checked_timeout().map(|_| ())
     }
 
-    fn rule_content(&self) -> Option<String> {
-        Some(self.command.clone())
+    fn rule_subject(&self, _: &ToolContext<'_>) -> Option<Subject> {
+        Some(Subject::Command(self.command.clone()))
     }
 
     fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
@@ -151,7 +151,9 @@ fn run_shell(command: &str, cwd: &Path, timeout: Duration) -> Result<Run, ToolEr
                 Ok(n) => {
                     let mut capture = sink.lock().unwrap_or_else(|e| e.into_inner());
                     let room = KEEP_BYTES.saturating_sub(capture.kept.len());
-                    capture.kept.extend_from_slice(&buf[..n.min(room)]);
+                    capture
+                        .kept
+                        .extend_from_slice(buf.get(..n.min(room)).unwrap_or_default());
                     capture.total += n as u64;
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,

@@ -1,9 +1,10 @@
 //! Edit: exact string replacement in a file, written atomically.
 
-use registry_core::{Tool, ToolContext, ToolError, tool};
+use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
-use crate::util::{atomic_write, numbered, read_text, resolve};
+use crate::fs::{check_output_size, read_text, replace_if_unchanged, write_target};
+use crate::util::{numbered, resolve, resolve_canonical};
 
 /// Lines of context shown around the edit in the result.
 const SNIPPET_CONTEXT: usize = 4;
@@ -15,7 +16,8 @@ const SNIPPET_CONTEXT: usize = 4;
 /// - `old_string` and `new_string` must differ.
 /// - An empty `old_string` creates a new file with `new_string` as its content; it is refused for a file that has content.
 /// - When the file uses CRLF line endings, `\n` in the strings matches `\r\n`.
-/// - The file is written atomically: a failed edit leaves it as it was.
+/// - The file is written atomically: a failed edit leaves it as it was. When the file changed after it was read (another edit, another program), the edit fails with "file changed since it was read": read it again and redo the edit.
+/// - Only regular text files of at most 64 MiB are edited; a symbolic link's target is edited.
 /// - Prefer editing existing files to creating new ones.
 #[tool(
     name = "Edit",
@@ -47,9 +49,13 @@ impl Tool for EditTool {
         Ok(())
     }
 
+    fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
+        Some(Subject::write(resolve(ctx, &self.file_path)))
+    }
+
     fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
-        let path = resolve(ctx, &self.file_path);
+        let path = resolve_canonical(ctx, &self.file_path);
         if self.old_string.is_empty() {
             return self.create(&path);
         }
@@ -62,14 +68,15 @@ impl Tool for EditTool {
         } else {
             (self.old_string.clone(), self.new_string.clone())
         };
-        let count = content.matches(old.as_str()).count();
-        if count == 0 {
+        let mut found = content.match_indices(old.as_str()).map(|(at, _)| at);
+        let Some(first) = found.next() else {
             return Err(ToolError::new(format!(
                 "String to replace not found in {}. Read the file again and copy old_string exactly, whitespace and indentation included.\nString: {}",
                 path.display(),
                 self.old_string
             )));
-        }
+        };
+        let count = 1 + found.count();
         if count > 1 && !self.replace_all {
             return Err(ToolError::new(format!(
                 "Found {count} matches of the string to replace in {}, but replace_all is false. To replace every occurrence, set replace_all to true; to replace only one, add more surrounding context to old_string so it matches exactly once.\nString: {}",
@@ -77,13 +84,18 @@ impl Tool for EditTool {
                 self.old_string
             )));
         }
-        let first = content.find(old.as_str()).expect("counted above");
+        // The size of the result, known before it is built: a large `new_string` replacing
+        // many matches is refused here instead of exhausting memory.
+        let size = (content.len() as u64)
+            .saturating_sub((old.len() as u64).saturating_mul(count as u64))
+            .saturating_add((new.len() as u64).saturating_mul(count as u64));
+        check_output_size(&path, size)?;
         let updated = if self.replace_all {
             content.replace(old.as_str(), &new)
         } else {
             content.replacen(old.as_str(), &new, 1)
         };
-        atomic_write(&path, updated.as_bytes())?;
+        replace_if_unchanged(&path, Some(content.as_bytes()), updated.as_bytes())?;
         let what = if count == 1 {
             "1 replacement".to_owned()
         } else {
@@ -100,21 +112,16 @@ impl Tool for EditTool {
 impl EditTool {
     /// `old_string` empty: create the file, or fill an empty one.
     fn create(&self, path: &std::path::Path) -> Result<String, ToolError> {
-        match std::fs::metadata(path) {
-            Ok(metadata) if metadata.is_dir() => {
-                return Err(ToolError::new(format!(
-                    "{} is a directory, not a file",
-                    path.display()
-                )));
-            }
-            Ok(metadata) if metadata.len() > 0 => {
+        let original = match write_target(path)? {
+            Some((_, metadata)) if metadata.len() > 0 => {
                 return Err(ToolError::new(format!(
                     "old_string is empty, but {} already has content; give the text to replace, or use Write to replace the whole file",
                     path.display()
                 )));
             }
-            _ => {}
-        }
+            Some(_) => Some(&[][..]),
+            None => None,
+        };
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| {
                 ToolError::new(format!(
@@ -123,7 +130,7 @@ impl EditTool {
                 ))
             })?;
         }
-        atomic_write(path, self.new_string.as_bytes())?;
+        replace_if_unchanged(path, original, self.new_string.as_bytes())?;
         Ok(format!("Created {} with the new content.", path.display()))
     }
 }
@@ -134,8 +141,10 @@ fn crlf(text: &str) -> String {
 
 /// The lines around `content[at..at + len]`, numbered like Read.
 fn snippet(content: &str, at: usize, len: usize) -> String {
-    let first_line = content[..at].matches('\n').count();
-    let last_line = first_line + content[at..at + len].matches('\n').count();
+    let before = content.get(..at).unwrap_or_default();
+    let changed = content.get(at..at.saturating_add(len)).unwrap_or_default();
+    let first_line = before.matches('\n').count();
+    let last_line = first_line + changed.matches('\n').count();
     let start = first_line.saturating_sub(SNIPPET_CONTEXT);
     let end = last_line + SNIPPET_CONTEXT;
     content

@@ -1,11 +1,16 @@
 //! Glob: file paths matching a glob pattern, newest first.
 
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use globset::GlobBuilder;
-use registry_core::{Tool, ToolContext, ToolError, tool};
+use registry_core::permissions::path::canonical_path;
+use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
+use crate::names::{GLOB, READ};
 use crate::util::{modified, resolve, walker};
 
 /// The most paths returned; a note says when there were more.
@@ -35,8 +40,15 @@ pub struct GlobTool {
 impl Tool for GlobTool {
     type Output = String;
 
+    /// The directory searched: `Read` path rules (and Glob's own) apply to it.
+    fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
+        let (root, _) = split_pattern(ctx, self.path.as_deref(), &self.pattern);
+        Some(Subject::read(root).also_governed_by(&[READ]))
+    }
+
     fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         let (root, pattern) = split_pattern(ctx, self.path.as_deref(), &self.pattern);
+        let root = canonical_path(&root);
         if !root.is_dir() {
             return Err(ToolError::new(format!(
                 "{} does not exist or is not a directory",
@@ -50,8 +62,11 @@ impl Tool for GlobTool {
             .build()
             .map_err(|e| ToolError::new(format!("invalid glob pattern {pattern:?}: {e}")))?
             .compile_matcher();
-        let mut found: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
-        for entry in walker(&root).build() {
+        // The newest MAX_RESULTS, kept in a heap whose top is the one to drop next, so a tree
+        // of any size costs MAX_RESULTS entries of memory.
+        let mut newest: BinaryHeap<Newest> = BinaryHeap::new();
+        let mut total = 0usize;
+        for entry in walker(&root, ctx.path_guard(GLOB, &[READ])).build() {
             let Ok(entry) = entry else { continue };
             if !entry.file_type().is_some_and(|t| t.is_file()) {
                 continue;
@@ -68,18 +83,20 @@ impl Tool for GlobTool {
                 matcher.is_match(relative)
             };
             if hit {
-                found.push((modified(path), path.to_path_buf()));
+                total += 1;
+                newest.push(Newest(modified(path), path.to_path_buf()));
+                if newest.len() > MAX_RESULTS {
+                    newest.pop();
+                }
             }
         }
-        if found.is_empty() {
+        if newest.is_empty() {
             return Ok("No files found".to_owned());
         }
-        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-        let total = found.len();
-        let mut out: Vec<String> = found
+        let mut out: Vec<String> = newest
+            .into_sorted_vec()
             .into_iter()
-            .take(MAX_RESULTS)
-            .map(|(_, path)| path.display().to_string())
+            .map(|Newest(_, path)| path.display().to_string())
             .collect();
         if total > MAX_RESULTS {
             out.push(format!(
@@ -87,6 +104,23 @@ impl Tool for GlobTool {
             ));
         }
         Ok(out.join("\n"))
+    }
+}
+
+/// A match, ordered so that the newest file (then the first path) is the least: a max-heap of
+/// these pops the entry that would be shown last.
+#[derive(PartialEq, Eq)]
+struct Newest(SystemTime, PathBuf);
+
+impl Ord for Newest {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.0.cmp(&self.0).then_with(|| self.1.cmp(&other.1))
+    }
+}
+
+impl PartialOrd for Newest {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -112,11 +146,11 @@ fn split_pattern(ctx: &ToolContext<'_>, path: Option<&str>, pattern: &str) -> (P
         }
     }
     // A pattern without glob characters names a file (`/repo/Cargo.toml`): match its name.
-    if rest.is_empty() {
-        if let Some(name) = root.file_name().map(|n| n.to_string_lossy().into_owned()) {
-            root.pop();
-            rest.push(name);
-        }
+    if rest.is_empty()
+        && let Some(name) = root.file_name().map(|n| n.to_string_lossy().into_owned())
+    {
+        root.pop();
+        rest.push(name);
     }
     (root, rest.join("/"))
 }

@@ -7,13 +7,22 @@ use grep_regex::RegexMatcherBuilder;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
 use ignore::overrides::OverrideBuilder;
 use ignore::types::TypesBuilder;
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, tool};
+use registry_core::permissions::PathGuard;
+use registry_core::permissions::path::canonical_path;
+use registry_core::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
+use crate::names::{GREP, READ};
 use crate::util::{modified, resolve, walker};
 
 /// Lines or entries returned when the input gives no `head_limit`.
 pub const DEFAULT_HEAD_LIMIT: usize = 250;
+/// Bytes of content-mode output collected before the search stops (1 MiB, far above what the
+/// result keeps); each line is also cut to Read's 2,000 characters.
+pub const MAX_COLLECT_BYTES: usize = 1024 * 1024;
+/// The most memory the searcher may use for one line (or, in multiline mode, one file): 64 MiB.
+/// A file that needs more is skipped, and the result says how many were.
+pub const MAX_SEARCH_HEAP_BYTES: usize = 64 * 1024 * 1024;
 
 /// A powerful search tool built on ripgrep's libraries.
 ///
@@ -80,11 +89,20 @@ pub enum OutputMode {
 impl Tool for GrepTool {
     type Output = String;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    /// The file or directory searched: `Read` path rules (and Grep's own) apply to it.
+    fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
         let root = match &self.path {
             Some(path) => resolve(ctx, path),
             None => ctx.cwd.to_path_buf(),
         };
+        Some(Subject::read(root).also_governed_by(&[READ]))
+    }
+
+    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+        let root = canonical_path(&match &self.path {
+            Some(path) => resolve(ctx, path),
+            None => ctx.cwd.to_path_buf(),
+        });
         if !root.exists() {
             return Err(ToolError::new(format!(
                 "Path does not exist: {}",
@@ -104,7 +122,8 @@ impl Tool for GrepTool {
         searcher
             .line_number(true)
             .multi_line(multiline)
-            .binary_detection(BinaryDetection::quit(b'\x00'));
+            .binary_detection(BinaryDetection::quit(b'\x00'))
+            .heap_limit(Some(MAX_SEARCH_HEAP_BYTES));
         let context = mode == OutputMode::Content;
         if context {
             searcher
@@ -123,20 +142,23 @@ impl Tool for GrepTool {
             separate_files: context && self.before.or(self.after).or(self.context).unwrap_or(0) > 0,
             limit,
             lines: Vec::new(),
+            collected: 0,
             files: Vec::new(),
             total: 0,
             full: false,
+            skipped: 0,
         };
-        for path in self.files(&root)? {
+        for path in self.files(&root, ctx.path_guard(GREP, &[READ]))? {
             let mut sink = FileSink {
                 path: &path,
                 out: &mut results,
                 count: 0,
                 started: false,
             };
-            // An unreadable file is skipped, as ripgrep skips it (with a warning).
-            let _ = searcher.search_path(&matcher, &path, &mut sink);
+            // An unreadable file is skipped, as ripgrep skips it, and counted for the note.
+            let failed = searcher.search_path(&matcher, &path, &mut sink).is_err();
             let count = sink.count;
+            results.skipped += usize::from(failed);
             if count > 0 && mode != OutputMode::Content {
                 results.files.push((path, count));
                 results.total += count;
@@ -152,11 +174,11 @@ impl Tool for GrepTool {
 impl GrepTool {
     /// The files to search: `root` itself when it is a file, otherwise the walk under it with
     /// the glob and type filters.
-    fn files(&self, root: &Path) -> Result<Vec<PathBuf>, ToolError> {
+    fn files(&self, root: &Path, guard: PathGuard) -> Result<Vec<PathBuf>, ToolError> {
         if root.is_file() {
             return Ok(vec![root.to_path_buf()]);
         }
-        let mut builder = walker(root);
+        let mut builder = walker(root, guard);
         if let Some(glob) = &self.glob {
             let mut overrides = OverrideBuilder::new(root);
             overrides
@@ -196,23 +218,40 @@ struct Results {
     limit: usize,
     /// Content mode: the output lines.
     lines: Vec<String>,
+    /// Their bytes, for [`MAX_COLLECT_BYTES`].
+    collected: usize,
     /// Other modes: each matching file and its count of matching lines.
     files: Vec<(PathBuf, u64)>,
     total: u64,
     /// The limit was reached: stop searching.
     full: bool,
+    /// Files that could not be read or searched.
+    skipped: usize,
 }
 
 impl Results {
     fn push_line(&mut self, line: String) {
-        if self.lines.len() >= self.limit {
+        if self.lines.len() >= self.limit || self.collected >= MAX_COLLECT_BYTES {
             self.full = true;
             return;
         }
+        self.collected += line.len() + 1;
         self.lines.push(line);
     }
 
-    fn render(mut self) -> String {
+    fn render(self) -> String {
+        let skipped = self.skipped;
+        let mut text = self.render_results();
+        if skipped > 0 {
+            text.push_str(&format!(
+                "\n\n({skipped} file{} could not be read or searched and were skipped.)",
+                plural(skipped as u64)
+            ));
+        }
+        text
+    }
+
+    fn render_results(mut self) -> String {
         match self.mode {
             OutputMode::Content => {
                 if self.lines.is_empty() {
@@ -222,7 +261,7 @@ impl Results {
                 if self.full {
                     text.push_str(&format!(
                         "\n\n(Results are truncated to the first {} lines; raise head_limit or narrow the search.)",
-                        self.limit
+                        self.lines.len()
                     ));
                 }
                 text
@@ -306,6 +345,12 @@ impl FileSink<'_> {
         }
         let text = String::from_utf8_lossy(bytes);
         let text = text.trim_end_matches('\n').trim_end_matches('\r');
+        let (text, cut) = crate::util::cut_chars(text, crate::read::MAX_LINE_CHARS);
+        let text = if cut {
+            format!("{text} [... line truncated]")
+        } else {
+            text.to_owned()
+        };
         let line = match (self.out.line_numbers, number) {
             (true, Some(n)) => format!("{}{separator}{n}{separator}{text}", self.path.display()),
             _ => format!("{}{separator}{text}", self.path.display()),

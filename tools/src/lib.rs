@@ -24,6 +24,12 @@
 //! ToolSearch when tool search might be on) are the catalog's, in `registry_core`.
 
 #![deny(missing_docs)]
+// Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
+// and every local exception says why it cannot fire.
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
+)]
 
 pub mod agent;
 pub mod ask;
@@ -57,8 +63,10 @@ pub mod workflow;
 pub mod worktree;
 pub mod write;
 
+mod fs;
 mod util;
 
+pub use fs::MAX_EDIT_BYTES;
 pub use host::{Host, MemoryHost, ToolHost};
 
 use names::*;
@@ -146,18 +154,19 @@ pub fn link() {}
 
 /// Compares two strings during const evaluation.
 const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (a.split_first(), b.split_first()) {
+            (Some((x, a_rest)), Some((y, b_rest))) => {
+                if *x != *y {
+                    return false;
+                }
+                (a, b) = (a_rest, b_rest);
+            }
+            (None, None) => return true,
+            _ => return false,
         }
-        i += 1;
     }
-    true
 }
 
 /// Asserts at compile time that each tool's descriptor carries the name its constant gives.

@@ -1,7 +1,7 @@
 //! Monitor: watches a command's output in the background, run by the host (`MONITOR_TOOL`).
 #![cfg(feature = "MONITOR_TOOL")]
 
-use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
+use registry_core::{Subject, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::host::host_of;
@@ -27,8 +27,8 @@ pub struct MonitorTool {
 impl Tool for MonitorTool {
     type Output = ToolOutput;
 
-    fn rule_content(&self) -> Option<String> {
-        Some(self.command.clone())
+    fn rule_subject(&self, _: &ToolContext<'_>) -> Option<Subject> {
+        Some(Subject::Command(self.command.clone()))
     }
 
     fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {

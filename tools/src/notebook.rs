@@ -3,11 +3,13 @@
 use std::hash::{BuildHasher as _, Hasher as _};
 use std::path::Path;
 
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, tool};
+use registry_core::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::util::{atomic_write, read_text, resolve};
+use crate::fs::{read_text, replace_if_unchanged};
+use crate::names::EDIT;
+use crate::util::{resolve, resolve_canonical};
 
 /// Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb file).
 ///
@@ -94,9 +96,13 @@ impl Tool for NotebookEditTool {
         Ok(())
     }
 
+    fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
+        Some(Subject::write(resolve(ctx, &self.notebook_path)).also_governed_by(&[EDIT]))
+    }
+
     fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
-        let path = resolve(ctx, &self.notebook_path);
+        let path = resolve_canonical(ctx, &self.notebook_path);
         let text = read_text(&path)?;
         let mut notebook: Value = serde_json::from_str(&text).map_err(|e| {
             ToolError::new(format!(
@@ -125,16 +131,25 @@ impl Tool for NotebookEditTool {
             })?),
             None => None,
         };
+        let needs_cell = || ToolError::new("cell_id is required to replace or delete a cell");
         let message = match self.edit_mode.unwrap_or(EditMode::Replace) {
             EditMode::Replace => {
-                let index = target.expect("validated");
-                let cell = cells[index].as_object_mut().expect("checked above");
-                replace(cell, &self.new_source, self.cell_type);
+                let index = target.ok_or_else(needs_cell)?;
+                let cell = cells
+                    .get_mut(index)
+                    .and_then(Value::as_object_mut)
+                    .ok_or_else(|| shape(&path, &format!("cell {index} is not a JSON object")))?;
+                replace(cell, &self.new_source, self.cell_type)
+                    .map_err(|what| shape(&path, &format!("cell {index} {what}")))?;
                 format!("Updated cell {index} of {}.", path.display())
             }
             EditMode::Insert => {
                 let index = target.map_or(0, |i| i + 1);
-                let cell_type = self.cell_type.expect("validated");
+                let cell_type = self.cell_type.ok_or_else(|| {
+                    ToolError::new(
+                        "cell_type is required when inserting a cell: \"code\" or \"markdown\"",
+                    )
+                })?;
                 let id = with_ids.then(|| fresh_id(cells));
                 cells.insert(index, new_cell(cell_type, &self.new_source, id.as_deref()));
                 match id {
@@ -151,7 +166,7 @@ impl Tool for NotebookEditTool {
                 }
             }
             EditMode::Delete => {
-                let index = target.expect("validated");
+                let index = target.ok_or_else(needs_cell)?;
                 cells.remove(index);
                 format!(
                     "Deleted cell {index} of {}; {} cells remain.",
@@ -160,7 +175,8 @@ impl Tool for NotebookEditTool {
                 )
             }
         };
-        atomic_write(&path, render(&notebook, &text)?.as_bytes())?;
+        let rendered = render(&notebook, &text)?;
+        replace_if_unchanged(&path, Some(text.as_bytes()), rendered.as_bytes())?;
         Ok(message)
     }
 }
@@ -174,20 +190,19 @@ fn shape(path: &Path, what: &str) -> ToolError {
 
 /// Cells carry ids from nbformat 4.5 on, and whenever the notebook's cells already have them.
 fn wants_ids(notebook: &Value) -> bool {
-    let major = notebook["nbformat"].as_u64().unwrap_or(4);
-    let minor = notebook["nbformat_minor"].as_u64().unwrap_or(0);
-    let has_ids = notebook["cells"]
-        .as_array()
+    let field = |name| notebook.get(name).and_then(Value::as_u64);
+    let major = field("nbformat").unwrap_or(4);
+    let minor = field("nbformat_minor").unwrap_or(0);
+    let has_ids = notebook
+        .get("cells")
+        .and_then(Value::as_array)
         .is_some_and(|cells| cells.iter().any(|cell| cell.get("id").is_some()));
     major > 4 || (major == 4 && minor >= 5) || has_ids
 }
 
 /// The cell whose `id` is `id`; otherwise `cell-N` or `N` as a 0-based position.
 fn find_cell(cells: &[Value], id: &str) -> Option<usize> {
-    if let Some(i) = cells
-        .iter()
-        .position(|cell| cell["id"].as_str() == Some(id))
-    {
+    if let Some(i) = cells.iter().position(|cell| cell_id(cell) == Some(id)) {
         return Some(i);
     }
     let index: usize = id.strip_prefix("cell-").unwrap_or(id).parse().ok()?;
@@ -204,18 +219,34 @@ fn source_lines(source: &str) -> Value {
     )
 }
 
-fn replace(cell: &mut Map<String, Value>, source: &str, cell_type: Option<CellType>) {
-    cell.insert("source".to_owned(), source_lines(source));
+/// A cell's `id`, when it has a string one.
+fn cell_id(cell: &Value) -> Option<&str> {
+    cell.get("id").and_then(Value::as_str)
+}
+
+/// Sets the cell's source (and type); a cell that has no type and gets none is an error, as
+/// Jupyter could not open the notebook otherwise.
+fn replace(
+    cell: &mut Map<String, Value>,
+    source: &str,
+    cell_type: Option<CellType>,
+) -> Result<(), &'static str> {
     if let Some(cell_type) = cell_type {
         cell.insert("cell_type".to_owned(), json!(cell_type.as_str()));
     }
-    if cell["cell_type"] == "code" {
+    let is_code = match cell.get("cell_type").and_then(Value::as_str) {
+        Some(kind) => kind == "code",
+        None => return Err("has no string \"cell_type\"; pass cell_type to give it one"),
+    };
+    cell.insert("source".to_owned(), source_lines(source));
+    if is_code {
         cell.insert("execution_count".to_owned(), Value::Null);
         cell.insert("outputs".to_owned(), json!([]));
     } else {
         cell.remove("execution_count");
         cell.remove("outputs");
     }
+    Ok(())
 }
 
 /// A new cell with its keys in Jupyter's (sorted) order.
@@ -244,11 +275,12 @@ fn fresh_id(cells: &[Value]) -> String {
         hasher.write_u64(salt);
         hasher.write_usize(cells.len());
         let id = format!("{:08x}", hasher.finish() as u32);
-        if !cells.iter().any(|cell| cell["id"].as_str() == Some(&id)) {
+        if !cells.iter().any(|cell| cell_id(cell) == Some(&id)) {
             return id;
         }
     }
-    unreachable!("u64 ids exhausted")
+    // More ids than cells can hold: the loop above returns long before.
+    String::from("ffffffff")
 }
 
 /// Serializes in the original file's indentation (one space, as Jupyter writes, when it cannot
@@ -270,7 +302,8 @@ fn render(notebook: &Value, original: &str) -> Result<String, ToolError> {
     notebook
         .serialize(&mut serializer)
         .map_err(|e| ToolError::new(format!("could not serialize the notebook: {e}")))?;
-    let mut text = String::from_utf8(out).expect("serde_json writes UTF-8");
+    let mut text = String::from_utf8(out)
+        .map_err(|e| ToolError::new(format!("could not serialize the notebook: {e}")))?;
     if original.ends_with('\n') || original.is_empty() {
         text.push('\n');
     }

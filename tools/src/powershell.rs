@@ -1,7 +1,7 @@
 //! PowerShell: runs a PowerShell command through the host. Enabled by the run-time switch
 //! `powershell`.
 
-use registry_core::{Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
+use registry_core::{Subject, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::host::host_of;
@@ -45,8 +45,8 @@ impl Tool for PowerShellTool {
         Ok(())
     }
 
-    fn rule_content(&self) -> Option<String> {
-        Some(self.command.clone())
+    fn rule_subject(&self, _: &ToolContext<'_>) -> Option<Subject> {
+        Some(Subject::Command(self.command.clone()))
     }
 
     fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {

@@ -1,14 +1,16 @@
 //! Write: creates or replaces a whole file, atomically.
 
-use registry_core::{Tool, ToolContext, ToolError, tool};
+use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
-use crate::util::{atomic_write, resolve};
+use crate::fs::{atomic_write, check_output_size, write_target};
+use crate::names::EDIT;
+use crate::util::{resolve, resolve_canonical};
 
 /// Writes a file to the local filesystem, replacing it if it exists and creating any missing parent directories.
 ///
 /// - `file_path` should be an absolute path; a relative one is taken from the working directory.
-/// - The write is atomic: the content goes to a temporary file in the same directory, which then replaces the target, so the file is never left half-written. An existing file keeps its permissions.
+/// - The write is atomic: the content goes to a temporary file in the same directory, which then replaces the target, so the file is never left half-written. An existing file keeps its permissions; a new one follows the umask. A symbolic link's target is written; a directory, FIFO, device or socket is refused. At most 64 MiB.
 /// - To change part of an existing file, prefer Edit, which sends only the changed text. Read an existing file before overwriting it, so nothing in it is lost by accident.
 /// - Do not create documentation or README files unless asked.
 #[tool(
@@ -28,15 +30,14 @@ pub struct WriteTool {
 impl Tool for WriteTool {
     type Output = String;
 
+    fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
+        Some(Subject::write(resolve(ctx, &self.file_path)).also_governed_by(&[EDIT]))
+    }
+
     fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
-        let path = resolve(ctx, &self.file_path);
-        if path.is_dir() {
-            return Err(ToolError::new(format!(
-                "{} is a directory; give the path of a file",
-                path.display()
-            )));
-        }
-        let existed = path.exists();
+        let path = resolve_canonical(ctx, &self.file_path);
+        check_output_size(&path, self.content.len() as u64)?;
+        let existed = write_target(&path)?.is_some();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| {
                 ToolError::new(format!(

@@ -82,10 +82,13 @@ fn timeout_above_ten_minutes_is_refused() {
 }
 
 #[test]
-fn rule_content_is_the_command() {
+fn rule_subject_is_the_command() {
     let tool: BashTool = serde_json::from_value(json!({"command": "npm test"})).unwrap();
-    assert_eq!(tool.rule_content().as_deref(), Some("npm test"));
     let switches = Switches::default();
     let ctx = ToolContext::new(std::path::Path::new("."), &switches);
+    assert_eq!(
+        tool.rule_subject(&ctx),
+        Some(registry_core::Subject::Command("npm test".into()))
+    );
     assert!(tool.validate_input(&ctx).is_ok());
 }

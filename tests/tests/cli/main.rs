@@ -249,4 +249,5 @@ mod common;
 mod call;
 mod pool;
 mod render;
+mod rules;
 mod search;

@@ -36,6 +36,15 @@ pub struct PoolArgs {
     /// A deny rule (`Tool`, `Tool(content)`, `mcp__server`); repeatable.
     #[arg(long = "deny", value_name = "RULE", global = true)]
     pub deny: Vec<String>,
+    /// An allow rule (`Bash(npm test:*)`, `Edit(//tmp/**)`); repeatable.
+    #[arg(long = "allow", value_name = "RULE", global = true)]
+    pub allow: Vec<String>,
+    /// An ask rule: the call needs an approver, which the CLI does not have; repeatable.
+    #[arg(long = "ask", value_name = "RULE", global = true)]
+    pub ask: Vec<String>,
+    /// A directory, besides the current one, where file tools may write; repeatable.
+    #[arg(long = "add-dir", value_name = "DIR", global = true)]
+    pub add_dir: Vec<PathBuf>,
     /// Simple mode: Bash, Read and Edit only.
     #[arg(long, global = true)]
     pub simple: bool,

@@ -20,6 +20,9 @@ use crate::setup::{Setup, setup};
 
 type Result<T> = std::result::Result<T, String>;
 
+/// The largest `--queries` file read: 64 MiB.
+const MAX_QUERIES_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Runs a command.
 pub fn run(args: Args) -> Result<ExitCode> {
     let pool = || -> Result<Setup> {
@@ -129,7 +132,7 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
         SearchStrategy::Ranked => Strategy::Ranked,
     };
     let queries: Vec<String> = match (&args.queries, &args.query) {
-        (Some(file), _) => std::fs::read_to_string(file)
+        (Some(file), _) => crate::setup::read_capped(file, MAX_QUERIES_FILE_BYTES)
             .map_err(|error| format!("--queries {}: {error}", file.display()))?
             .lines()
             .map(str::to_owned)

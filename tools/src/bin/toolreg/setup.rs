@@ -1,5 +1,7 @@
 //! Turning the pool options into an environment and a pool.
 
+use std::io::Read as _;
+use std::path::Path;
 use std::sync::Arc;
 
 use registry_core::mcp::load_servers;
@@ -28,6 +30,25 @@ fn kind(context: Context) -> AgentKind {
     }
 }
 
+/// The largest `--mcp` file read: 64 MiB (the eleven real servers of the fixtures send 300 KB
+/// together).
+const MAX_MCP_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a text file of at most `cap` bytes, checked before reading.
+pub(crate) fn read_capped(path: &Path, cap: u64) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|error| error.to_string())?;
+    let mut text = String::new();
+    file.take(cap + 1)
+        .read_to_string(&mut text)
+        .map_err(|error| error.to_string())?;
+    if text.len() as u64 > cap {
+        return Err(format!(
+            "larger than the {cap}-byte limit of a tools/list file"
+        ));
+    }
+    Ok(text)
+}
+
 /// Reads `--mcp SERVER=FILE` options (or the demo catalog) into (server, result) pairs.
 fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
     if args.mcp.is_empty() {
@@ -50,7 +71,7 @@ fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
                 .split_once('=')
                 .filter(|(server, file)| !server.is_empty() && !file.is_empty())
                 .ok_or_else(|| format!("--mcp {option:?}: expected SERVER=FILE"))?;
-            let text = std::fs::read_to_string(file)
+            let text = read_capped(Path::new(file), MAX_MCP_FILE_BYTES)
                 .map_err(|error| format!("--mcp {server}={file}: {error}"))?;
             // serde_json's message already ends with "at line L column C".
             let value = serde_json::from_str(&text)
@@ -69,9 +90,17 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
     if args.context == Context::Coordinator {
         env.switches.coordinator = true;
     }
-    for rule in &args.deny {
-        env.permissions
-            .add(Behavior::Deny, RuleSource::CliArg, rule);
+    for (behavior, rules) in [
+        (Behavior::Deny, &args.deny),
+        (Behavior::Allow, &args.allow),
+        (Behavior::Ask, &args.ask),
+    ] {
+        for rule in rules {
+            env.permissions.add(behavior, RuleSource::CliArg, rule);
+        }
+    }
+    for dir in &args.add_dir {
+        env.permissions.add_working_directory(dir);
     }
     let servers = servers(args)?;
     let loaded = load_servers(servers.iter().map(|(name, value)| (name.as_str(), value)));

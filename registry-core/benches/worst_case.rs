@@ -1,0 +1,157 @@
+//! Each entry point's worst case over its input size, to find super-linear paths: time at n and
+//! 10 n should differ by about 10×.
+//!
+//! `cargo bench -p registry-core --bench worst_case`
+
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::Arc;
+
+use registry_core::cache::SchemaCache;
+use registry_core::catalog::Catalog;
+use registry_core::mcp::load_servers;
+use registry_core::permissions::{Behavior, PermissionContext, RuleSource, RuleTarget, Subject};
+use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
+use registry_core::search::{SearchEngine, Strategy};
+use registry_core::{Env, ToolInfo, assemble_tool_pool};
+use serde_json::{Value, json};
+
+const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
+
+fn main() {
+    divan::main();
+}
+
+/// `n` tools of one server that all share one name.
+fn same_name(n: usize) -> Value {
+    Value::Array(
+        (0..n)
+            .map(|_| json!({"name": "same", "inputSchema": {"type": "object"}}))
+            .collect(),
+    )
+}
+
+/// `n` distinct deferred MCP tools over 100 servers.
+fn pool(n: usize) -> Vec<Arc<ToolInfo>> {
+    let servers: Vec<(String, Value)> = (0..100)
+        .map(|s| {
+            let tools: Vec<Value> = (0..n / 100)
+                .map(|i| json!({"name": format!("tool_{i}"), "description": format!("does thing {i} of server {s}"), "inputSchema": {"type": "object"}}))
+                .collect();
+            (format!("server{s}"), Value::Array(tools))
+        })
+        .collect();
+    load_servers(servers.iter().map(|(s, v)| (s.as_str(), v))).tools
+}
+
+/// Ingestion of `n` copies of one name (was quadratic).
+#[divan::bench(args = SIZES, sample_count = 5)]
+fn ingest_duplicate_names(bencher: divan::Bencher, n: usize) {
+    let list = same_name(n);
+    let limits = registry_core::mcp::McpLimits {
+        max_tools_per_server: n,
+        ..Default::default()
+    };
+    bencher.bench(|| {
+        registry_core::mcp::load_servers_with(&limits, [("s", &list)])
+            .tools
+            .len()
+    });
+}
+
+/// Pool assembly against `n` deny rules over `n` tools (each rule was checked against each tool).
+#[divan::bench(args = SIZES, sample_count = 5)]
+fn assemble_with_many_rules(bencher: divan::Bencher, n: usize) {
+    let tools = pool(n);
+    let mut env = Env::default();
+    for i in 0..n {
+        env.permissions.add(
+            Behavior::Deny,
+            RuleSource::ALL[i % 8],
+            &format!("mcp__server{}__nothing_{i}", i % 100),
+        );
+    }
+    let catalog = Catalog::from_descriptors(Vec::new(), &[]);
+    bencher.bench(|| assemble_tool_pool(&env, &catalog, &tools).len());
+}
+
+/// Adding `n` rules, sources out of order (each add used to sort every rule).
+#[divan::bench(args = SIZES, sample_count = 5)]
+fn add_rules_out_of_order(n: usize) -> usize {
+    let mut ctx = PermissionContext::new();
+    for i in 0..n {
+        ctx.add(
+            Behavior::Deny,
+            RuleSource::ALL[7 - i % 8],
+            &format!("Tool{i}"),
+        );
+    }
+    ctx.rules().count()
+}
+
+/// A `select:` query naming `n` tools of an `n`-tool pool.
+#[divan::bench(args = SIZES, sample_count = 5)]
+fn select_many(bencher: divan::Bencher, n: usize) {
+    let tools = pool(n);
+    let query = format!(
+        "select:{}",
+        tools
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let engine = SearchEngine::new(&Env::default(), tools, Strategy::Seed);
+    bencher.bench(|| engine.search(black_box(&query), 5).matches.len());
+}
+
+/// A keyword query of `n` words over 10k tools, both strategies.
+#[divan::bench(args = [100, 1_000, 10_000], sample_count = 5)]
+fn long_query(bencher: divan::Bencher, n: usize) {
+    let engine = SearchEngine::new(&Env::default(), pool(10_000), Strategy::Ranked);
+    let query: String = (0..n)
+        .map(|i| format!("thing{} server{} ", i % 97, i % 13))
+        .collect();
+    bencher.bench(|| engine.search(black_box(&query), 5).matches.len());
+}
+
+/// Rendering `n` deferred tools.
+#[divan::bench(args = SIZES, sample_count = 5)]
+fn render_many(bencher: divan::Bencher, n: usize) {
+    let tools = pool(n);
+    let env = Env::default();
+    let options = RenderOptions {
+        tool_search: true,
+        strategy: DeferStrategy::DiscoveredOnly,
+        ..Default::default()
+    };
+    bencher.bench(|| {
+        render_anthropic(&env, &tools, &SchemaCache::new(), &options)
+            .unwrap()
+            .tools
+            .len()
+    });
+}
+
+/// A command line of `n` bytes against a deny and an allow rule.
+#[divan::bench(args = [1_000, 10_000, 100_000], sample_count = 5)]
+fn check_long_command(bencher: divan::Bencher, n: usize) {
+    let ctx = PermissionContext::new()
+        .with(Behavior::Deny, RuleSource::User, "Bash(rm:*)")
+        .with(Behavior::Allow, RuleSource::User, "Bash(echo:*)");
+    let line: String = "echo 'a b' \"c\" && ".repeat(n / 18) + "echo";
+    let subject = Subject::Command(line);
+    bencher.bench(|| ctx.check(RuleTarget::named("Bash"), Some(&subject), Path::new("/")));
+}
+
+/// A text rule of `n` stars against an `n`-byte input (the wildcard match).
+#[divan::bench(args = [1_000, 10_000], sample_count = 5)]
+fn wildcard_rule(bencher: divan::Bencher, n: usize) {
+    let ctx = PermissionContext::new().with(
+        Behavior::Deny,
+        RuleSource::User,
+        &format!("Web({}b)", "a*".repeat(n / 2)),
+    );
+    let subject = Subject::Text("a".repeat(n));
+    bencher.bench(|| ctx.check(RuleTarget::named("Web"), Some(&subject), Path::new("/")));
+}

@@ -1,0 +1,226 @@
+//! A rule: its string form, what it names, what it does and where it came from.
+
+use std::fmt;
+
+use crate::names;
+
+/// Where a rule came from, in the order sources are scanned: the first matching rule wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RuleSource {
+    /// The user's settings.
+    User,
+    /// The project's shared settings.
+    Project,
+    /// The project's local settings.
+    Local,
+    /// Settings given by a command-line flag.
+    Flag,
+    /// Managed policy settings.
+    Policy,
+    /// `--allowed-tools` / `--disallowed-tools` style arguments.
+    CliArg,
+    /// A slash command's frontmatter.
+    Command,
+    /// Granted during this session.
+    Session,
+}
+
+impl RuleSource {
+    /// Every source, in scan order.
+    pub const ALL: [RuleSource; 8] = [
+        RuleSource::User,
+        RuleSource::Project,
+        RuleSource::Local,
+        RuleSource::Flag,
+        RuleSource::Policy,
+        RuleSource::CliArg,
+        RuleSource::Command,
+        RuleSource::Session,
+    ];
+
+    /// The source's name as settings files spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleSource::User => "userSettings",
+            RuleSource::Project => "projectSettings",
+            RuleSource::Local => "localSettings",
+            RuleSource::Flag => "flagSettings",
+            RuleSource::Policy => "policySettings",
+            RuleSource::CliArg => "cliArg",
+            RuleSource::Command => "command",
+            RuleSource::Session => "session",
+        }
+    }
+
+    /// The source's position in scan order.
+    pub(crate) fn rank(self) -> usize {
+        self as usize
+    }
+}
+
+/// What a rule does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Behavior {
+    /// Run without asking.
+    Allow,
+    /// Never run.
+    Deny,
+    /// Ask the user.
+    Ask,
+}
+
+/// What a tool is to the rules: its permission name and, for an MCP tool, its server.
+///
+/// The permission name of an MCP tool is `mcp__<normalized server>__<normalized tool>`,
+/// computed from the names the server sent, whatever display name the pool gave the tool to
+/// keep names unique and short (see [`crate::mcp`]). Two tools whose raw names normalize alike
+/// share one permission name, so a rule naming it matches both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleTarget<'a> {
+    /// The name whole-tool rules compare.
+    pub name: &'a str,
+    /// The normalized server name of an MCP tool.
+    pub server: Option<&'a str>,
+}
+
+impl<'a> RuleTarget<'a> {
+    /// A tool that is not from an MCP server.
+    pub fn named(name: &'a str) -> Self {
+        RuleTarget { name, server: None }
+    }
+}
+
+/// A parsed rule value: the tool and the optional content.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RuleValue {
+    /// The tool name (legacy names already mapped).
+    pub tool: String,
+    /// The content between the parentheses, unescaped; `None` for the whole tool.
+    pub content: Option<String>,
+}
+
+impl RuleValue {
+    /// Parses a rule string. Never fails: a malformed string is a tool name.
+    ///
+    /// ```
+    /// use registry_core::permissions::RuleValue;
+    /// let rule = RuleValue::parse(r"Bash(echo \(hi\))");
+    /// assert_eq!(rule.tool, "Bash");
+    /// assert_eq!(rule.content.as_deref(), Some("echo (hi)"));
+    /// assert_eq!(RuleValue::parse("Read(*)").content, None);
+    /// assert_eq!(RuleValue::parse("Task").tool, "Agent");
+    /// ```
+    pub fn parse(rule: &str) -> RuleValue {
+        let whole = || RuleValue {
+            tool: names::canonical(rule).to_owned(),
+            content: None,
+        };
+        let Some(open) = find_unescaped(rule, b'(') else {
+            return whole();
+        };
+        let Some(inner) = rule.strip_suffix(')') else {
+            return whole();
+        };
+        if open == 0 || is_escaped(inner.as_bytes(), inner.len()) {
+            return whole();
+        }
+        let (Some(tool), Some(raw)) = (rule.get(..open), inner.get(open + 1..)) else {
+            return whole();
+        };
+        let content = unescape(raw);
+        RuleValue {
+            tool: names::canonical(tool).to_owned(),
+            content: (!content.is_empty() && content != "*").then_some(content),
+        }
+    }
+
+    /// Whether this rule, which must have no content, names `tool` as a whole: the tool's
+    /// permission name, or an MCP server prefix (`mcp__server`, `mcp__server__*`) of an MCP
+    /// tool's server. There is no `mcp__*` wildcard.
+    pub fn matches_whole_tool(&self, tool: RuleTarget<'_>) -> bool {
+        if self.content.is_some() {
+            return false;
+        }
+        if self.tool == tool.name {
+            return true;
+        }
+        match (self.server_prefix(), tool.server) {
+            (Some(rule_server), Some(server)) => rule_server == server,
+            _ => false,
+        }
+    }
+
+    /// `mcp__server` or `mcp__server__*` → `server`.
+    pub(crate) fn server_prefix(&self) -> Option<&str> {
+        let rest = self.tool.strip_prefix("mcp__")?;
+        let server = rest.strip_suffix("__*").unwrap_or(rest);
+        (!server.is_empty() && !server.contains("__")).then_some(server)
+    }
+}
+
+impl fmt::Display for RuleValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.content {
+            None => f.write_str(&self.tool),
+            Some(content) => {
+                let escaped = content
+                    .replace('\\', "\\\\")
+                    .replace('(', "\\(")
+                    .replace(')', "\\)");
+                write!(f, "{}({escaped})", self.tool)
+            }
+        }
+    }
+}
+
+/// Whether the byte at `index` is preceded by an odd number of backslashes.
+fn is_escaped(bytes: &[u8], index: usize) -> bool {
+    let before = bytes.get(..index).unwrap_or(bytes);
+    before.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
+}
+
+fn find_unescaped(text: &str, needle: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    bytes
+        .iter()
+        .enumerate()
+        .find(|&(i, &b)| b == needle && !is_escaped(bytes, i))
+        .map(|(i, _)| i)
+}
+
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(ch) = chars.next() {
+        if ch == '\\' {
+            match chars.next() {
+                Some(next @ ('(' | ')' | '\\')) => out.push(next),
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// A rule with its behaviour and source.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PermissionRule {
+    /// What it names.
+    pub value: RuleValue,
+    /// What it does.
+    pub behavior: Behavior,
+    /// Where it came from.
+    pub source: RuleSource,
+}
+
+impl fmt::Display for PermissionRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (from {})", self.value, self.source.as_str())
+    }
+}

@@ -1,0 +1,66 @@
+//! What the rules say about one call.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use super::path::PatternError;
+use super::rule::PermissionRule;
+use super::shell::NotUnderstood;
+
+/// The rules' answer for one call ([`PermissionContext::check`](super::PermissionContext::check)).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict<'a> {
+    /// The call is refused.
+    Deny(Refusal<'a>),
+    /// The user must be asked; the reason is for them.
+    Ask(String),
+    /// A rule allows the call.
+    Allow,
+    /// No rule decides: the tool's own check does.
+    Undecided,
+}
+
+/// Why the rules refuse a call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal<'a> {
+    /// A deny rule matched.
+    Rule(&'a PermissionRule),
+    /// A write outside every working directory, with the boundary set to refuse.
+    OutsideWorkingDirectories {
+        /// The canonical path of the write.
+        path: PathBuf,
+    },
+    /// In bypass mode nothing asks, so a command that a deny or ask rule could not be checked
+    /// against is refused.
+    Unverifiable {
+        /// The rule that might have matched.
+        rule: &'a PermissionRule,
+        /// What the shell splitter did not understand.
+        why: NotUnderstood,
+    },
+    /// A deny or ask rule whose path pattern is not valid: refused rather than ignored.
+    InvalidPattern {
+        /// The rule.
+        rule: &'a PermissionRule,
+        /// What is wrong with its pattern.
+        error: PatternError,
+    },
+}
+
+impl fmt::Display for Refusal<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Rule(rule) => write!(f, "denied by rule {rule}"),
+            Refusal::OutsideWorkingDirectories { path } => write!(
+                f,
+                "{} is outside the working directories, where writes are refused",
+                path.display()
+            ),
+            Refusal::Unverifiable { rule, why } => write!(
+                f,
+                "the command could not be checked against rule {rule} ({why}), and nothing asks in this mode"
+            ),
+            Refusal::InvalidPattern { rule, error } => write!(f, "rule {rule}: {error}"),
+        }
+    }
+}

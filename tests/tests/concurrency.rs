@@ -1,0 +1,136 @@
+//! Eight threads search, render and dispatch while another clears the schema cache and swaps
+//! the MCP servers: no panic, no deadlock, and every render equals one of the valid renders.
+
+mod common;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, RwLock};
+
+use registry_core::cache::SchemaCache;
+use registry_core::dispatch::{Dispatcher, McpCaller};
+use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
+use registry_core::search::{SearchEngine, Strategy};
+use registry_core::{ToolContext, ToolError, ToolInfo, ToolOutput, assemble_tool_pool};
+use serde_json::{Value, json};
+
+/// One pool with its search engine and its render from a fresh cache.
+struct Snapshot {
+    pool: Vec<Arc<ToolInfo>>,
+    engine: SearchEngine,
+    render: String,
+}
+
+fn options() -> RenderOptions {
+    RenderOptions {
+        tool_search: true,
+        strategy: DeferStrategy::AllDeferred,
+        ..Default::default()
+    }
+}
+
+struct Echo;
+
+impl McpCaller for Echo {
+    fn call_tool(&self, server: &str, tool: &str, _: &Value) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Text(format!("{server}/{tool}")))
+    }
+}
+
+#[test]
+fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps() {
+    const WORKERS: usize = 8;
+    const ROUNDS: usize = 40;
+    let env = common::env();
+    let catalog = common::catalog();
+    let fixtures = common::fixtures();
+    let (first, second) = fixtures.split_at(fixtures.len() / 2);
+    let snapshots: Vec<Arc<Snapshot>> = [first, second, &fixtures[..]]
+        .into_iter()
+        .map(|servers| {
+            let pool = assemble_tool_pool(&env, &catalog, &common::load(servers));
+            let render = render_anthropic(&env, &pool, &SchemaCache::new(), &options())
+                .unwrap()
+                .tools;
+            let engine = SearchEngine::new(&env, pool.clone(), Strategy::Ranked);
+            Arc::new(Snapshot {
+                pool,
+                engine,
+                render,
+            })
+        })
+        .collect();
+    let current = RwLock::new(Arc::clone(&snapshots[0]));
+    let cache = SchemaCache::new();
+    let done = AtomicBool::new(false);
+    let swaps = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut i = 0;
+            while !done.load(Ordering::Acquire) {
+                i += 1;
+                let next = Arc::clone(&snapshots[i % snapshots.len()]);
+                *current.write().unwrap() = next;
+                if i % 2 == 0 {
+                    cache.clear();
+                } else {
+                    cache.invalidate_server("git");
+                }
+                swaps.fetch_add(1, Ordering::Relaxed);
+                std::thread::yield_now();
+            }
+        });
+        let workers: Vec<_> = (0..WORKERS)
+            .map(|worker| {
+                let (env, cache, current, snapshots) = (&env, &cache, &current, &snapshots);
+                scope.spawn(move || {
+                    for round in 0..ROUNDS {
+                        let snapshot = Arc::clone(&current.read().unwrap());
+                        let rendered =
+                            render_anthropic(env, &snapshot.pool, cache, &options()).unwrap();
+                        assert!(
+                            snapshots.iter().any(|s| s.render == rendered.tools),
+                            "worker {worker} round {round}: a render that is no pool's"
+                        );
+                        let found = snapshot.engine.search("list files in a directory", 5);
+                        assert!(
+                            found
+                                .matches
+                                .iter()
+                                .all(|name| snapshot.pool.iter().any(|tool| &tool.name == name))
+                        );
+                        let switches = env.switches.clone();
+                        let loaded = |_: &str| true;
+                        let dispatcher = Dispatcher {
+                            env,
+                            pool: &snapshot.pool,
+                            ctx: ToolContext::new(Path::new("/nonexistent"), &switches)
+                                .with_searcher(&snapshot.engine),
+                            loaded: &loaded,
+                            mcp: Some(&Echo),
+                            approver: None,
+                        };
+                        let result = dispatcher.dispatch(
+                            "toolu",
+                            "ToolSearch",
+                            &json!({"query": "select:Read,Edit"}),
+                        );
+                        assert!(!result.is_error, "{result:?}");
+                        let mcp = snapshot
+                            .pool
+                            .iter()
+                            .find(|tool| tool.mcp.is_some())
+                            .unwrap();
+                        let result = dispatcher.dispatch("toolu", &mcp.name, &json!({}));
+                        assert!(!result.is_error && result.called, "{result:?}");
+                    }
+                })
+            })
+            .collect();
+        for worker in workers {
+            worker.join().unwrap();
+        }
+        done.store(true, Ordering::Release);
+    });
+    assert!(swaps.load(Ordering::Relaxed) > 0);
+}
