@@ -23,6 +23,10 @@ fn mkfifo(path: &Path) {
     assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
 }
 
+fn is_link(path: &Path) -> bool {
+    fs::symlink_metadata(path).unwrap().file_type().is_symlink()
+}
+
 fn is_fifo(path: &Path) -> bool {
     fs::symlink_metadata(path).unwrap().file_type().is_fifo()
 }
@@ -81,12 +85,7 @@ fn write_through_a_link_to_a_device_is_refused_and_the_link_kept() {
     std::os::unix::fs::symlink("/dev/null", &link).unwrap();
     let message = error::<WriteTool>(dir.path(), json!({"file_path": "null", "content": "x"}));
     assert!(message.contains("is a character device"), "{message}");
-    assert!(
-        fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(is_link(&link));
 }
 
 #[test]
@@ -99,12 +98,7 @@ fn write_through_a_symlink_writes_the_target_and_keeps_the_link() {
         dir.path(),
         json!({"file_path": "link.txt", "content": "new"}),
     );
-    assert!(
-        fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(is_link(&link));
     assert_eq!(
         fs::read_to_string(dir.path().join("real.txt")).unwrap(),
         "new"
@@ -121,12 +115,7 @@ fn edit_through_a_symlink_edits_the_target_and_keeps_the_link() {
         dir.path(),
         json!({"file_path": "link.txt", "old_string": "beta", "new_string": "gamma"}),
     );
-    assert!(
-        fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(is_link(&link));
     assert_eq!(
         fs::read_to_string(dir.path().join("real.txt")).unwrap(),
         "alpha gamma"
@@ -140,12 +129,7 @@ fn write_through_a_dangling_symlink_is_refused() {
     std::os::unix::fs::symlink("nowhere/real.txt", &link).unwrap();
     let message = error::<WriteTool>(dir.path(), json!({"file_path": "link.txt", "content": "x"}));
     assert!(message.contains("does not exist"), "{message}");
-    assert!(
-        fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(is_link(&link));
 }
 
 #[test]

@@ -162,32 +162,17 @@ fn parse(line: &str, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
                 };
                 writes |= writes_a_file(op, &target);
             }
-            Tok::Sep => command(
-                &std::mem::take(&mut words),
-                std::mem::take(&mut writes),
-                depth,
-                out,
-            )?,
+            Tok::Sep => end_command(&mut words, &mut writes, depth, out)?,
             Tok::Open(at) if words.is_empty() => open.push(('(', at)),
             Tok::Open(at) => {
                 let name = matches!(words.as_slice(), [name] if !is_assignment(name));
                 if !name || !matches!(toks.next(), Some(Tok::Close(_))) {
                     return nu("unexpected parenthesis", at);
                 }
-                command(
-                    &std::mem::take(&mut words),
-                    std::mem::take(&mut writes),
-                    depth,
-                    out,
-                )?;
+                end_command(&mut words, &mut writes, depth, out)?;
             }
             Tok::Close(at) => {
-                command(
-                    &std::mem::take(&mut words),
-                    std::mem::take(&mut writes),
-                    depth,
-                    out,
-                )?;
+                end_command(&mut words, &mut writes, depth, out)?;
                 if open.pop().is_none_or(|(c, _)| c != '(') {
                     return nu("unbalanced )", at);
                 }
@@ -200,6 +185,16 @@ fn parse(line: &str, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
         Some(&(_, at)) => nu("unbalanced {", at),
         None => Ok(()),
     }
+}
+
+/// Appends the command gathered so far and starts the next one.
+fn end_command(
+    words: &mut Vec<Word>,
+    writes: &mut bool,
+    depth: usize,
+    out: &mut Out,
+) -> Result<(), NotUnderstood> {
+    command(&std::mem::take(words), std::mem::take(writes), depth, out)
 }
 
 /// Whether a redirection sends output to a file: not a duplicated descriptor (`2>&1`, `>&-`),
