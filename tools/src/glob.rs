@@ -127,7 +127,12 @@ impl PartialOrd for Newest {
 /// The directory to walk and the pattern relative to it. An absolute pattern without `path`
 /// (`/repo/src/**/*.rs`) is split at its first component with a glob character.
 fn split_pattern(ctx: &ToolContext<'_>, path: Option<&str>, pattern: &str) -> (PathBuf, String) {
-    let pattern = pattern.strip_prefix("./").unwrap_or(pattern);
+    // `./` makes a pattern relative, whatever slashes follow it: `.//src/*.rs` is `src/*.rs`
+    // (as in a shell), not the absolute `/src/*.rs`.
+    let mut pattern = pattern;
+    while let Some(rest) = pattern.strip_prefix("./") {
+        pattern = rest.trim_start_matches('/');
+    }
     if let Some(path) = path {
         return (resolve(ctx, path), pattern.to_owned());
     }

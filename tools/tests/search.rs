@@ -93,6 +93,18 @@ fn glob_path_narrows_the_search_and_an_absolute_pattern_is_split() {
 }
 
 #[test]
+fn glob_dot_slash_keeps_a_pattern_relative_whatever_slashes_follow() {
+    // Found by the `dispatch` fuzz target: `.//a/*.md` lost its `./` and walked `/a`.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "a/one.md", "");
+    for pattern in [".//a/*.md", "././a/*.md", ".///a/*.md", "./a/*.md"] {
+        let out = text::<GlobTool>(root, json!({"pattern": pattern}));
+        assert_eq!(lines(&out, root), ["a/one.md"], "{pattern}");
+    }
+}
+
+#[test]
 fn glob_caps_results_at_100_with_a_note() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
