@@ -20,7 +20,7 @@
 //!
 //! impl Tool for AddTool {
 //!     type Output = String;
-//!     fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+//!     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
 //!         Ok((self.a + self.b).to_string())
 //!     }
 //! }
@@ -51,6 +51,7 @@
 
 pub mod cache;
 pub mod catalog;
+pub mod context;
 pub mod contexts;
 pub mod defer;
 pub mod descriptor;
@@ -66,10 +67,15 @@ pub mod schema;
 pub mod search;
 pub mod switches;
 pub mod tool;
+pub mod turn;
 
 pub use catalog::{Catalog, get_all_base_tools, get_tools};
+pub use context::{Progress, ProgressSink, State, ToolContext};
 pub use contexts::{AgentKind, filter_tools_for_agent};
 pub use descriptor::{Flags, Source, ToolDescriptor};
+pub use dispatch::{
+    Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,
+};
 pub use env::{Env, Features, Provider, ToolSearchSettings};
 pub use permissions::{
     Behavior, OutsideWrites, PermissionContext, PermissionMode, RuleSource, Subject,
@@ -80,9 +86,10 @@ pub use registry_macros::{InputSchema, tool};
 pub use schema::InputSchema;
 pub use switches::Switches;
 pub use tool::{
-    InputError, IntoToolOutput, ParsedInput, PermissionDecision, Tool, ToolContext, ToolError,
+    BoxFuture, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Tool, ToolError,
     ToolOutput, ToolSpec,
 };
+pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};
 
 /// What generated code needs. Not a public API: it may change in any release.
 #[doc(hidden)]

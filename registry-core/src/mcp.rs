@@ -15,6 +15,12 @@
 //! gives the same names on every machine. Naming takes constant time per tool however many
 //! tools share a name.
 //!
+//! # Annotations
+//! `annotations.readOnlyHint: true` makes a tool read-only and concurrency-safe. A tool that is
+//! not read-only is destructive unless `annotations.destructiveHint` is `false`: the MCP
+//! spec's default for an absent hint is `true`, and dispatch asks before a destructive tool
+//! runs unless a rule allows it.
+//!
 //! # Malformed and oversized entries
 //! An entry without a string `name`, or whose `inputSchema` is missing or not a JSON object, or
 //! past one of the [`McpLimits`], is skipped and reported as an [`McpError`] naming the server,
@@ -336,11 +342,17 @@ fn tool_info<'a>(
         .and_then(|meta| meta.get("anthropic/alwaysLoad"))
         .and_then(Value::as_bool)
         == Some(true);
-    let read_only = object
-        .get("annotations")
-        .and_then(|annotations| annotations.get("readOnlyHint"))
-        .and_then(Value::as_bool)
-        == Some(true);
+    let hint = |name: &str| {
+        object
+            .get("annotations")
+            .and_then(|annotations| annotations.get(name))
+            .and_then(Value::as_bool)
+    };
+    let read_only = hint("readOnlyHint") == Some(true);
+    // The MCP spec: `destructiveHint` defaults to true and means something only when the tool
+    // is not read-only. An absent hint is taken at its default, so a tool that does not say
+    // it is harmless asks before it runs, unless a rule allows it.
+    let destructive = !read_only && hint("destructiveHint") != Some(false);
     let mcp = McpInfo::new(server, raw_name);
     Ok(ToolInfo {
         name: names.unique(&mcp),
@@ -353,6 +365,7 @@ fn tool_info<'a>(
             always_load,
             read_only,
             concurrency_safe: read_only,
+            destructive,
             ..Flags::NONE
         },
         max_result_size_chars: None,

@@ -7,8 +7,8 @@
 //!   [`grep`], [`notebook`], [`todo`](mod@todo) (its checklist lives in the host, with an in-memory
 //!   default) and, under `PROACTIVE` or `KAIROS`, `sleep`.
 //! * **Needing the agent around them:** every other tool calls one method of
-//!   [`host::ToolHost`], which the embedding application implements and attaches to the
-//!   [`ToolContext`](registry_core::ToolContext) as a [`host::Host`]. Without one they answer
+//!   [`host::ToolHost`], which the embedding application implements and registers in the
+//!   call's [`State`](registry_core::State) ([`host_state`]). Without one they answer
 //!   "this host does not provide …".
 //! * **ToolSearch** ([`tool_search`]) declares its input here; the registry, which owns the pool
 //!   it searches, answers it.
@@ -67,7 +67,7 @@ mod fs;
 mod util;
 
 pub use fs::MAX_EDIT_BYTES;
-pub use host::{Host, MemoryHost, ToolHost};
+pub use host::{MemoryHost, ToolHost, default_state, host_state};
 
 use names::*;
 

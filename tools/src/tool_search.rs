@@ -34,7 +34,7 @@ pub struct ToolSearchTool {
 impl Tool for ToolSearchTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         let searcher = ctx.searcher().ok_or_else(|| {
             ToolError::new("ToolSearch has no search engine for this pool; the host must attach one with `ToolContext::with_searcher`")
         })?;

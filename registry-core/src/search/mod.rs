@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 
 /// Answers ToolSearch queries over the current pool; tools reach it through
 /// [`ToolContext::searcher`](crate::ToolContext::searcher).
-pub trait ToolSearcher: Sync {
+pub trait ToolSearcher: Send + Sync {
     /// Runs a query.
     fn search(&self, query: &str, max_results: usize) -> SearchOutput;
 }
