@@ -49,6 +49,9 @@
     deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
 )]
 
+// The core defines a `#[tool]` of its own (ToolSearch), whose generated code names this crate.
+extern crate self as registry_core;
+
 pub mod cache;
 pub mod catalog;
 pub mod context;

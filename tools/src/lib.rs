@@ -10,8 +10,8 @@
 //!   [`host::ToolHost`], which the embedding application implements and registers in the
 //!   call's [`State`](registry_core::State) ([`host_state`]). Without one they answer
 //!   "this host does not provide …".
-//! * **ToolSearch** ([`tool_search`]) declares its input here; the registry, which owns the pool
-//!   it searches, answers it.
+//! * **ToolSearch** is the core's own tool (`registry_core::search::tool`), registered with
+//!   these; the pool's search engine answers it.
 //!
 //! # Gates
 //! Compile-time gates are this crate's cargo features (`MONITOR_TOOL`, `PROACTIVE`, `KAIROS`,
@@ -57,7 +57,6 @@ pub mod structured_output;
 pub mod tasks;
 pub mod team;
 pub mod todo;
-pub mod tool_search;
 pub mod web;
 pub mod workflow;
 pub mod worktree;
@@ -239,5 +238,5 @@ check_names! {
     mcp_resources::ListMcpResourcesTool => LIST_MCP_RESOURCES;
     mcp_resources::ReadMcpResourceTool => READ_MCP_RESOURCE;
     structured_output::StructuredOutputTool => STRUCTURED_OUTPUT;
-    tool_search::ToolSearchTool => TOOL_SEARCH;
+    registry_core::search::tool::ToolSearchTool => TOOL_SEARCH;
 }

@@ -5,12 +5,12 @@ mod common;
 use std::sync::Arc;
 
 use common::{block_on, call, call_with, error};
+use registry_core::search::tool::ToolSearchTool;
 use registry_core::{BoxFuture, State, ToolContext, ToolError, ToolOutput};
 use serde_json::json;
 use tools::agent::AgentTool;
 use tools::host::{MemoryHost, ToolHost, default_state, host_state};
 use tools::todo::{Todo, TodoStatus, TodoWriteTool};
-use tools::tool_search::ToolSearchTool;
 use tools::web::{WebFetchTool, WebSearchTool};
 
 fn todos() -> serde_json::Value {

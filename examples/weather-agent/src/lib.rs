@@ -134,13 +134,36 @@ impl Tool for SaveNoteTool {
     }
 }
 
+/// Shows the rain radar around a city. Rarely needed, so it is deferred: the model loads it
+/// with ToolSearch first.
+#[tool(
+    read_only,
+    concurrency_safe,
+    defer,
+    search_hint = "rain radar map around a city"
+)]
+#[derive(Deserialize)]
+pub struct RadarTool {
+    /// The city.
+    pub city: String,
+}
+
+impl Tool for RadarTool {
+    type Output = String;
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(format!("{}: no rain on the radar", self.city))
+    }
+}
+
+/// The pool of this crate's tools (and the core's ToolSearch), as the model is offered it.
+pub fn pool() -> Vec<Arc<registry_core::ToolInfo>> {
+    let builtins = registry_core::builtins().unwrap_or_else(|clash| panic!("{clash}"));
+    assemble_tool_pool(&Env::default(), &Catalog::new(builtins, &[]), &[])
+}
+
 /// A dispatcher over this crate's tools, with `app` as the state they share.
 pub fn dispatcher(app: Arc<AppState>) -> Dispatcher {
-    let env = Env::default();
-    let builtins = registry_core::builtins().unwrap_or_else(|clash| panic!("{clash}"));
-    let catalog = Catalog::new(builtins, &[]);
-    let pool = assemble_tool_pool(&env, &catalog, &[]);
-    Dispatcher::new(env, pool, ".").with_state(State::new().with(app))
+    Dispatcher::new(Env::default(), pool(), ".").with_state(State::new().with(app))
 }
 
 /// A one-route HTTP service on 127.0.0.1 that answers every request with `body`; returns its

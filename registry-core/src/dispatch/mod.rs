@@ -26,7 +26,7 @@ mod error;
 use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use futures_util::FutureExt as _;
 use serde::{Deserialize, Serialize};
@@ -40,7 +40,7 @@ use crate::defer::is_deferred;
 use crate::env::Env;
 use crate::permissions::{Access, PermissionMode, Subject, Verdict};
 use crate::pool::{ToolInfo, find_tool};
-use crate::search::ToolSearcher;
+use crate::search::{SearchEngine, SearchOutput, Strategy, ToolSearcher};
 use crate::tool::{BoxFuture, PermissionDecision, ToolError, ToolOutput, json_kind};
 
 /// One call of an MCP tool, as the [`McpCaller`] receives it.
@@ -161,7 +161,7 @@ pub struct Dispatcher {
     pool: Arc<[Arc<ToolInfo>]>,
     cwd: Arc<PathBuf>,
     state: Arc<State>,
-    searcher: Option<Arc<dyn ToolSearcher>>,
+    searcher: Arc<dyn ToolSearcher>,
     loaded: Arc<HashSet<String>>,
     mcp: Option<Arc<dyn McpCaller>>,
     approver: Option<Arc<dyn Approver>>,
@@ -185,12 +185,17 @@ impl Dispatcher {
         pool: impl Into<Arc<[Arc<ToolInfo>]>>,
         cwd: impl Into<PathBuf>,
     ) -> Self {
+        let (env, pool) = (env.into(), pool.into());
         Dispatcher {
-            env: env.into(),
-            pool: pool.into(),
+            searcher: Arc::new(PoolSearch {
+                env: Arc::clone(&env),
+                pool: Arc::clone(&pool),
+                engine: OnceLock::new(),
+            }),
+            env,
+            pool,
             cwd: Arc::new(cwd.into()),
             state: Arc::default(),
-            searcher: None,
             loaded: Arc::default(),
             mcp: None,
             approver: None,
@@ -203,9 +208,10 @@ impl Dispatcher {
         self
     }
 
-    /// The ToolSearch engine of this pool.
+    /// The ToolSearch engine of this pool. Without one, the dispatcher builds a
+    /// [`SearchEngine`] over its pool (the seed strategy) the first time ToolSearch runs.
     pub fn with_searcher(mut self, searcher: Arc<dyn ToolSearcher>) -> Self {
-        self.searcher = Some(searcher);
+        self.searcher = searcher;
         self
     }
 
@@ -263,10 +269,8 @@ impl Dispatcher {
             .with_tool_use_id(&call.id)
             .with_state(&self.state)
             .with_permissions(&self.env.permissions)
-            .with_cancellation(cancel);
-        if let Some(searcher) = &self.searcher {
-            ctx = ctx.with_searcher(&**searcher);
-        }
+            .with_cancellation(cancel)
+            .with_searcher(&*self.searcher);
         if let Some(progress) = progress {
             ctx = ctx.with_progress(progress);
         }
@@ -441,6 +445,21 @@ impl Dispatcher {
                 reason,
             })
         }
+    }
+}
+
+/// The search engine of a dispatcher's pool, built on first use.
+struct PoolSearch {
+    env: Arc<Env>,
+    pool: Arc<[Arc<ToolInfo>]>,
+    engine: OnceLock<SearchEngine>,
+}
+
+impl ToolSearcher for PoolSearch {
+    fn search(&self, query: &str, max_results: usize) -> SearchOutput {
+        self.engine
+            .get_or_init(|| SearchEngine::new(&self.env, self.pool.to_vec(), Strategy::Seed))
+            .search(query, max_results)
     }
 }
 

@@ -16,6 +16,7 @@ pub mod ranked;
 pub mod seed;
 pub mod text;
 mod tokens;
+pub mod tool;
 mod topk;
 
 pub use engine::{SearchEngine, Strategy};
