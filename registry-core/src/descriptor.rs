@@ -29,6 +29,8 @@ pub struct ToolDescriptor {
     pub input_schema: &'static str,
     /// The strict-mode variant of [`input_schema`](Self::input_schema).
     pub strict_input_schema: &'static str,
+    /// The JSON Schema of the structured output (`#[tool(output = T)]`), minified.
+    pub output_schema: Option<&'static str>,
     /// The compile-time gate, as written (`feature = "MONITOR_TOOL"`), or `None`.
     pub feature: Option<&'static str>,
     /// The run-time gate; `None` means always enabled.

@@ -89,8 +89,8 @@ pub use registry_macros::{InputSchema, tool};
 pub use schema::InputSchema;
 pub use switches::Switches;
 pub use tool::{
-    BoxFuture, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Tool, ToolError,
-    ToolOutput, ToolSpec,
+    BoxFuture, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Structured, Tool,
+    ToolError, ToolOutput, ToolSpec,
 };
 pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};
 
@@ -100,6 +100,14 @@ pub mod __private {
     pub use crate::registry::Registration;
     pub use crate::schema::{Field, Mode, Object, Schema, as_str, render, rendered_len};
     pub use crate::tool::parse_input;
+
+    /// Checks at compile time that a tool declared with `#[tool(output = O)]` returns
+    /// `Structured<O>`.
+    pub const fn assert_output<T, O>()
+    where
+        T: crate::Tool<Output = crate::Structured<O>>,
+    {
+    }
     pub use inventory;
     pub use serde_json;
 

@@ -327,6 +327,12 @@ fn tool_info<'a>(
             limit: limits.max_schema_bytes,
         });
     };
+    let output_schema = match object.get("outputSchema") {
+        Some(schema @ Value::Object(_)) if !depth_exceeds(schema, limits.max_schema_depth) => {
+            to_json_capped(schema, limits.max_schema_bytes).map(Arc::from)
+        }
+        _ => None,
+    };
     let description = object
         .get("description")
         .and_then(Value::as_str)
@@ -361,6 +367,7 @@ fn tool_info<'a>(
         search_hint,
         input_schema: Arc::from(input_schema),
         strict_input_schema: None,
+        output_schema,
         flags: Flags {
             always_load,
             read_only,

@@ -60,6 +60,8 @@ pub struct ToolInfo {
     pub input_schema: Arc<str>,
     /// The strict-mode schema, when the tool has one.
     pub strict_input_schema: Option<Arc<str>>,
+    /// The JSON Schema of the tool's structured output, when it declares one.
+    pub output_schema: Option<Arc<str>>,
     /// The flags.
     pub flags: Flags,
     /// The largest result in characters, if limited.
@@ -84,6 +86,7 @@ impl ToolInfo {
             search_hint: tool.search_hint.map(str::to_owned),
             input_schema: Arc::from(tool.input_schema),
             strict_input_schema: Some(Arc::from(tool.strict_input_schema)),
+            output_schema: tool.output_schema.map(Arc::from),
             flags: tool.flags,
             max_result_size_chars: tool.max_result_size_chars,
             mcp: None,
@@ -101,6 +104,7 @@ impl ToolInfo {
             search_hint: None,
             input_schema: Arc::from(r#"{"type":"object","properties":{}}"#),
             strict_input_schema: None,
+            output_schema: None,
             flags: Flags::NONE,
             max_result_size_chars: None,
             mcp: None,

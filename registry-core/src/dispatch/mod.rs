@@ -137,12 +137,12 @@ impl ToolResult {
     }
 
     /// The block as the Messages API takes it: text content as a string, structured content as
-    /// its JSON text.
+    /// its JSON text, an image or other blocks as an array of content blocks.
     pub fn to_json(&self) -> Value {
         let content = match &self.content {
             ToolOutput::Text(text) => Value::String(text.clone()),
             ToolOutput::Json(value) => Value::String(value.to_string()),
-            ToolOutput::Blocks(blocks) => Value::Array(blocks.clone()),
+            other => Value::Array(other.to_blocks()),
         };
         let mut block =
             json!({"type": "tool_result", "tool_use_id": self.tool_use_id, "content": content});
@@ -490,6 +490,7 @@ fn cap_output(output: ToolOutput, limit: Option<usize>) -> ToolOutput {
     };
     let text = match output {
         ToolOutput::Blocks(blocks) => return ToolOutput::Blocks(blocks),
+        image @ ToolOutput::Image { .. } => return image,
         ToolOutput::Text(text) => text,
         ToolOutput::Json(value) => {
             let text = value.to_string();
