@@ -14,7 +14,11 @@ use serde::Deserialize;
 use serde_json::json;
 
 /// Returns its text.
-#[tool(read_only, concurrency_safe, search_hint = "repeat text back unchanged")]
+#[tool(
+    read_only,
+    concurrency_safe,
+    search_hint = "repeat text back unchanged"
+)]
 #[derive(Deserialize)]
 struct Echo {
     /// The text.
@@ -61,7 +65,7 @@ fn dispatcher() -> Dispatcher {
         &<Serial as ToolSpec>::DESCRIPTOR,
     ]
     .into_iter()
-    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env)))
+    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)))
     .collect();
     Dispatcher::new(env, pool, "/")
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use crate::permissions::{PathGuard, PermissionContext};
-use crate::search::ToolSearcher;
+use crate::searcher::ToolSearcher;
 use crate::switches::Switches;
 
 /// The host's typed state, found by type: register an `Arc<T>`, and tools get `&T` back from

@@ -5,6 +5,38 @@ use std::fmt;
 use crate::switches::Switches;
 use crate::tool::{InputError, ParsedInput};
 
+/// The metadata `#[tool]` generates for a struct: its descriptor, schemas included.
+///
+/// ```
+/// # mod demo {
+/// use registry_core::{tool, Tool, ToolContext, ToolError, ToolSpec};
+/// use serde::Deserialize;
+///
+/// /// Says hello.
+/// #[tool(search_hint = "greet someone by name")]
+/// #[derive(Deserialize)]
+/// pub struct Hello {
+///     /// Who to greet.
+///     pub name: String,
+/// }
+///
+/// impl Tool for Hello {
+///     type Output = String;
+///     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+///         Ok(format!("hello, {}", self.name))
+///     }
+/// }
+///
+/// // The schema exists at compile time.
+/// pub const SCHEMA: &str = Hello::DESCRIPTOR.input_schema;
+/// # }
+/// assert!(demo::SCHEMA.starts_with(r#"{"type":"object","properties":{"name":"#));
+/// ```
+pub trait ToolSpec {
+    /// The tool's descriptor.
+    const DESCRIPTOR: ToolDescriptor;
+}
+
 /// Everything the registry knows about a built-in tool, built by `#[tool]` as a `const`.
 ///
 /// All fields are `'static` data or plain function pointers, so the descriptor is `Sync` and

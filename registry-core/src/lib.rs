@@ -68,14 +68,17 @@ pub mod registry;
 pub mod render;
 pub mod schema;
 pub mod search;
+pub mod searcher;
 pub mod switches;
 pub mod tool;
+pub mod tool_info;
+pub mod tool_search;
 pub mod turn;
 
 pub use catalog::{Catalog, get_all_base_tools, get_tools};
 pub use context::{Progress, ProgressSink, State, ToolContext};
 pub use contexts::{AgentKind, filter_tools_for_agent};
-pub use descriptor::{Flags, Source, ToolDescriptor};
+pub use descriptor::{Flags, Source, ToolDescriptor, ToolSpec};
 pub use dispatch::{
     Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,
 };
@@ -90,7 +93,7 @@ pub use schema::InputSchema;
 pub use switches::Switches;
 pub use tool::{
     BoxFuture, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Structured, Tool,
-    ToolError, ToolOutput, ToolSpec,
+    ToolError, ToolOutput,
 };
 pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};
 

@@ -35,7 +35,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::descriptor::Flags;
-use crate::pool::{McpInfo, ToolInfo};
+use crate::tool_info::{McpInfo, Origin, ToolInfo};
+pub use crate::tool_info::{mcp_tool_name, normalize_name_for_mcp};
 
 /// The most characters of an MCP tool's description that are sent and searched.
 pub const MAX_DESCRIPTION_CHARS: usize = 2048;
@@ -181,29 +182,6 @@ pub struct McpTools {
     pub tools: Vec<Arc<ToolInfo>>,
     /// The skipped entries.
     pub errors: Vec<McpError>,
-}
-
-/// Replaces every character outside `[A-Za-z0-9_-]` with `_`.
-pub fn normalize_name_for_mcp(name: &str) -> String {
-    name.chars()
-        .map(|ch| {
-            if ch.is_ascii_alphanumeric() || ch == '_' || ch == '-' {
-                ch
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// `mcp__<server>__<tool>`, both parts normalized (no length or uniqueness rule applied): the
-/// tool's permission name.
-pub fn mcp_tool_name(server: &str, tool: &str) -> String {
-    format!(
-        "mcp__{}__{}",
-        normalize_name_for_mcp(server),
-        normalize_name_for_mcp(tool)
-    )
 }
 
 /// Loads tools from `(server, tools/list result)` pairs with the default [`McpLimits`]. A
@@ -376,8 +354,7 @@ fn tool_info<'a>(
             ..Flags::NONE
         },
         max_result_size_chars: None,
-        mcp: Some(mcp),
-        builtin: None,
+        origin: Origin::Mcp(mcp),
     })
 }
 

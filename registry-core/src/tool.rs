@@ -1,6 +1,6 @@
 //! The typed tool trait and what a call produces.
 //!
-//! `#[tool]` generates the metadata ([`ToolSpec`]); you write the body by implementing [`Tool`]
+//! `#[tool]` generates the metadata ([`ToolSpec`](crate::ToolSpec)); you write the body by implementing [`Tool`]
 //! for the same struct. Dispatch deserializes the model's JSON into the struct, runs
 //! [`Tool::validate_input`], the permission checks, then [`Tool::call`].
 
@@ -11,7 +11,6 @@ use std::pin::Pin;
 use serde::de::DeserializeOwned;
 
 use crate::context::ToolContext;
-use crate::descriptor::ToolDescriptor;
 use crate::permissions::Subject;
 
 /// A boxed, sendable future: what the object-safe traits of this crate return
@@ -19,45 +18,13 @@ use crate::permissions::Subject;
 /// Write `Box::pin(async move { ... })`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// The metadata `#[tool]` generates for a struct: its descriptor, schemas included.
-///
-/// ```
-/// # mod demo {
-/// use registry_core::{tool, Tool, ToolContext, ToolError, ToolSpec};
-/// use serde::Deserialize;
-///
-/// /// Says hello.
-/// #[tool(search_hint = "greet someone by name")]
-/// #[derive(Deserialize)]
-/// pub struct Hello {
-///     /// Who to greet.
-///     pub name: String,
-/// }
-///
-/// impl Tool for Hello {
-///     type Output = String;
-///     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
-///         Ok(format!("hello, {}", self.name))
-///     }
-/// }
-///
-/// // The schema exists at compile time.
-/// pub const SCHEMA: &str = Hello::DESCRIPTOR.input_schema;
-/// # }
-/// assert!(demo::SCHEMA.starts_with(r#"{"type":"object","properties":{"name":"#));
-/// ```
-pub trait ToolSpec {
-    /// The tool's descriptor.
-    const DESCRIPTOR: ToolDescriptor;
-}
-
 /// The body of a tool: what happens when the model calls it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is a `#[tool]` without a body",
     label = "`{Self}` does not implement `registry_core::Tool`",
     note = "add `impl registry_core::Tool for {Self} {{ type Output = String; async fn call(self, ctx: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {{ ... }} }}`"
 )]
-pub trait Tool: ToolSpec + DeserializeOwned + Send + Sync + 'static {
+pub trait Tool: DeserializeOwned + Send + Sync + 'static {
     /// What a successful call returns.
     type Output: IntoToolOutput + Send;
 

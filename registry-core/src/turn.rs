@@ -25,7 +25,7 @@ pub use tokio_util::sync::CancellationToken;
 
 use crate::context::ProgressSink;
 use crate::dispatch::{DispatchError, Dispatcher, ToolResult, ToolUse};
-use crate::pool::find_tool;
+use crate::tool_info::find_tool;
 
 /// The default for [`TurnOptions::max_concurrency`], as in the design's host.
 pub const DEFAULT_MAX_CONCURRENCY: usize = 10;

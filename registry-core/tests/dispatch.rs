@@ -76,11 +76,11 @@ fn pool() -> Vec<Arc<ToolInfo>> {
     let mut tools = vec![
         Arc::new(ToolInfo::from_builtin(
             &<Echo as ToolSpec>::DESCRIPTOR,
-            &env,
+            &env.switches,
         )),
         Arc::new(ToolInfo::from_builtin(
             &<Lazy as ToolSpec>::DESCRIPTOR,
-            &env,
+            &env.switches,
         )),
     ];
     tools.extend(

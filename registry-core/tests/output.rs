@@ -61,7 +61,7 @@ fn output_schema_is_built_at_compile_time_from_the_output_type() {
             r#"{"type":"object","properties":{"celsius":{"description":"Degrees Celsius.","type":"integer","minimum":-128,"maximum":127},"rain":{"description":"Rain expected.","type":"boolean"}},"required":["celsius","rain"]}"#
         )
     );
-    let info = ToolInfo::from_builtin(&<DayTool as ToolSpec>::DESCRIPTOR, &Env::default());
+    let info = ToolInfo::from_builtin(&<DayTool as ToolSpec>::DESCRIPTOR, &Default::default());
     assert_eq!(info.output_schema.as_deref(), SCHEMA);
     assert_eq!(<ChartTool as ToolSpec>::DESCRIPTOR.output_schema, None);
 }
@@ -73,7 +73,7 @@ fn dispatcher() -> Dispatcher {
         &<ChartTool as ToolSpec>::DESCRIPTOR,
     ]
     .into_iter()
-    .map(|d| Arc::new(ToolInfo::from_builtin(d, &env)))
+    .map(|d| Arc::new(ToolInfo::from_builtin(d, &env.switches)))
     .collect();
     Dispatcher::new(env, pool, ".")
 }

@@ -106,7 +106,7 @@ fn pool() -> Vec<Arc<ToolInfo>> {
         &<Wipe as ToolSpec>::DESCRIPTOR,
     ]
     .into_iter()
-    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env)))
+    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)))
     .collect()
 }
 

@@ -122,7 +122,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                         let mcp = snapshot
                             .pool
                             .iter()
-                            .find(|tool| tool.mcp.is_some())
+                            .find(|tool| tool.mcp().is_some())
                             .unwrap();
                         let call = ToolUse::new("toolu", &mcp.name, json!({}));
                         let result = runtime.block_on(dispatcher.dispatch(&call));

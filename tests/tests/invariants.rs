@@ -196,8 +196,8 @@ proptest! {
         let forbidden: Vec<&Arc<ToolInfo>> = all
             .iter()
             .filter(|tool| {
-                let server = tool.mcp.as_ref().map(|mcp| normalize_name_for_mcp(&mcp.server));
-                let identity = match &tool.mcp {
+                let server = tool.mcp().map(|mcp| normalize_name_for_mcp(&mcp.server));
+                let identity = match tool.mcp() {
                     Some(mcp) => format!("mcp__{}__{}", normalize_name_for_mcp(&mcp.server), normalize_name_for_mcp(&mcp.tool)),
                     None => tool.name.clone(),
                 };

@@ -10,7 +10,7 @@
 //!   [`host::ToolHost`], which the embedding application implements and registers in the
 //!   call's [`State`](registry_core::State) ([`host_state`]). Without one they answer
 //!   "this host does not provide …".
-//! * **ToolSearch** is the core's own tool (`registry_core::search::tool`), registered with
+//! * **ToolSearch** is the core's own tool (`registry_core::tool_search`), registered with
 //!   these; the pool's search engine answers it.
 //!
 //! # Gates
@@ -238,5 +238,5 @@ check_names! {
     mcp_resources::ListMcpResourcesTool => LIST_MCP_RESOURCES;
     mcp_resources::ReadMcpResourceTool => READ_MCP_RESOURCE;
     structured_output::StructuredOutputTool => STRUCTURED_OUTPUT;
-    registry_core::search::tool::ToolSearchTool => TOOL_SEARCH;
+    registry_core::tool_search::ToolSearchTool => TOOL_SEARCH;
 }

@@ -5,7 +5,7 @@ mod common;
 use std::sync::Arc;
 
 use common::{block_on, call, call_with, error};
-use registry_core::search::tool::ToolSearchTool;
+use registry_core::tool_search::ToolSearchTool;
 use registry_core::{BoxFuture, State, ToolContext, ToolError, ToolOutput};
 use serde_json::json;
 use tools::agent::AgentTool;

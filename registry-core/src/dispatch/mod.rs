@@ -39,9 +39,9 @@ use crate::context::{ProgressSink, State, ToolContext};
 use crate::defer::is_deferred;
 use crate::env::Env;
 use crate::permissions::{Access, PermissionMode, Subject, Verdict};
-use crate::pool::{ToolInfo, find_tool};
 use crate::search::{SearchEngine, SearchOutput, Strategy, ToolSearcher};
 use crate::tool::{BoxFuture, PermissionDecision, ToolError, ToolOutput, json_kind};
+use crate::tool_info::{ToolInfo, find_tool};
 
 /// One call of an MCP tool, as the [`McpCaller`] receives it.
 #[derive(Debug, Clone, Copy)]
@@ -318,7 +318,7 @@ impl Dispatcher {
                 refusal: crate::permissions::Refusal::Rule(rule.clone()),
             });
         }
-        let Some(descriptor) = tool.builtin else {
+        let Some(descriptor) = tool.builtin() else {
             return self.run_mcp(tool, input, ctx).await;
         };
         let parsed = (descriptor.parse)(input)
@@ -346,7 +346,7 @@ impl Dispatcher {
         input: &Value,
         ctx: &ToolContext<'_>,
     ) -> Result<ToolOutput, DispatchError> {
-        let Some(mcp) = tool.mcp.as_ref() else {
+        let Some(mcp) = tool.mcp() else {
             return Err(DispatchError::Unavailable {
                 tool: tool.name.clone(),
                 reason: format!("{} has no implementation in this host", tool.name),

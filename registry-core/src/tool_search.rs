@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::DEFAULT_MAX_RESULTS;
+use crate::searcher::DEFAULT_MAX_RESULTS;
 use crate::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 /// Fetches the full definitions of deferred tools so that you can call them. Deferred tools are announced by name only; until this tool loads one, its parameters are unknown and calling it fails.
