@@ -34,14 +34,13 @@ const CLASSES: [&str; 6] = [
 ];
 
 fn server(tool: &ToolInfo) -> &str {
-    tool.mcp.as_ref().map_or("", |mcp| mcp.server.as_str())
+    tool.mcp().map_or("", |mcp| mcp.server.as_str())
 }
 
 fn twins(a: &ToolInfo, b: &ToolInfo) -> bool {
     let name = |tool: &ToolInfo| {
         let name = tool
-            .mcp
-            .as_ref()
+            .mcp()
             .map_or(tool.name.as_str(), |mcp| mcp.tool.as_str());
         name.to_lowercase()
     };

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::value::RawValue;
 
-use crate::pool::ToolInfo;
+use crate::tool_info::ToolInfo;
 
 /// How the base of a tool is rendered this session.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -84,7 +84,7 @@ impl SchemaCache {
 
     /// The cache key of a tool.
     pub fn key(tool: &ToolInfo) -> String {
-        if tool.mcp.is_some() {
+        if tool.mcp().is_some() {
             format!("{}\0{}", tool.name, tool.input_schema)
         } else {
             tool.name.clone()
@@ -155,6 +155,6 @@ fn render_base(tool: &ToolInfo, settings: &CacheSettings) -> Result<CachedTool, 
         strict: strict.then_some(true),
         eager_input_streaming: (settings.first_party && settings.eager_input_streaming)
             .then_some(true),
-        server: tool.mcp.as_ref().map(|mcp| mcp.server.clone()),
+        server: tool.mcp().map(|mcp| mcp.server.clone()),
     })
 }

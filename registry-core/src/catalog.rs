@@ -7,8 +7,8 @@ use crate::defer::is_tool_search_enabled_optimistic;
 use crate::descriptor::ToolDescriptor;
 use crate::env::Env;
 use crate::names;
-use crate::pool::{Pool, ToolInfo};
 use crate::registry::{Builtins, compare_names};
+use crate::tool_info::{Pool, ToolInfo};
 
 /// Tools that are in the base list but not offered by [`get_tools`]: the MCP resource tools come
 /// back with a server that offers resources, StructuredOutput is added by the hosts that need it.
@@ -86,7 +86,8 @@ pub fn get_all_base_tools(env: &Env, catalog: &Catalog) -> Vec<&'static ToolDesc
 /// simple mode first (and return); the base tools minus the special ones; deny rules; REPL
 /// mode's hiding; `is_enabled`.
 pub fn get_tools(env: &Env, catalog: &Catalog) -> Pool {
-    let info = |tool: &'static ToolDescriptor| Arc::new(ToolInfo::from_builtin(tool, env));
+    let info =
+        |tool: &'static ToolDescriptor| Arc::new(ToolInfo::from_builtin(tool, &env.switches));
     let not_denied = |tool: &Arc<ToolInfo>| {
         env.permissions
             .deny_rule_for_tool(tool.rule_target())
@@ -128,6 +129,6 @@ pub fn get_tools(env: &Env, catalog: &Catalog) -> Pool {
         tools.retain(|tool| !REPL_ONLY_TOOLS.contains(&tool.name.as_str()));
     }
 
-    tools.retain(|tool| tool.builtin.is_none_or(|d| d.is_enabled(&env.switches)));
+    tools.retain(|tool| tool.builtin().is_none_or(|d| d.is_enabled(&env.switches)));
     tools
 }

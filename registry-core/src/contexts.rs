@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::env::Env;
 use crate::names;
-use crate::pool::{Pool, ToolInfo};
+use crate::tool_info::{Pool, ToolInfo};
 
 /// Which agent a pool is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

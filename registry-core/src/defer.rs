@@ -8,8 +8,8 @@
 
 use crate::env::{Env, ToolSearchSettings};
 use crate::names;
-use crate::pool::ToolInfo;
 use crate::switches::{is_falsy, is_truthy};
+use crate::tool_info::ToolInfo;
 
 /// Whether `tool` is sent by name only until ToolSearch loads it. The first rule that applies:
 /// always-load → no; MCP → yes; ToolSearch → no; Agent under `FORK_SUBAGENT` with fork-first on

@@ -5,6 +5,38 @@ use std::fmt;
 use crate::switches::Switches;
 use crate::tool::{InputError, ParsedInput};
 
+/// The metadata `#[tool]` generates for a struct: its descriptor, schemas included.
+///
+/// ```
+/// # mod demo {
+/// use registry_core::{tool, Tool, ToolContext, ToolError, ToolSpec};
+/// use serde::Deserialize;
+///
+/// /// Says hello.
+/// #[tool(search_hint = "greet someone by name")]
+/// #[derive(Deserialize)]
+/// pub struct Hello {
+///     /// Who to greet.
+///     pub name: String,
+/// }
+///
+/// impl Tool for Hello {
+///     type Output = String;
+///     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+///         Ok(format!("hello, {}", self.name))
+///     }
+/// }
+///
+/// // The schema exists at compile time.
+/// pub const SCHEMA: &str = Hello::DESCRIPTOR.input_schema;
+/// # }
+/// assert!(demo::SCHEMA.starts_with(r#"{"type":"object","properties":{"name":"#));
+/// ```
+pub trait ToolSpec {
+    /// The tool's descriptor.
+    const DESCRIPTOR: ToolDescriptor;
+}
+
 /// Everything the registry knows about a built-in tool, built by `#[tool]` as a `const`.
 ///
 /// All fields are `'static` data or plain function pointers, so the descriptor is `Sync` and
@@ -29,6 +61,8 @@ pub struct ToolDescriptor {
     pub input_schema: &'static str,
     /// The strict-mode variant of [`input_schema`](Self::input_schema).
     pub strict_input_schema: &'static str,
+    /// The JSON Schema of the structured output (`#[tool(output = T)]`), minified.
+    pub output_schema: Option<&'static str>,
     /// The compile-time gate, as written (`feature = "MONITOR_TOOL"`), or `None`.
     pub feature: Option<&'static str>,
     /// The run-time gate; `None` means always enabled.

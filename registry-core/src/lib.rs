@@ -1,38 +1,105 @@
 //! # toolreg's core
 //!
-//! The tool layer of an LLM agent: annotate tool structs with [`#[tool]`](macro@tool), and the
-//! registry collects them, with their JSON Schemas generated at compile time.
+//! The tool layer of an LLM agent. Annotate tool structs with [`#[tool]`](macro@tool): their
+//! JSON Schemas are generated at compile time and every tool registers itself. Then, per
+//! request: assemble a pool with the MCP tools you connected to (built-ins a sorted prefix, MCP
+//! tools a sorted suffix, for prompt caching), let the model find deferred tools with
+//! ToolSearch, render the `tools` block of the request, and run the model's tool calls as a
+//! turn, never one it may not use.
 //!
 //! ```
 //! # mod demo {
 //! use registry_core::{tool, Tool, ToolContext, ToolError};
 //! use serde::Deserialize;
 //!
-//! /// Adds two numbers.
-//! #[tool(read_only, concurrency_safe, search_hint = "sum two integers together")]
+//! /// Gives the weather for a city.
+//! #[tool(read_only, concurrency_safe, search_hint = "current weather for a city")]
 //! #[derive(Deserialize)]
-//! pub struct AddTool {
-//!     /// The first addend.
-//!     pub a: i64,
-//!     /// The second addend.
-//!     pub b: i64,
+//! pub struct WeatherTool {
+//!     /// The city, e.g. "Paris".
+//!     pub city: String,
 //! }
 //!
-//! impl Tool for AddTool {
+//! impl Tool for WeatherTool {
 //!     type Output = String;
-//!     fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
-//!         Ok((self.a + self.b).to_string())
+//!     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+//!         Ok(format!("{}: sunny", self.city)) // await an HTTP client here
 //!     }
 //! }
 //! # }
-//! let builtins = registry_core::builtins().unwrap();
-//! let add = builtins.get("Add").unwrap();
-//! assert!(add.flags.read_only);
-//! assert!(add.input_schema.contains(r#""required":["a","b"]"#));
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! use std::sync::Arc;
+//! use registry_core::cache::SchemaCache;
+//! use registry_core::mcp::load_server;
+//! use registry_core::render::{RenderOptions, render_anthropic};
+//! use registry_core::search::{SearchEngine, Strategy};
+//! use registry_core::{
+//!     Catalog, Dispatcher, Env, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool, builtins,
+//! };
+//! use serde_json::json;
+//!
+//! // The pool: this crate's tools (and the core's ToolSearch), plus an MCP server's tools/list.
+//! let env = Env::default();
+//! let catalog = Catalog::new(builtins().unwrap(), &[]);
+//! let listed = json!({"tools": [{
+//!     "name": "create_issue",
+//!     "description": "Create an issue in the tracker",
+//!     "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}},
+//! }]});
+//! let mcp = load_server("tracker", &listed);
+//! let pool = assemble_tool_pool(&env, &catalog, &mcp.tools);
+//!
+//! // ToolSearch finds the deferred MCP tool.
+//! let engine = SearchEngine::new(&env, pool.clone(), Strategy::Seed);
+//! assert_eq!(engine.search("issue tracker", 5).matches, ["mcp__tracker__create_issue"]);
+//!
+//! // The request's tools: the loaded ones in full, the deferred one announced by name.
+//! let options = RenderOptions { tool_search: true, ..Default::default() };
+//! let rendered = render_anthropic(&env, &pool, &SchemaCache::new(), &options).unwrap();
+//! assert!(rendered.tools.contains(r#""name":"Weather""#));
+//! assert!(rendered.deferred_tools_message.unwrap().contains("mcp__tracker__create_issue"));
+//!
+//! // The model's tool calls, run as one turn.
+//! let dispatcher = Dispatcher::new(env, pool, ".");
+//! let calls = [
+//!     ToolUse::new("t1", "Weather", json!({"city": "Paris"})),
+//!     ToolUse::new("t2", "ToolSearch", json!({"query": "select:mcp__tracker__create_issue"})),
+//! ];
+//! let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
+//! assert_eq!(turn.results[0].content, ToolOutput::Text("Paris: sunny".into()));
+//! assert_eq!(
+//!     turn.to_message()["content"][1]["content"][0]["tool_name"],
+//!     "mcp__tracker__create_issue"
+//! );
+//! # }
 //! ```
 //!
-//! A `#[tool]` with a mistake still leaves the struct in place, registers nothing, and reports
-//! every mistake of the attribute at once:
+//! # `#[tool]` keys
+//!
+//! | key | value | meaning |
+//! |---|---|---|
+//! | `name` | `"..."` | the tool's name; `^[A-Za-z0-9_-]{1,64}$`, never `mcp__…` (reserved for MCP tools). Default: the struct's name without a trailing `Tool`. |
+//! | `description` | `"..."` | the text sent to the model and searched. Default: the struct's doc comment. One of the two (or `prompt`) is required. |
+//! | `prompt` | `path::to_fn` | a dynamic description: `fn() -> String` or `fn(&Switches) -> String`, rendered once per session. |
+//! | `search_hint` | `"..."` | a 3–10 word capability phrase for ToolSearch, no trailing period. |
+//! | `aliases` | `["Old", ...]` | old names still accepted for lookup (not for permission rules). |
+//! | `defer` | flag | sent by name only until ToolSearch loads it. Conflicts with `always_load`. |
+//! | `always_load` | flag | never deferred. |
+//! | `read_only` | flag | changes nothing outside the call. |
+//! | `concurrency_safe` | flag | may run beside other calls of a turn. |
+//! | `destructive` | flag | asks before it runs unless a rule allows it. |
+//! | `strict` | flag | sends the strict schema with `strict: true` where supported. |
+//! | `max_result_size_chars` | `N` | dispatch cuts longer output and marks the cut. |
+//! | `output` | `Type` | structured output: the tool returns [`Structured<Type>`](Structured), whose schema is built at compile time. |
+//! | `feature` | `"X"`, `any(...)`, `all(...)`, `not(...)` | the compile-time gate: everything generated sits under `#[cfg(feature = ...)]`. |
+//! | `enabled` | `path::to_fn` | the run-time gate: `fn() -> bool` or `fn(&Switches) -> bool`. |
+//!
+//! Field types contribute their schema through [`InputSchema`]; serde's `rename`,
+//! `rename_all`, `default`, `skip`, `deny_unknown_fields` and `alias` are followed, and
+//! attributes the schema cannot follow are compile errors. A `#[tool]` with a mistake still
+//! leaves the struct in place, registers nothing, and reports every mistake of the attribute at
+//! once:
 //!
 //! ```compile_fail
 //! use registry_core::tool;
@@ -40,6 +107,12 @@
 //! #[derive(serde::Deserialize)]
 //! pub struct Broken {}
 //! ```
+//!
+//! # Registration
+//! Tools register through `inventory`, which works where the platform runs constructors
+//! (Linux, macOS, Windows, the BSDs); its order is unspecified, so [`builtins`] sorts. A binary
+//! that links a crate only for its tools must reference it, or the linker may drop the crate
+//! and its tools.
 
 #![deny(missing_docs)]
 // Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
@@ -49,8 +122,12 @@
     deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
 )]
 
+// The core defines a `#[tool]` of its own (ToolSearch), whose generated code names this crate.
+extern crate self as registry_core;
+
 pub mod cache;
 pub mod catalog;
+pub mod context;
 pub mod contexts;
 pub mod defer;
 pub mod descriptor;
@@ -64,12 +141,20 @@ pub mod registry;
 pub mod render;
 pub mod schema;
 pub mod search;
+pub mod searcher;
 pub mod switches;
 pub mod tool;
+pub mod tool_info;
+pub mod tool_search;
+pub mod turn;
 
 pub use catalog::{Catalog, get_all_base_tools, get_tools};
+pub use context::{Progress, ProgressSink, State, ToolContext};
 pub use contexts::{AgentKind, filter_tools_for_agent};
-pub use descriptor::{Flags, Source, ToolDescriptor};
+pub use descriptor::{Flags, Source, ToolDescriptor, ToolSpec};
+pub use dispatch::{
+    Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,
+};
 pub use env::{Env, Features, Provider, ToolSearchSettings};
 pub use permissions::{
     Behavior, OutsideWrites, PermissionContext, PermissionMode, RuleSource, Subject,
@@ -80,9 +165,10 @@ pub use registry_macros::{InputSchema, tool};
 pub use schema::InputSchema;
 pub use switches::Switches;
 pub use tool::{
-    InputError, IntoToolOutput, ParsedInput, PermissionDecision, Tool, ToolContext, ToolError,
-    ToolOutput, ToolSpec,
+    BoxFuture, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Structured, Tool,
+    ToolError, ToolOutput,
 };
+pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};
 
 /// What generated code needs. Not a public API: it may change in any release.
 #[doc(hidden)]
@@ -90,6 +176,14 @@ pub mod __private {
     pub use crate::registry::Registration;
     pub use crate::schema::{Field, Mode, Object, Schema, as_str, render, rendered_len};
     pub use crate::tool::parse_input;
+
+    /// Checks at compile time that a tool declared with `#[tool(output = O)]` returns
+    /// `Structured<O>`.
+    pub const fn assert_output<T, O>()
+    where
+        T: crate::Tool<Output = crate::Structured<O>>,
+    {
+    }
     pub use inventory;
     pub use serde_json;
 

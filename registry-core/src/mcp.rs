@@ -15,6 +15,12 @@
 //! gives the same names on every machine. Naming takes constant time per tool however many
 //! tools share a name.
 //!
+//! # Annotations
+//! `annotations.readOnlyHint: true` makes a tool read-only and concurrency-safe. A tool that is
+//! not read-only is destructive unless `annotations.destructiveHint` is `false`: the MCP
+//! spec's default for an absent hint is `true`, and dispatch asks before a destructive tool
+//! runs unless a rule allows it.
+//!
 //! # Malformed and oversized entries
 //! An entry without a string `name`, or whose `inputSchema` is missing or not a JSON object, or
 //! past one of the [`McpLimits`], is skipped and reported as an [`McpError`] naming the server,
@@ -29,7 +35,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::descriptor::Flags;
-use crate::pool::{McpInfo, ToolInfo};
+use crate::tool_info::{McpInfo, Origin, ToolInfo};
+pub use crate::tool_info::{mcp_tool_name, normalize_name_for_mcp};
 
 /// The most characters of an MCP tool's description that are sent and searched.
 pub const MAX_DESCRIPTION_CHARS: usize = 2048;
@@ -177,29 +184,6 @@ pub struct McpTools {
     pub errors: Vec<McpError>,
 }
 
-/// Replaces every character outside `[A-Za-z0-9_-]` with `_`.
-pub fn normalize_name_for_mcp(name: &str) -> String {
-    name.chars()
-        .map(|ch| {
-            if ch.is_ascii_alphanumeric() || ch == '_' || ch == '-' {
-                ch
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// `mcp__<server>__<tool>`, both parts normalized (no length or uniqueness rule applied): the
-/// tool's permission name.
-pub fn mcp_tool_name(server: &str, tool: &str) -> String {
-    format!(
-        "mcp__{}__{}",
-        normalize_name_for_mcp(server),
-        normalize_name_for_mcp(tool)
-    )
-}
-
 /// Loads tools from `(server, tools/list result)` pairs with the default [`McpLimits`]. A
 /// result is `{"tools": [...]}`, a bare array, or a JSON-RPC response whose `result` is one of
 /// those.
@@ -321,6 +305,12 @@ fn tool_info<'a>(
             limit: limits.max_schema_bytes,
         });
     };
+    let output_schema = match object.get("outputSchema") {
+        Some(schema @ Value::Object(_)) if !depth_exceeds(schema, limits.max_schema_depth) => {
+            to_json_capped(schema, limits.max_schema_bytes).map(Arc::from)
+        }
+        _ => None,
+    };
     let description = object
         .get("description")
         .and_then(Value::as_str)
@@ -336,11 +326,17 @@ fn tool_info<'a>(
         .and_then(|meta| meta.get("anthropic/alwaysLoad"))
         .and_then(Value::as_bool)
         == Some(true);
-    let read_only = object
-        .get("annotations")
-        .and_then(|annotations| annotations.get("readOnlyHint"))
-        .and_then(Value::as_bool)
-        == Some(true);
+    let hint = |name: &str| {
+        object
+            .get("annotations")
+            .and_then(|annotations| annotations.get(name))
+            .and_then(Value::as_bool)
+    };
+    let read_only = hint("readOnlyHint") == Some(true);
+    // The MCP spec: `destructiveHint` defaults to true and means something only when the tool
+    // is not read-only. An absent hint is taken at its default, so a tool that does not say
+    // it is harmless asks before it runs, unless a rule allows it.
+    let destructive = !read_only && hint("destructiveHint") != Some(false);
     let mcp = McpInfo::new(server, raw_name);
     Ok(ToolInfo {
         name: names.unique(&mcp),
@@ -349,15 +345,16 @@ fn tool_info<'a>(
         search_hint,
         input_schema: Arc::from(input_schema),
         strict_input_schema: None,
+        output_schema,
         flags: Flags {
             always_load,
             read_only,
             concurrency_safe: read_only,
+            destructive,
             ..Flags::NONE
         },
         max_result_size_chars: None,
-        mcp: Some(mcp),
-        builtin: None,
+        origin: Origin::Mcp(mcp),
     })
 }
 

@@ -25,8 +25,8 @@ use crate::cache::{CacheSettings, InvalidSchema, SchemaCache};
 use crate::defer::is_deferred;
 use crate::env::Env;
 use crate::names;
-use crate::pool::ToolInfo;
 use crate::registry::compare_names;
+use crate::tool_info::ToolInfo;
 
 /// The beta header for deferred loading on the first-party API.
 pub const BETA_FIRST_PARTY: &str = "advanced-tool-use-2025-11-20";

@@ -1,64 +1,41 @@
 //! The typed tool trait and what a call produces.
 //!
-//! `#[tool]` generates the metadata ([`ToolSpec`]); you write the body by implementing [`Tool`]
+//! `#[tool]` generates the metadata ([`ToolSpec`](crate::ToolSpec)); you write the body by implementing [`Tool`]
 //! for the same struct. Dispatch deserializes the model's JSON into the struct, runs
 //! [`Tool::validate_input`], the permission checks, then [`Tool::call`].
 
-use std::any::Any;
 use std::fmt;
-use std::path::Path;
+use std::future::Future;
+use std::pin::Pin;
 
 use serde::de::DeserializeOwned;
 
-use crate::descriptor::ToolDescriptor;
-use crate::permissions::{PathGuard, PermissionContext, Subject};
-use crate::search::ToolSearcher;
-use crate::switches::Switches;
+use crate::context::ToolContext;
+use crate::permissions::Subject;
 
-/// The metadata `#[tool]` generates for a struct: its descriptor, schemas included.
-///
-/// ```
-/// # mod demo {
-/// use registry_core::{tool, Tool, ToolContext, ToolError, ToolSpec};
-/// use serde::Deserialize;
-///
-/// /// Says hello.
-/// #[tool(search_hint = "greet someone by name")]
-/// #[derive(Deserialize)]
-/// pub struct Hello {
-///     /// Who to greet.
-///     pub name: String,
-/// }
-///
-/// impl Tool for Hello {
-///     type Output = String;
-///     fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
-///         Ok(format!("hello, {}", self.name))
-///     }
-/// }
-///
-/// // The schema exists at compile time.
-/// pub const SCHEMA: &str = Hello::DESCRIPTOR.input_schema;
-/// # }
-/// assert!(demo::SCHEMA.starts_with(r#"{"type":"object","properties":{"name":"#));
-/// ```
-pub trait ToolSpec {
-    /// The tool's descriptor.
-    const DESCRIPTOR: ToolDescriptor;
-}
+/// A boxed, sendable future: what the object-safe traits of this crate return
+/// ([`McpCaller`](crate::dispatch::McpCaller), [`Approver`](crate::dispatch::Approver)).
+/// Write `Box::pin(async move { ... })`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// The body of a tool: what happens when the model calls it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is a `#[tool]` without a body",
     label = "`{Self}` does not implement `registry_core::Tool`",
-    note = "add `impl registry_core::Tool for {Self} {{ type Output = String; fn call(self, ctx: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {{ ... }} }}`"
+    note = "add `impl registry_core::Tool for {Self} {{ type Output = String; async fn call(self, ctx: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {{ ... }} }}`"
 )]
-pub trait Tool: ToolSpec + DeserializeOwned + Send + 'static {
+pub trait Tool: DeserializeOwned + Send + Sync + 'static {
     /// What a successful call returns.
-    type Output: IntoToolOutput;
+    type Output: IntoToolOutput + Send;
 
-    /// Runs the tool.
-    fn call(self, ctx: &ToolContext<'_>) -> Result<Self::Output, ToolError>;
+    /// Runs the tool. Write it as `async fn call(self, ctx: &ToolContext<'_>) -> Result<…>`;
+    /// the future must be `Send` (hold no `Rc` or `RefCell` borrow across an `.await`), so
+    /// that calls can run on any thread of a multi-threaded runtime. A body that blocks for
+    /// long (heavy file or CPU work) belongs in `tokio::task::spawn_blocking`.
+    fn call(
+        self,
+        ctx: &ToolContext<'_>,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
 
     /// Checks the input beyond what its schema says (a file exists, a range is ordered). Runs
     /// before the permission checks.
@@ -98,10 +75,88 @@ pub enum PermissionDecision {
 pub enum ToolOutput {
     /// Plain text content.
     Text(String),
-    /// Structured content, sent as its JSON text.
+    /// Structured content, sent as its JSON text (and as MCP `structuredContent`).
     Json(serde_json::Value),
+    /// An image, base64-encoded, sent as an `image` content block.
+    Image {
+        /// Its media type: `image/png`, `image/jpeg`, `image/gif`, `image/webp`.
+        media_type: String,
+        /// The image's bytes in base64.
+        data: String,
+    },
     /// Content blocks sent as they are (ToolSearch's `tool_reference` blocks).
     Blocks(Vec<serde_json::Value>),
+}
+
+impl ToolOutput {
+    /// The content blocks of this output, as the Messages API takes them in a `tool_result`:
+    /// text and JSON as text, an image as an `image` block.
+    pub fn to_blocks(&self) -> Vec<serde_json::Value> {
+        match self {
+            ToolOutput::Text(text) => vec![serde_json::json!({"type": "text", "text": text})],
+            ToolOutput::Json(value) => {
+                vec![serde_json::json!({"type": "text", "text": value.to_string()})]
+            }
+            ToolOutput::Image { media_type, data } => vec![serde_json::json!({
+                "type": "image",
+                "source": {"type": "base64", "media_type": media_type, "data": data},
+            })],
+            ToolOutput::Blocks(blocks) => blocks.clone(),
+        }
+    }
+}
+
+/// A tool's typed structured output: return `Structured(value)` from a tool declared with
+/// `#[tool(output = T)]`, whose output JSON Schema is then built at compile time from `T`
+/// (which derives [`InputSchema`](crate::InputSchema), the same derive as inputs, and
+/// `Serialize`). The value is sent as JSON content.
+///
+/// ```
+/// # mod demo {
+/// use registry_core::{InputSchema, Structured, Tool, ToolContext, ToolError, tool};
+/// use serde::{Deserialize, Serialize};
+///
+/// /// A forecast.
+/// #[derive(Serialize, InputSchema)]
+/// pub struct Forecast {
+///     /// Degrees Celsius.
+///     pub celsius: i8,
+/// }
+///
+/// /// Gives the forecast for a city.
+/// #[tool(output = Forecast, search_hint = "weather forecast for one city")]
+/// #[derive(Deserialize)]
+/// pub struct ForecastTool {
+///     /// The city.
+///     pub city: String,
+/// }
+///
+/// impl Tool for ForecastTool {
+///     type Output = Structured<Forecast>;
+///     async fn call(self, _: &ToolContext<'_>) -> Result<Structured<Forecast>, ToolError> {
+///         Ok(Structured(Forecast { celsius: 21 }))
+///     }
+/// }
+/// # }
+/// use registry_core::ToolSpec;
+/// assert_eq!(
+///     demo::ForecastTool::DESCRIPTOR.output_schema,
+///     Some(r#"{"type":"object","properties":{"celsius":{"description":"Degrees Celsius.","type":"integer","minimum":-128,"maximum":127}},"required":["celsius"]}"#)
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Structured<T>(pub T);
+
+impl<T: serde::Serialize> IntoToolOutput for Structured<T> {
+    fn into_tool_output(self) -> ToolOutput {
+        match serde_json::to_value(&self.0) {
+            Ok(value) => ToolOutput::Json(value),
+            // Only a type serde cannot express as JSON (a map with non-string keys) gets here.
+            Err(error) => ToolOutput::Text(format!(
+                "the tool's output could not be written as JSON: {error}"
+            )),
+        }
+    }
 }
 
 /// Conversion of a tool's typed output into [`ToolOutput`].
@@ -173,86 +228,6 @@ impl From<std::io::Error> for ToolError {
     }
 }
 
-/// What a tool sees of the world while it runs.
-#[derive(Clone, Copy)]
-pub struct ToolContext<'a> {
-    /// The working directory relative paths are resolved against.
-    pub cwd: &'a Path,
-    /// The run-time switches.
-    pub switches: &'a Switches,
-    host: Option<&'a (dyn Any + Send + Sync)>,
-    searcher: Option<&'a dyn ToolSearcher>,
-    permissions: Option<&'a PermissionContext>,
-}
-
-impl fmt::Debug for ToolContext<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ToolContext")
-            .field("cwd", &self.cwd)
-            .field("switches", &self.switches)
-            .field("host", &self.host.map(|_| ".."))
-            .field("searcher", &self.searcher.map(|_| ".."))
-            .field("permissions", &self.permissions.map(|_| ".."))
-            .finish()
-    }
-}
-
-impl<'a> ToolContext<'a> {
-    /// A context without a host.
-    pub fn new(cwd: &'a Path, switches: &'a Switches) -> Self {
-        ToolContext {
-            cwd,
-            switches,
-            host: None,
-            searcher: None,
-            permissions: None,
-        }
-    }
-
-    /// Attaches the session's permission rules (dispatch does), so a tool that walks a
-    /// directory can leave out what path rules deny ([`path_guard`](Self::path_guard)).
-    pub fn with_permissions(mut self, permissions: &'a PermissionContext) -> Self {
-        self.permissions = Some(permissions);
-        self
-    }
-
-    /// The deny path rules for `tool` (and the `also` tools) below this context's working
-    /// directory; empty when no rules were attached.
-    pub fn path_guard(&self, tool: &str, also: &[&str]) -> PathGuard {
-        self.permissions
-            .map(|rules| rules.path_guard(tool, also, self.cwd))
-            .unwrap_or_default()
-    }
-
-    /// Attaches the ToolSearch engine of the current pool.
-    pub fn with_searcher(mut self, searcher: &'a dyn ToolSearcher) -> Self {
-        self.searcher = Some(searcher);
-        self
-    }
-
-    /// The ToolSearch engine of the current pool, when one was attached.
-    pub fn searcher(&self) -> Option<&'a dyn ToolSearcher> {
-        self.searcher
-    }
-
-    /// Attaches the embedding application's host value (any `'static` type; tools look it up by
-    /// type with [`host`](Self::host)).
-    pub fn with_host(mut self, host: &'a (dyn Any + Send + Sync)) -> Self {
-        self.host = Some(host);
-        self
-    }
-
-    /// The host value, when one of type `H` was attached.
-    pub fn host<H: Any>(&self) -> Option<&'a H> {
-        self.host.and_then(|host| host.downcast_ref::<H>())
-    }
-
-    /// Resolves `path` against [`cwd`](Self::cwd).
-    pub fn resolve(&self, path: &Path) -> std::path::PathBuf {
-        self.cwd.join(path)
-    }
-}
-
 /// Where the model's JSON did not fit the tool's input type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
@@ -275,15 +250,18 @@ impl fmt::Display for InputError {
 impl std::error::Error for InputError {}
 
 /// A tool's input after deserialization, with its type erased so dispatch can hold any tool.
-pub trait ParsedInput: Send {
+pub trait ParsedInput: Send + Sync {
     /// [`Tool::validate_input`].
     fn validate_input(&self, ctx: &ToolContext<'_>) -> Result<(), ToolError>;
     /// [`Tool::check_permissions`].
     fn check_permissions(&self, ctx: &ToolContext<'_>) -> PermissionDecision;
     /// [`Tool::rule_subject`].
     fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject>;
-    /// [`Tool::call`], with the output converted.
-    fn call(self: Box<Self>, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError>;
+    /// [`Tool::call`], with the output converted, boxed.
+    fn call<'a>(
+        self: Box<Self>,
+        ctx: &'a ToolContext<'a>,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
 }
 
 impl<T: Tool> ParsedInput for T {
@@ -296,8 +274,15 @@ impl<T: Tool> ParsedInput for T {
     fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
         Tool::rule_subject(self, ctx)
     }
-    fn call(self: Box<Self>, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        Tool::call(*self, ctx).map(IntoToolOutput::into_tool_output)
+    fn call<'a>(
+        self: Box<Self>,
+        ctx: &'a ToolContext<'a>,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(async move {
+            Tool::call(*self, ctx)
+                .await
+                .map(IntoToolOutput::into_tool_output)
+        })
     }
 }
 

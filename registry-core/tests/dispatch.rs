@@ -1,17 +1,17 @@
 //! SEMANTICS.md §11: dispatch.
 
-use std::cell::Cell;
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use registry_core::dispatch::{Approver, Dispatcher, McpCaller, ToolResult};
+use registry_core::dispatch::{
+    Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,
+};
 use registry_core::mcp::load_server;
-use registry_core::permissions::{Behavior, PermissionMode, RuleSource};
+use registry_core::permissions::{Behavior, PermissionMode, Refusal, RuleSource};
 use registry_core::pool::ToolInfo;
 use registry_core::{
-    Env, PermissionDecision, Subject, Switches, Tool, ToolContext, ToolError, ToolOutput, ToolSpec,
-    tool,
+    BoxFuture, Env, PermissionDecision, Subject, Tool, ToolContext, ToolError, ToolOutput,
+    ToolSpec, tool,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -30,7 +30,7 @@ struct Echo {
 
 impl Tool for Echo {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         CALLS.fetch_add(1, Ordering::SeqCst);
         Ok(self.text.repeat(usize::from(self.times.unwrap_or(1))))
     }
@@ -63,7 +63,7 @@ struct Lazy {
 
 impl Tool for Lazy {
     type Output = Value;
-    fn call(self, _: &ToolContext<'_>) -> Result<Value, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<Value, ToolError> {
         if self.n == 13 {
             panic!("unlucky");
         }
@@ -76,11 +76,11 @@ fn pool() -> Vec<Arc<ToolInfo>> {
     let mut tools = vec![
         Arc::new(ToolInfo::from_builtin(
             &<Echo as ToolSpec>::DESCRIPTOR,
-            &env,
+            &env.switches,
         )),
         Arc::new(ToolInfo::from_builtin(
             &<Lazy as ToolSpec>::DESCRIPTOR,
-            &env,
+            &env.switches,
         )),
     ];
     tools.extend(
@@ -95,32 +95,33 @@ fn pool() -> Vec<Arc<ToolInfo>> {
 
 struct Always(bool);
 impl Approver for Always {
-    fn approve(&self, _: &ToolInfo, _: &str) -> bool {
-        self.0
+    fn approve<'a>(&'a self, _: Approval<'a>) -> BoxFuture<'a, bool> {
+        Box::pin(std::future::ready(self.0))
     }
 }
 
-struct Pong(Cell<usize>);
+#[derive(Default)]
+struct Pong(AtomicUsize);
 impl McpCaller for Pong {
-    fn call_tool(&self, server: &str, tool: &str, _: &Value) -> Result<ToolOutput, ToolError> {
-        self.0.set(self.0.get() + 1);
-        Ok(ToolOutput::Text(format!("{server}/{tool}: pong")))
+    fn call_tool<'a>(&'a self, call: McpCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        let text = format!("{}/{}: pong", call.server, call.tool);
+        Box::pin(async move { Ok(ToolOutput::Text(text)) })
     }
 }
 
-fn dispatch(env: &Env, approver: Option<&dyn Approver>, name: &str, input: Value) -> ToolResult {
-    let switches = Switches::default();
-    let pool = pool();
-    let loaded = |_: &str| false;
-    let dispatcher = Dispatcher {
-        env,
-        pool: &pool,
-        ctx: ToolContext::new(Path::new("."), &switches),
-        loaded: &loaded,
-        mcp: None,
-        approver,
-    };
-    dispatcher.dispatch("id1", name, &input)
+fn dispatcher(env: &Env, approver: Option<bool>) -> Dispatcher {
+    let dispatcher = Dispatcher::new(env.clone(), pool(), ".");
+    match approver {
+        Some(answer) => dispatcher.with_approver(Arc::new(Always(answer))),
+        None => dispatcher,
+    }
+}
+
+async fn dispatch(env: &Env, approver: Option<bool>, name: &str, input: Value) -> ToolResult {
+    dispatcher(env, approver)
+        .dispatch(&ToolUse::new("id1", name, input))
+        .await
 }
 
 fn text(result: &ToolResult) -> &str {
@@ -130,43 +131,55 @@ fn text(result: &ToolResult) -> &str {
     }
 }
 
-#[test]
-fn successful_call_maps_output_to_a_tool_result() {
+#[tokio::test]
+async fn successful_call_maps_output_to_a_tool_result() {
     let result = dispatch(
         &Env::default(),
         None,
         "Echo",
         json!({"text": "ab", "times": 2}),
-    );
-    assert!(!result.is_error && result.called);
+    )
+    .await;
+    assert!(!result.is_error() && result.called());
     assert_eq!(
         result.to_json(),
         json!({"type": "tool_result", "tool_use_id": "id1", "content": "abab"})
     );
 }
 
-#[test]
-fn tool_outside_the_pool_is_refused_and_never_called() {
+#[tokio::test]
+async fn tool_outside_the_pool_is_refused_and_never_called() {
     let before = CALLS.load(Ordering::SeqCst);
-    let result = dispatch(&Env::default(), None, "Bash", json!({}));
-    assert!(result.is_error && !result.called);
+    let result = dispatch(&Env::default(), None, "Bash", json!({})).await;
+    assert!(result.is_error() && !result.called());
+    assert_eq!(
+        result.error,
+        Some(DispatchError::NotInPool {
+            name: "Bash".into()
+        })
+    );
     assert!(text(&result).contains("No such tool available: Bash"));
     assert_eq!(result.to_json()["is_error"], true);
     assert_eq!(CALLS.load(Ordering::SeqCst), before);
 }
 
-#[test]
-fn bad_input_names_the_json_path_and_what_was_expected() {
+#[tokio::test]
+async fn bad_input_names_the_json_path_and_what_was_expected() {
     let result = dispatch(
         &Env::default(),
         None,
         "Echo",
         json!({"text": "a", "times": 300}),
-    );
-    assert!(result.is_error && !result.called);
+    )
+    .await;
+    assert!(result.is_error() && !result.called());
+    let Some(DispatchError::InvalidInput { path, message, .. }) = &result.error else {
+        panic!("{:?}", result.error);
+    };
+    assert_eq!(path.as_deref(), Some("times"));
+    assert!(message.contains("u8"), "{message}");
     assert!(text(&result).contains("`times`"), "{}", text(&result));
-    assert!(text(&result).contains("u8"), "{}", text(&result));
-    let missing = dispatch(&Env::default(), None, "Echo", json!({}));
+    let missing = dispatch(&Env::default(), None, "Echo", json!({})).await;
     assert!(
         text(&missing).contains("missing field `text`"),
         "{}",
@@ -174,99 +187,184 @@ fn bad_input_names_the_json_path_and_what_was_expected() {
     );
 }
 
-#[test]
-fn validate_input_runs_before_the_call() {
-    let result = dispatch(&Env::default(), None, "Echo", json!({"text": ""}));
-    assert!(result.is_error && !result.called);
+#[tokio::test]
+async fn validate_input_runs_before_the_call() {
+    let result = dispatch(&Env::default(), None, "Echo", json!({"text": ""})).await;
+    assert!(result.is_error() && !result.called());
+    assert!(matches!(
+        result.error,
+        Some(DispatchError::InvalidInput { path: None, .. })
+    ));
     assert!(text(&result).contains("text is empty"));
 }
 
-#[test]
-fn deferred_tool_not_loaded_gets_the_select_hint_on_bad_input() {
-    let result = dispatch(&Env::default(), None, "Lazy", json!({"n": "x"}));
+#[tokio::test]
+async fn deferred_tool_not_loaded_gets_the_select_hint_on_bad_input() {
+    let result = dispatch(&Env::default(), None, "Lazy", json!({"n": "x"})).await;
+    assert!(matches!(
+        result.error,
+        Some(DispatchError::InvalidInput {
+            load_hint: true,
+            ..
+        })
+    ));
     assert!(text(&result).contains("select:Lazy"), "{}", text(&result));
-    let loaded_ok = dispatch(&Env::default(), None, "Echo", json!({"text": 1}));
+    let loaded_ok = dispatch(&Env::default(), None, "Echo", json!({"text": 1})).await;
     assert!(
         !text(&loaded_ok).contains("select:"),
         "Echo is not deferred"
     );
+    let loaded = Dispatcher::new(Env::default(), pool(), ".").with_loaded(["Lazy".to_owned()]);
+    let result = loaded
+        .dispatch(&ToolUse::new("id", "Lazy", json!({"n": "x"})))
+        .await;
+    assert!(!text(&result).contains("select:"), "{}", text(&result));
 }
 
-#[test]
-fn deny_rule_with_matching_content_refuses_the_call() {
+#[tokio::test]
+async fn deny_rule_with_matching_content_refuses_the_call() {
     let mut env = Env::default();
     env.permissions
         .add(Behavior::Deny, RuleSource::Project, "Echo(rm:*)");
-    let result = dispatch(&env, None, "Echo", json!({"text": "rm -rf"}));
-    assert!(result.is_error && !result.called);
+    let result = dispatch(&env, None, "Echo", json!({"text": "rm -rf"})).await;
+    assert!(result.is_error() && !result.called());
+    let Some(DispatchError::Denied {
+        refusal: Refusal::Rule(rule),
+        ..
+    }) = &result.error
+    else {
+        panic!("{:?}", result.error);
+    };
+    assert_eq!(rule.source, RuleSource::Project);
     assert!(
         text(&result).contains("Echo(rm:*) (from projectSettings)"),
         "{}",
         text(&result)
     );
-    assert!(!dispatch(&env, None, "Echo", json!({"text": "ls"})).is_error);
+    assert!(
+        !dispatch(&env, None, "Echo", json!({"text": "ls"}))
+            .await
+            .is_error()
+    );
 }
 
-#[test]
-fn ask_rule_consults_the_approver() {
+#[tokio::test]
+async fn ask_rule_consults_the_approver() {
     let mut env = Env::default();
     env.permissions.add(Behavior::Ask, RuleSource::User, "Echo");
-    assert!(!dispatch(&env, Some(&Always(true)), "Echo", json!({"text": "a"})).is_error);
-    assert!(dispatch(&env, Some(&Always(false)), "Echo", json!({"text": "a"})).is_error);
-    let no_approver = dispatch(&env, None, "Echo", json!({"text": "a"}));
+    let input = || json!({"text": "a"});
+    assert!(!dispatch(&env, Some(true), "Echo", input()).await.is_error());
+    let refused = dispatch(&env, Some(false), "Echo", input()).await;
+    assert!(matches!(
+        refused.error,
+        Some(DispatchError::NotApproved { .. })
+    ));
+    let no_approver = dispatch(&env, None, "Echo", input()).await;
+    assert!(matches!(
+        no_approver.error,
+        Some(DispatchError::NeedsApproval { .. })
+    ));
     assert!(text(&no_approver).contains("no approver"));
 }
 
-#[test]
-fn tools_own_check_runs_last_and_bypass_mode_skips_asking() {
-    assert!(dispatch(&Env::default(), None, "Echo", json!({"text": "secret"})).is_error);
+#[tokio::test]
+async fn tools_own_check_runs_last_and_bypass_mode_skips_asking() {
+    let secret = || json!({"text": "secret"});
+    assert!(
+        dispatch(&Env::default(), None, "Echo", secret())
+            .await
+            .is_error()
+    );
     let mut allow = Env::default();
     allow
         .permissions
         .add(Behavior::Allow, RuleSource::Local, "Echo(secret)");
     assert!(
-        !dispatch(&allow, None, "Echo", json!({"text": "secret"})).is_error,
+        !dispatch(&allow, None, "Echo", secret()).await.is_error(),
         "an allow rule answers first"
     );
     let mut bypass = Env::default();
     bypass.permissions.mode = PermissionMode::BypassPermissions;
-    assert!(!dispatch(&bypass, None, "Echo", json!({"text": "secret"})).is_error);
+    assert!(!dispatch(&bypass, None, "Echo", secret()).await.is_error());
 }
 
-#[test]
-fn output_is_cut_to_the_tools_limit() {
-    let result = dispatch(&Env::default(), None, "Lazy", json!({"n": 1}));
-    assert!(!result.is_error);
+#[tokio::test]
+async fn output_is_cut_to_the_tools_limit() {
+    let result = dispatch(&Env::default(), None, "Lazy", json!({"n": 1})).await;
+    assert!(!result.is_error());
     assert!(text(&result).starts_with("{\"n\":"), "{}", text(&result));
     assert!(text(&result).ends_with("[output truncated]"));
 }
 
-#[test]
-fn a_panicking_tool_becomes_an_error_result() {
-    let result = dispatch(&Env::default(), None, "Lazy", json!({"n": 13}));
-    assert!(result.is_error && result.called);
-    assert!(text(&result).contains("panicked"));
+#[tokio::test]
+async fn a_panicking_tool_becomes_an_error_result_that_keeps_the_message() {
+    let result = dispatch(&Env::default(), None, "Lazy", json!({"n": 13})).await;
+    assert!(result.is_error() && result.called());
+    assert_eq!(
+        result.error,
+        Some(DispatchError::Panicked {
+            tool: "Lazy".into(),
+            message: "unlucky".into()
+        })
+    );
+    assert!(
+        text(&result).contains("panicked (unlucky)"),
+        "{}",
+        text(&result)
+    );
 }
 
-#[test]
-fn mcp_tools_go_through_the_hosts_caller() {
-    let env = Env::default();
-    let switches = Switches::default();
-    let pool = pool();
-    let caller = Pong(Cell::new(0));
-    let loaded = |_: &str| true;
-    let dispatcher = Dispatcher {
-        env: &env,
-        pool: &pool,
-        ctx: ToolContext::new(Path::new("."), &switches),
-        loaded: &loaded,
-        mcp: Some(&caller),
-        approver: None,
-    };
-    let ok = dispatcher.dispatch("x", "mcp__srv__ping", &json!({}));
+#[tokio::test]
+async fn mcp_tools_go_through_the_hosts_caller() {
+    let caller = Arc::new(Pong::default());
+    let mut env = Env::default();
+    // Without annotations an MCP tool is destructive: allow this server's tools.
+    env.permissions
+        .add(Behavior::Allow, RuleSource::User, "mcp__srv");
+    let dispatcher = Dispatcher::new(env, pool(), ".").with_mcp(caller.clone());
+    let ok = dispatcher
+        .dispatch(&ToolUse::new("x", "mcp__srv__ping", json!({})))
+        .await;
     assert_eq!(ok.content, ToolOutput::Text("srv/ping: pong".into()));
-    let bad = dispatcher.dispatch("x", "mcp__srv__ping", &json!([1]));
-    assert!(bad.is_error);
+    let bad = dispatcher
+        .dispatch(&ToolUse::new("x", "mcp__srv__ping", json!([1])))
+        .await;
+    assert!(bad.is_error());
     assert!(text(&bad).contains("expected a JSON object, got an array"));
-    assert_eq!(caller.0.get(), 1);
+    assert_eq!(caller.0.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn destructive_mcp_tool_asks_unless_a_rule_allows_it() {
+    let caller = Arc::new(Pong::default());
+    let asking = Dispatcher::new(Env::default(), pool(), ".").with_mcp(caller.clone());
+    let call = ToolUse::new("x", "mcp__srv__ping", json!({}));
+    let refused = asking.dispatch(&call).await;
+    assert!(
+        matches!(refused.error, Some(DispatchError::NeedsApproval { .. })),
+        "{refused:?}"
+    );
+    assert!(text(&refused).contains("destructive"), "{}", text(&refused));
+    let approved = asking
+        .with_approver(Arc::new(Always(true)))
+        .dispatch(&call)
+        .await;
+    assert!(!approved.is_error());
+    assert_eq!(caller.0.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn dispatcher_is_send_sync_and_crosses_a_spawn() {
+    fn send_sync<T: Send + Sync + 'static>(_: &T) {}
+    let dispatcher = Arc::new(Dispatcher::new(Env::default(), pool(), "."));
+    send_sync(&dispatcher);
+    let shared = Arc::clone(&dispatcher);
+    let result = tokio::spawn(async move {
+        shared
+            .dispatch(&ToolUse::new("id", "Echo", json!({"text": "hi"})))
+            .await
+    })
+    .await
+    .unwrap();
+    assert_eq!(result.content, ToolOutput::Text("hi".into()));
 }

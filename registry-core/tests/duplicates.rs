@@ -15,14 +15,14 @@ struct Second {}
 
 impl Tool for First {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(String::new())
     }
 }
 
 impl Tool for Second {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(String::new())
     }
 }

@@ -26,7 +26,7 @@ fn raw_names_are_kept_beside_the_normalized_one() {
         "a.b",
         &json!({"tools": [{"name": "x.y", "inputSchema": {}}]}),
     );
-    let mcp = loaded.tools[0].mcp.as_ref().unwrap();
+    let mcp = loaded.tools[0].mcp().unwrap();
     assert_eq!(
         (
             mcp.server.as_str(),

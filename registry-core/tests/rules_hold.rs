@@ -74,16 +74,11 @@ fn server_rule_matches_tools_with_hashed_names() {
     assert!(pool_with(&["mcp__s"], tools).is_empty());
 }
 
-fn check<'a>(
-    ctx: &'a PermissionContext,
-    tool: &'a str,
-    subject: Subject,
-    cwd: &Path,
-) -> Verdict<'a> {
+fn check<'a>(ctx: &'a PermissionContext, tool: &'a str, subject: Subject, cwd: &Path) -> Verdict {
     ctx.check(RuleTarget::named(tool), Some(&subject), cwd)
 }
 
-fn denied(verdict: &Verdict<'_>) -> bool {
+fn denied(verdict: &Verdict) -> bool {
     matches!(verdict, Verdict::Deny(_))
 }
 

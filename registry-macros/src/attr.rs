@@ -30,6 +30,7 @@ const KEYS: &[&str] = &[
     "feature",
     "enabled",
     "prompt",
+    "output",
 ];
 
 /// A value that may be set once; a second setting is reported on its key.
@@ -97,6 +98,7 @@ pub struct ToolAttrs {
     pub feature: Slot<CfgExpr>,
     pub enabled: Slot<syn::Path>,
     pub prompt: Slot<syn::Path>,
+    pub output: Slot<syn::Type>,
 }
 
 impl ToolAttrs {
@@ -117,6 +119,7 @@ impl ToolAttrs {
             feature: Slot::new("feature"),
             enabled: Slot::new("enabled"),
             prompt: Slot::new("prompt"),
+            output: Slot::new("output"),
         };
         for (position, entry) in split_commas(args).into_iter().enumerate() {
             cx.at(position, || attrs.parse_entry(cx, entry));
@@ -213,6 +216,18 @@ impl ToolAttrs {
                     Err(_) => cx.error_spanned_by(
                         value,
                         "`max_result_size_chars` takes a whole number: `max_result_size_chars = 100000`",
+                    ),
+                }
+            }
+            "output" => {
+                let Some(value) = need_value(cx, &key, value) else {
+                    return;
+                };
+                match syn::parse2::<syn::Type>(value.clone()) {
+                    Ok(ty) => self.output.set(cx, &key, ty),
+                    Err(_) => cx.error_spanned_by(
+                        value,
+                        "`output` takes the type the tool returns inside `Structured<...>`: `output = Forecast`, where `Forecast` derives `InputSchema` and `Serialize`",
                     ),
                 }
             }
@@ -349,6 +364,7 @@ fn usage(key: &str) -> String {
         "max_result_size_chars" => "= 100000",
         "feature" => "= \"MONITOR_TOOL\"",
         "enabled" | "prompt" => "= path::to_fn",
+        "output" => "= OutputType",
         _ if KEYS.contains(&key) => return format!("`{key}` is a flag: write `{key}` alone"),
         _ => {
             return format!(

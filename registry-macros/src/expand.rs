@@ -115,6 +115,28 @@ pub fn tool(
     let type_name = ident.to_string();
     let parse = quote_spanned!(ident.span()=> ::registry_core::__private::parse_input::<#ident>);
     let root_const = format_ident!("__TOOLREG_ROOT");
+    let (output_consts, output_schema) = match attrs.output.get() {
+        Some(ty) => (
+            quote_spanned! {ty.span()=>
+                const __TOOLREG_OUT: ::registry_core::__private::Schema =
+                    <#ty as ::registry_core::InputSchema>::SCHEMA;
+                const __TOOLREG_OUT_LEN: usize = ::registry_core::__private::rendered_len(
+                    &__TOOLREG_OUT,
+                    ::registry_core::__private::Mode::Standard,
+                );
+                const __TOOLREG_OUT_BYTES: [u8; __TOOLREG_OUT_LEN] =
+                    ::registry_core::__private::render::<__TOOLREG_OUT_LEN>(
+                        &__TOOLREG_OUT,
+                        ::registry_core::__private::Mode::Standard,
+                    );
+                const _: () = ::registry_core::__private::assert_output::<#ident, #ty>();
+            },
+            quote!(::core::option::Option::Some(
+                ::registry_core::__private::as_str(&__TOOLREG_OUT_BYTES)
+            )),
+        ),
+        None => (quote!(), quote!(::core::option::Option::None)),
+    };
     quote! {
         #cfg
         #input
@@ -138,6 +160,7 @@ pub fn tool(
                 &#root_const,
                 ::registry_core::__private::Mode::Strict,
             );
+            #output_consts
 
             #[automatically_derived]
             impl ::registry_core::ToolSpec for #ident {
@@ -158,6 +181,7 @@ pub fn tool(
                     max_result_size_chars: #max_result,
                     input_schema: ::registry_core::__private::as_str(&__TOOLREG_BYTES),
                     strict_input_schema: ::registry_core::__private::as_str(&__TOOLREG_STRICT_BYTES),
+                    output_schema: #output_schema,
                     feature: #feature,
                     enabled: #enabled,
                     parse: #parse,

@@ -38,6 +38,7 @@ pub fn tool(
                     max_result_size_chars: ::core::option::Option::None,
                     input_schema: "{}",
                     strict_input_schema: "{}",
+                    output_schema: ::core::option::Option::None,
                     feature: ::core::option::Option::None,
                     enabled: ::core::option::Option::None,
                     parse: |_| ::core::unreachable!(),

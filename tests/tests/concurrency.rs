@@ -3,21 +3,21 @@
 
 mod common;
 
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
 use registry_core::cache::SchemaCache;
-use registry_core::dispatch::{Dispatcher, McpCaller};
+use registry_core::dispatch::{Dispatcher, McpCall, McpCaller, ToolUse};
+use registry_core::permissions::PermissionMode;
 use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
-use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{ToolContext, ToolError, ToolInfo, ToolOutput, assemble_tool_pool};
-use serde_json::{Value, json};
+use registry_core::search::{SearchEngine, Strategy, ToolSearcher};
+use registry_core::{BoxFuture, ToolError, ToolInfo, ToolOutput, assemble_tool_pool};
+use serde_json::json;
 
 /// One pool with its search engine and its render from a fresh cache.
 struct Snapshot {
     pool: Vec<Arc<ToolInfo>>,
-    engine: SearchEngine,
+    engine: Arc<SearchEngine>,
     render: String,
 }
 
@@ -32,8 +32,9 @@ fn options() -> RenderOptions {
 struct Echo;
 
 impl McpCaller for Echo {
-    fn call_tool(&self, server: &str, tool: &str, _: &Value) -> Result<ToolOutput, ToolError> {
-        Ok(ToolOutput::Text(format!("{server}/{tool}")))
+    fn call_tool<'a>(&'a self, call: McpCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        let text = format!("{}/{}", call.server, call.tool);
+        Box::pin(std::future::ready(Ok(ToolOutput::Text(text))))
     }
 }
 
@@ -41,7 +42,9 @@ impl McpCaller for Echo {
 fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps() {
     const WORKERS: usize = 8;
     const ROUNDS: usize = 40;
-    let env = common::env();
+    let mut env = common::env();
+    // The fixture servers' tools are mostly destructive: nothing asks in this test.
+    env.permissions.mode = PermissionMode::BypassPermissions;
     let catalog = common::catalog();
     let fixtures = common::fixtures();
     let (first, second) = fixtures.split_at(fixtures.len() / 2);
@@ -52,7 +55,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
             let render = render_anthropic(&env, &pool, &SchemaCache::new(), &options())
                 .unwrap()
                 .tools;
-            let engine = SearchEngine::new(&env, pool.clone(), Strategy::Ranked);
+            let engine = Arc::new(SearchEngine::new(&env, pool.clone(), Strategy::Ranked));
             Arc::new(Snapshot {
                 pool,
                 engine,
@@ -99,30 +102,31 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                                 .iter()
                                 .all(|name| snapshot.pool.iter().any(|tool| &tool.name == name))
                         );
-                        let switches = env.switches.clone();
-                        let loaded = |_: &str| true;
-                        let dispatcher = Dispatcher {
-                            env,
-                            pool: &snapshot.pool,
-                            ctx: ToolContext::new(Path::new("/nonexistent"), &switches)
-                                .with_searcher(&snapshot.engine),
-                            loaded: &loaded,
-                            mcp: Some(&Echo),
-                            approver: None,
-                        };
-                        let result = dispatcher.dispatch(
+                        let dispatcher = Dispatcher::new(
+                            env.clone(),
+                            snapshot.pool.clone(),
+                            "/nonexistent",
+                        )
+                        .with_searcher(Arc::clone(&snapshot.engine) as Arc<dyn ToolSearcher>)
+                        .with_mcp(Arc::new(Echo));
+                        let runtime = tokio::runtime::Builder::new_current_thread()
+                            .build()
+                            .unwrap();
+                        let call = ToolUse::new(
                             "toolu",
                             "ToolSearch",
-                            &json!({"query": "select:Read,Edit"}),
+                            json!({"query": "select:Read,Edit"}),
                         );
-                        assert!(!result.is_error, "{result:?}");
+                        let result = runtime.block_on(dispatcher.dispatch(&call));
+                        assert!(!result.is_error(), "{result:?}");
                         let mcp = snapshot
                             .pool
                             .iter()
-                            .find(|tool| tool.mcp.is_some())
+                            .find(|tool| tool.mcp().is_some())
                             .unwrap();
-                        let result = dispatcher.dispatch("toolu", &mcp.name, &json!({}));
-                        assert!(!result.is_error && result.called, "{result:?}");
+                        let call = ToolUse::new("toolu", &mcp.name, json!({}));
+                        let result = runtime.block_on(dispatcher.dispatch(&call));
+                        assert!(!result.is_error() && result.called(), "{result:?}");
                     }
                 })
             })

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use proptest::prelude::*;
 use registry_core::cache::SchemaCache;
 use registry_core::contexts::is_allowed_for_agent;
-use registry_core::dispatch::{Dispatcher, McpCaller};
+use registry_core::dispatch::{Dispatcher, McpCall, McpCaller, ToolUse};
 use registry_core::mcp::{load_servers, normalize_name_for_mcp};
 use registry_core::permissions::{
     Behavior, PermissionContext, RuleSource, RuleTarget, RuleValue, Subject, Verdict,
@@ -27,7 +27,7 @@ use registry_core::permissions::{
 use registry_core::render::{self, DeferStrategy, OpenAiFormat, RenderOptions};
 use registry_core::search::{SearchEngine, Strategy as SearchStrategy};
 use registry_core::{
-    AgentKind, ToolContext, ToolError, ToolInfo, ToolOutput, assemble_tool_pool,
+    AgentKind, BoxFuture, ToolError, ToolInfo, ToolOutput, assemble_tool_pool,
     filter_tools_for_agent,
 };
 use serde_json::{Value, json};
@@ -145,9 +145,9 @@ fn oracle_denied(rules: &[(Behavior, String)], identity: &str, server: Option<&s
 struct Recorder(AtomicUsize);
 
 impl McpCaller for Recorder {
-    fn call_tool(&self, _: &str, _: &str, _: &Value) -> Result<ToolOutput, ToolError> {
+    fn call_tool<'a>(&'a self, _: McpCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         self.0.fetch_add(1, Ordering::SeqCst);
-        Ok(ToolOutput::Text("called".into()))
+        Box::pin(std::future::ready(Ok(ToolOutput::Text("called".into()))))
     }
 }
 
@@ -196,8 +196,8 @@ proptest! {
         let forbidden: Vec<&Arc<ToolInfo>> = all
             .iter()
             .filter(|tool| {
-                let server = tool.mcp.as_ref().map(|mcp| normalize_name_for_mcp(&mcp.server));
-                let identity = match &tool.mcp {
+                let server = tool.mcp().map(|mcp| normalize_name_for_mcp(&mcp.server));
+                let identity = match tool.mcp() {
                     Some(mcp) => format!("mcp__{}__{}", normalize_name_for_mcp(&mcp.server), normalize_name_for_mcp(&mcp.tool)),
                     None => tool.name.clone(),
                 };
@@ -266,26 +266,19 @@ proptest! {
 
         // Dispatched: by name and by alias; `{}` is not valid input for most built-ins, so a
         // tool that were found would fail validation instead of running.
-        let switches = env.switches.clone();
-        let recorder = Recorder(AtomicUsize::new(0));
-        let loaded_none = |_: &str| false;
-        let dispatcher = Dispatcher {
-            env: &env,
-            pool: &pool,
-            ctx: ToolContext::new(Path::new("/nonexistent"), &switches),
-            loaded: &loaded_none,
-            mcp: Some(&recorder),
-            approver: None,
-        };
+        let recorder = Arc::new(Recorder(AtomicUsize::new(0)));
+        let dispatcher = Dispatcher::new(env.clone(), pool.clone(), "/nonexistent")
+            .with_mcp(recorder.clone());
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
         for tool in &forbidden {
             for name in std::iter::once(&tool.name).chain(&tool.aliases) {
                 if pool_names.contains(name.as_str()) || pool.iter().any(|t| t.answers_to(name)) {
                     // An alias another allowed tool also answers to is that tool's.
                     continue;
                 }
-                let result = dispatcher.dispatch("toolu", name, &json!({}));
-                prop_assert!(!result.called, "{name} was called");
-                prop_assert!(result.is_error);
+                let result = runtime.block_on(dispatcher.dispatch(&ToolUse::new("toolu", name, json!({}))));
+                prop_assert!(!result.called(), "{name} was called");
+                prop_assert!(result.is_error());
             }
         }
         prop_assert_eq!(recorder.0.load(Ordering::SeqCst), 0);

@@ -336,11 +336,12 @@ fn adding_a_server_changes_no_byte_before_the_first_mcp_tool() {
 fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
     let env = env();
     let mut impostor = ToolInfo::new("Bash", "not the real one");
-    impostor.mcp = Some(registry_core::pool::McpInfo::new("x", "Bash"));
+    impostor.origin =
+        registry_core::pool::Origin::Mcp(registry_core::pool::McpInfo::new("x", "Bash"));
     let pool = assemble_tool_pool(&env, &catalog(), &[Arc::new(impostor)]);
     let bash: Vec<_> = pool.iter().filter(|tool| tool.name == "Bash").collect();
     assert_eq!(bash.len(), 1);
-    assert!(bash[0].builtin.is_some());
+    assert!(bash[0].builtin().is_some());
 }
 
 #[test]

@@ -36,8 +36,8 @@ pub struct AgentTool {
 impl Tool for AgentTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).agent(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).agent(self, ctx).await
     }
 }
 
@@ -67,8 +67,8 @@ pub struct TaskOutputTool {
 impl Tool for TaskOutputTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).task_output(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).task_output(self, ctx).await
     }
 }
 
@@ -92,7 +92,7 @@ pub struct TaskStopTool {
 impl Tool for TaskStopTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).task_stop(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).task_stop(self, ctx).await
     }
 }

@@ -70,8 +70,8 @@ impl Tool for AskUserQuestionTool {
         Ok(())
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).ask_user_question(self, ctx)
+        host_of(ctx).ask_user_question(self, ctx).await
     }
 }

@@ -1,14 +1,12 @@
 //! Bash: runs a shell command and reports its output and exit code.
 
 use std::io::Read as _;
-use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
-use wait_timeout::ChildExt as _;
 
 /// The timeout when the input gives none: two minutes.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
@@ -28,7 +26,7 @@ const DRAIN_GRACE: Duration = Duration::from_millis(500);
 /// - Quote paths that contain spaces with double quotes.
 /// - Chain dependent commands with `&&`; make independent calls in parallel instead.
 /// - Each call starts a new shell: variables and `cd` do not persist between calls, so prefer absolute paths.
-/// - The command times out after 120000 ms (2 minutes) unless `timeout` says otherwise (at most 600000 ms); on timeout the whole process group is killed and the output so far is returned with the error.
+/// - The command times out after 120000 ms (2 minutes) unless `timeout` says otherwise (at most 600000 ms); on timeout (or when the turn is cancelled) the whole process group is killed and the output so far is returned with the error.
 /// - Output beyond 30000 characters is cut, with a marker saying how much was left out.
 /// - A non-zero exit code is not an error of the tool: read the output and the exit code.
 /// - Never run interactive commands (editors, pagers, prompts): standard input is empty.
@@ -76,9 +74,9 @@ impl Tool for BashTool {
         Some(Subject::Command(self.command.clone()))
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         let timeout = self.checked_timeout()?;
-        let run = run_shell(&self.command, ctx.cwd, timeout)?;
+        let run = run_shell(&self.command, ctx, timeout).await?;
         let mut text = run.output;
         if text.is_empty() {
             text.push_str("(no output)");
@@ -89,6 +87,9 @@ impl Tool for BashTool {
                 text.push_str(&describe_status(status));
                 Ok(text)
             }
+            None if ctx.is_cancelled() => Err(ToolError::new(format!(
+                "The turn was cancelled; the command's process group was killed.\nOutput before that:\n{text}"
+            ))),
             None => Err(ToolError::new(format!(
                 "Command timed out after {} ms; its process group was killed.\nOutput before the timeout:\n{text}",
                 timeout.as_millis()
@@ -115,34 +116,40 @@ struct Capture {
 /// Bytes kept before decoding: enough for [`MAX_OUTPUT_CHARS`] characters of any width.
 const KEEP_BYTES: usize = MAX_OUTPUT_CHARS * 4;
 
-fn run_shell(command: &str, cwd: &Path, timeout: Duration) -> Result<Run, ToolError> {
+async fn run_shell(
+    command: &str,
+    ctx: &ToolContext<'_>,
+    timeout: Duration,
+) -> Result<Run, ToolError> {
+    let cwd = ctx.cwd;
     let (mut reader, writer) =
         os_pipe::pipe().map_err(|e| ToolError::new(format!("could not create a pipe: {e}")))?;
     let writer_err = writer
         .try_clone()
         .map_err(|e| ToolError::new(format!("could not create a pipe: {e}")))?;
-    let mut cmd = Command::new("bash");
+    let mut cmd = tokio::process::Command::new("bash");
     cmd.arg("-c")
         .arg(command)
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(writer)
-        .stderr(writer_err);
+        .stderr(writer_err)
+        .kill_on_drop(true);
+    // A group of its own, so a timeout can kill the shell and everything it started.
     #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt as _;
-        // A group of its own, so a timeout can kill the shell and everything it started.
-        cmd.process_group(0);
-    }
+    cmd.process_group(0);
     let spawned = cmd.spawn();
     // The command holds the pipe's write ends; drop them so the reader sees the end of output.
     drop(cmd);
-    let mut child = spawned
+    let child = spawned
         .map_err(|e| ToolError::new(format!("could not start `bash` in {}: {e}", cwd.display())))?;
+    // Kills the group if this future is dropped (a cancelled turn) before the shell is reaped.
+    let mut group = Group(Some(child));
 
     let capture = Arc::new(Mutex::new(Capture::default()));
-    let (done_tx, done_rx) = mpsc::channel();
+    let (done_tx, done_rx) = tokio::sync::oneshot::channel();
     let sink = Arc::clone(&capture);
+    // The pipe is read on a thread of its own: it blocks, and a background job may hold it.
     std::thread::spawn(move || {
         let mut buf = [0u8; 8192];
         loop {
@@ -163,20 +170,31 @@ fn run_shell(command: &str, cwd: &Path, timeout: Duration) -> Result<Run, ToolEr
         let _ = done_tx.send(());
     });
 
-    let status = match child.wait_timeout(timeout) {
-        Ok(Some(status)) => Some(status),
-        Ok(None) => {
-            kill_group(&mut child);
-            None
+    let waited = {
+        let Some(child) = group.0.as_mut() else {
+            return Err(ToolError::new("the command's process was lost"));
+        };
+        tokio::select! {
+            waited = tokio::time::timeout(timeout, child.wait()) => waited.ok(),
+            () = ctx.cancelled() => None,
         }
-        Err(e) => {
-            kill_group(&mut child);
+    };
+    let status = match waited {
+        Some(Ok(status)) => {
+            group.0 = None;
+            Some(status)
+        }
+        Some(Err(e)) => {
             return Err(ToolError::new(format!(
                 "waiting for the command failed: {e}"
             )));
         }
+        None => {
+            group.kill().await;
+            None
+        }
     };
-    let _ = done_rx.recv_timeout(DRAIN_GRACE);
+    let _ = tokio::time::timeout(DRAIN_GRACE, done_rx).await;
     let capture = capture.lock().unwrap_or_else(|e| e.into_inner());
     Ok(Run {
         output: render_output(&capture),
@@ -184,18 +202,39 @@ fn run_shell(command: &str, cwd: &Path, timeout: Duration) -> Result<Run, ToolEr
     })
 }
 
-/// Kills the command's process group (the shell and its children), then reaps the shell.
-fn kill_group(child: &mut Child) {
+/// The shell, until it is reaped: dropping it kills its whole process group.
+struct Group(Option<tokio::process::Child>);
+
+impl Group {
+    /// Kills the process group and reaps the shell.
+    async fn kill(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            kill_group(&child);
+            let _ = child.kill().await;
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        if let Some(child) = &self.0 {
+            kill_group(child);
+        }
+    }
+}
+
+/// Sends SIGKILL to the command's process group (the shell and its children).
+fn kill_group(child: &tokio::process::Child) {
     #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(child.id()) {
+    if let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok()) {
         // SAFETY: kill(2) with a negative pid signals the process group we created at spawn;
         // it touches no memory of ours.
         unsafe {
             libc::kill(-pid, libc::SIGKILL);
         }
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    #[cfg(not(unix))]
+    let _ = child;
 }
 
 /// Decodes the kept bytes (invalid UTF-8 replaced) and cuts to [`MAX_OUTPUT_CHARS`] with a

@@ -35,8 +35,8 @@ pub enum BriefStatus {
 impl Tool for BriefTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).brief(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).brief(self, ctx).await
     }
 }
 
@@ -79,9 +79,9 @@ mod send_user_file {
             Ok(())
         }
 
-        fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
             self.validate_input(ctx)?;
-            host_of(ctx).send_user_file(self, ctx)
+            host_of(ctx).send_user_file(self, ctx).await
         }
     }
 }

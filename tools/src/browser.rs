@@ -47,7 +47,7 @@ pub enum BrowserAction {
 impl Tool for WebBrowserTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).web_browser(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).web_browser(self, ctx).await
     }
 }

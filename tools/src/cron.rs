@@ -40,9 +40,9 @@ impl Tool for CronCreateTool {
         Ok(())
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).cron_create(self, ctx)
+        host_of(ctx).cron_create(self, ctx).await
     }
 }
 
@@ -65,8 +65,8 @@ pub struct CronDeleteTool {
 impl Tool for CronDeleteTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).cron_delete(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).cron_delete(self, ctx).await
     }
 }
 
@@ -85,7 +85,7 @@ pub struct CronListTool {}
 impl Tool for CronListTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).cron_list(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).cron_list(self, ctx).await
     }
 }

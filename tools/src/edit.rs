@@ -53,7 +53,7 @@ impl Tool for EditTool {
         Some(Subject::write(resolve(ctx, &self.file_path)))
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
         let path = resolve_canonical(ctx, &self.file_path);
         if self.old_string.is_empty() {

@@ -46,7 +46,7 @@ impl Tool for GlobTool {
         Some(Subject::read(root).also_governed_by(&[READ]))
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         let (root, pattern) = split_pattern(ctx, self.path.as_deref(), &self.pattern);
         let root = canonical_path(&root);
         if !root.is_dir() {

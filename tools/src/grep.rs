@@ -98,7 +98,7 @@ impl Tool for GrepTool {
         Some(Subject::read(root).also_governed_by(&[READ]))
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         let root = canonical_path(&match &self.path {
             Some(path) => resolve(ctx, path),
             None => ctx.cwd.to_path_buf(),

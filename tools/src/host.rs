@@ -6,40 +6,46 @@
 //! answers "this host does not provide …", so an application implements only what it offers, and
 //! a tool never pretends to work.
 //!
-//! The host reaches the tools through the [`ToolContext`]: attach a [`Host`] with
-//! [`ToolContext::with_host`]. Without one, every host-needing tool answers the same
-//! "not provided" error.
+//! The host reaches the tools through the call's [`State`]: register it as `dyn ToolHost`
+//! ([`host_state`] does). Without one, every host-needing tool answers the same "not
+//! provided" error. The methods are async: each returns a boxed future.
 //!
 //! ```
-//! use std::sync::Arc;
-//! use registry_core::{Switches, Tool, ToolContext, ToolError, ToolOutput};
-//! use tools::host::{Host, ToolHost};
+//! use registry_core::{BoxFuture, Switches, Tool, ToolContext, ToolError, ToolOutput};
+//! use tools::host::{ToolHost, host_state};
 //! use tools::web::WebSearchTool;
 //!
 //! struct MyHost;
 //! impl ToolHost for MyHost {
-//!     fn web_search(&self, input: WebSearchTool, _: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-//!         Ok(ToolOutput::Text(format!("no results for {}", input.query)))
+//!     fn web_search<'a>(
+//!         &'a self,
+//!         input: WebSearchTool,
+//!         _: &'a ToolContext<'a>,
+//!     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+//!         Box::pin(async move { Ok(ToolOutput::Text(format!("no results for {}", input.query))) })
 //!     }
 //! }
 //!
-//! let host = Host(Arc::new(MyHost));
+//! let state = host_state(MyHost);
 //! let switches = Switches::default();
-//! let ctx = ToolContext::new(std::path::Path::new("."), &switches).with_host(&host);
+//! let ctx = ToolContext::new(std::path::Path::new("."), &switches).with_state(&state);
 //! let input: WebSearchTool = serde_json::from_value(serde_json::json!({"query": "rust"})).unwrap();
-//! assert_eq!(input.call(&ctx).unwrap(), ToolOutput::Text("no results for rust".into()));
+//! let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+//! assert_eq!(
+//!     runtime.block_on(input.call(&ctx)).unwrap(),
+//!     ToolOutput::Text("no results for rust".into())
+//! );
 //! ```
 //!
 //! # Session state
 //! The host also owns the session's state. TodoWrite keeps its checklist through
-//! [`ToolHost::todos`] and [`ToolHost::set_todos`]; [`MemoryHost`], which [`Host::default`]
+//! [`ToolHost::todos`] and [`ToolHost::set_todos`]; [`MemoryHost`], which [`default_state`]
 //! uses, keeps it in memory, so TodoWrite works without a custom host. A custom host that wants
 //! the same can hold a [`MemoryHost`] and forward those two methods to it.
 
-use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use registry_core::{ToolContext, ToolError, ToolOutput};
+use registry_core::{BoxFuture, State, ToolContext, ToolError, ToolOutput};
 
 use crate::todo::Todo;
 
@@ -59,9 +65,13 @@ macro_rules! host_methods {
     )*) => {
         $(
             $(#[$meta])*
-            fn $method(&self, input: $input, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+            fn $method<'a>(
+                &'a self,
+                input: $input,
+                ctx: &'a ToolContext<'a>,
+            ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
                 let _ = (input, ctx);
-                Err(not_provided($capability, stringify!($method)))
+                Box::pin(std::future::ready(Err(not_provided($capability, stringify!($method)))))
             }
         )*
     };
@@ -169,29 +179,17 @@ pub trait ToolHost: Send + Sync {
     }
 }
 
-/// The value a [`ToolContext`] carries for these tools: attach it with
-/// [`ToolContext::with_host`]; tools find it with `ctx.host::<Host>()`.
-#[derive(Clone)]
-pub struct Host(pub Arc<dyn ToolHost>);
-
-impl Host {
-    /// Wraps a host.
-    pub fn new(host: impl ToolHost + 'static) -> Host {
-        Host(Arc::new(host))
-    }
+/// The host state for these tools: `host` registered as `dyn ToolHost`, where every
+/// host-needing tool finds it (`ctx.state::<dyn ToolHost>()`). Add the application's own
+/// values to the same [`State`].
+pub fn host_state(host: impl ToolHost + 'static) -> State {
+    State::new().with::<dyn ToolHost>(Arc::new(host))
 }
 
-impl Default for Host {
-    /// A [`MemoryHost`]: session state in memory, every other capability not provided.
-    fn default() -> Host {
-        Host::new(MemoryHost::default())
-    }
-}
-
-impl fmt::Debug for Host {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Host(..)")
-    }
+/// [`host_state`] with a [`MemoryHost`]: session state in memory, every other capability not
+/// provided.
+pub fn default_state() -> State {
+    host_state(MemoryHost::default())
 }
 
 /// A host that keeps the session's state in memory and provides nothing else.
@@ -211,15 +209,12 @@ impl ToolHost for MemoryHost {
     }
 }
 
-/// The host with every default: what a tool talks to when no [`Host`] is attached.
+/// The host with every default: what a tool talks to when no host is registered.
 struct NoHost;
 
 impl ToolHost for NoHost {}
 
-/// The attached host, or one that provides nothing.
+/// The registered host, or one that provides nothing.
 pub(crate) fn host_of<'a>(ctx: &ToolContext<'a>) -> &'a dyn ToolHost {
-    match ctx.host::<Host>() {
-        Some(host) => &*host.0,
-        None => &NoHost,
-    }
+    ctx.state::<dyn ToolHost>().unwrap_or(&NoHost)
 }

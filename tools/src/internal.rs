@@ -26,8 +26,8 @@ pub struct ConfigTool {
 impl Tool for ConfigTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).config(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).config(self, ctx).await
     }
 }
 
@@ -50,8 +50,8 @@ pub struct TungstenTool {
 impl Tool for TungstenTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).tungsten(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).tungsten(self, ctx).await
     }
 }
 
@@ -74,7 +74,7 @@ pub struct ReplTool {
 impl Tool for ReplTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).repl(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).repl(self, ctx).await
     }
 }

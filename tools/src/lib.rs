@@ -7,11 +7,11 @@
 //!   [`grep`], [`notebook`], [`todo`](mod@todo) (its checklist lives in the host, with an in-memory
 //!   default) and, under `PROACTIVE` or `KAIROS`, `sleep`.
 //! * **Needing the agent around them:** every other tool calls one method of
-//!   [`host::ToolHost`], which the embedding application implements and attaches to the
-//!   [`ToolContext`](registry_core::ToolContext) as a [`host::Host`]. Without one they answer
+//!   [`host::ToolHost`], which the embedding application implements and registers in the
+//!   call's [`State`](registry_core::State) ([`host_state`]). Without one they answer
 //!   "this host does not provide …".
-//! * **ToolSearch** ([`tool_search`]) declares its input here; the registry, which owns the pool
-//!   it searches, answers it.
+//! * **ToolSearch** is the core's own tool (`registry_core::tool_search`), registered with
+//!   these; the pool's search engine answers it.
 //!
 //! # Gates
 //! Compile-time gates are this crate's cargo features (`MONITOR_TOOL`, `PROACTIVE`, `KAIROS`,
@@ -57,7 +57,6 @@ pub mod structured_output;
 pub mod tasks;
 pub mod team;
 pub mod todo;
-pub mod tool_search;
 pub mod web;
 pub mod workflow;
 pub mod worktree;
@@ -67,7 +66,7 @@ mod fs;
 mod util;
 
 pub use fs::MAX_EDIT_BYTES;
-pub use host::{Host, MemoryHost, ToolHost};
+pub use host::{MemoryHost, ToolHost, default_state, host_state};
 
 use names::*;
 
@@ -239,5 +238,5 @@ check_names! {
     mcp_resources::ListMcpResourcesTool => LIST_MCP_RESOURCES;
     mcp_resources::ReadMcpResourceTool => READ_MCP_RESOURCE;
     structured_output::StructuredOutputTool => STRUCTURED_OUTPUT;
-    tool_search::ToolSearchTool => TOOL_SEARCH;
+    registry_core::tool_search::ToolSearchTool => TOOL_SEARCH;
 }

@@ -72,8 +72,8 @@ impl Tool for LspTool {
         Ok(())
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).lsp(self, ctx)
+        host_of(ctx).lsp(self, ctx).await
     }
 }

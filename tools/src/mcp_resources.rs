@@ -25,8 +25,8 @@ pub struct ListMcpResourcesTool {
 impl Tool for ListMcpResourcesTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).list_mcp_resources(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).list_mcp_resources(self, ctx).await
     }
 }
 
@@ -49,7 +49,7 @@ pub struct ReadMcpResourceTool {
 impl Tool for ReadMcpResourceTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).read_mcp_resource(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).read_mcp_resource(self, ctx).await
     }
 }

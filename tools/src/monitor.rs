@@ -31,7 +31,7 @@ impl Tool for MonitorTool {
         Some(Subject::Command(self.command.clone()))
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).monitor(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).monitor(self, ctx).await
     }
 }

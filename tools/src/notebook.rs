@@ -100,7 +100,7 @@ impl Tool for NotebookEditTool {
         Some(Subject::write(resolve(ctx, &self.notebook_path)).also_governed_by(&[EDIT]))
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
         let path = resolve_canonical(ctx, &self.notebook_path);
         let text = read_text(&path)?;

@@ -21,8 +21,8 @@ pub struct EnterPlanModeTool {}
 impl Tool for EnterPlanModeTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).enter_plan_mode(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).enter_plan_mode(self, ctx).await
     }
 }
 
@@ -43,7 +43,7 @@ pub struct ExitPlanModeTool {
 impl Tool for ExitPlanModeTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).exit_plan_mode(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).exit_plan_mode(self, ctx).await
     }
 }

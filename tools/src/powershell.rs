@@ -49,8 +49,8 @@ impl Tool for PowerShellTool {
         Some(Subject::Command(self.command.clone()))
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).powershell(self, ctx)
+        host_of(ctx).powershell(self, ctx).await
     }
 }

@@ -60,7 +60,7 @@ impl Tool for ReadTool {
         Some(Subject::read(resolve(ctx, &self.file_path)))
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
         let path = resolve_canonical(ctx, &self.file_path);
         let (file, metadata) = open_regular(&path)?;

@@ -62,8 +62,8 @@ impl Tool for RemoteTriggerTool {
         Ok(())
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).remote_trigger(self, ctx)
+        host_of(ctx).remote_trigger(self, ctx).await
     }
 }

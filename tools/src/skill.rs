@@ -23,7 +23,7 @@ pub struct SkillTool {
 impl Tool for SkillTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).skill(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).skill(self, ctx).await
     }
 }

@@ -38,9 +38,9 @@ impl Tool for SleepTool {
         Ok(())
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
-        std::thread::sleep(Duration::from_secs_f64(self.duration_seconds));
+        tokio::time::sleep(Duration::from_secs_f64(self.duration_seconds)).await;
         Ok(format!("Slept for {} seconds.", self.duration_seconds))
     }
 }

@@ -23,7 +23,7 @@ pub struct StructuredOutputTool {
 impl Tool for StructuredOutputTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).structured_output(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).structured_output(self, ctx).await
     }
 }

@@ -32,8 +32,8 @@ pub struct SendMessageTool {
 impl Tool for SendMessageTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).send_message(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).send_message(self, ctx).await
     }
 }
 
@@ -57,8 +57,8 @@ pub struct TeamCreateTool {
 impl Tool for TeamCreateTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).team_create(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).team_create(self, ctx).await
     }
 }
 
@@ -76,7 +76,7 @@ pub struct TeamDeleteTool {}
 impl Tool for TeamDeleteTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).team_delete(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).team_delete(self, ctx).await
     }
 }

@@ -63,7 +63,7 @@ impl Tool for TodoWriteTool {
         Ok(())
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
         let count = |status| self.todos.iter().filter(|t| t.status == status).count();
         let summary = format!(

@@ -30,8 +30,8 @@ pub struct WebFetchTool {
 impl Tool for WebFetchTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).web_fetch(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).web_fetch(self, ctx).await
     }
 }
 
@@ -72,8 +72,8 @@ impl Tool for WebSearchTool {
         Ok(())
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).web_search(self, ctx)
+        host_of(ctx).web_search(self, ctx).await
     }
 }

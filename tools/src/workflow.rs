@@ -25,7 +25,7 @@ pub struct WorkflowTool {
 impl Tool for WorkflowTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).workflow(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).workflow(self, ctx).await
     }
 }

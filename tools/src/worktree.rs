@@ -28,8 +28,8 @@ pub struct EnterWorktreeTool {
 impl Tool for EnterWorktreeTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).enter_worktree(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).enter_worktree(self, ctx).await
     }
 }
 
@@ -63,7 +63,7 @@ pub enum WorktreeAction {
 impl Tool for ExitWorktreeTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).exit_worktree(self, ctx)
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+        host_of(ctx).exit_worktree(self, ctx).await
     }
 }

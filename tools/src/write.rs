@@ -34,7 +34,7 @@ impl Tool for WriteTool {
         Some(Subject::write(resolve(ctx, &self.file_path)).also_governed_by(&[EDIT]))
     }
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         let path = resolve_canonical(ctx, &self.file_path);
         check_output_size(&path, self.content.len() as u64)?;
         let existed = write_target(&path)?.is_some();

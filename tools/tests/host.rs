@@ -4,13 +4,13 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{call, call_with, error};
-use registry_core::{ToolContext, ToolError, ToolOutput};
+use common::{block_on, call, call_with, error};
+use registry_core::tool_search::ToolSearchTool;
+use registry_core::{BoxFuture, State, ToolContext, ToolError, ToolOutput};
 use serde_json::json;
 use tools::agent::AgentTool;
-use tools::host::{Host, MemoryHost, ToolHost};
+use tools::host::{MemoryHost, ToolHost, default_state, host_state};
 use tools::todo::{Todo, TodoStatus, TodoWriteTool};
-use tools::tool_search::ToolSearchTool;
 use tools::web::{WebFetchTool, WebSearchTool};
 
 fn todos() -> serde_json::Value {
@@ -23,8 +23,9 @@ fn todos() -> serde_json::Value {
 #[test]
 fn todo_write_keeps_the_list_in_the_default_host() {
     let dir = tempfile::tempdir().unwrap();
-    let host = Host::default();
-    let out = call_with::<TodoWriteTool>(dir.path(), &host, todos()).unwrap();
+    let host = Arc::new(MemoryHost::default());
+    let state = State::new().with::<dyn ToolHost>(host.clone());
+    let out = call_with::<TodoWriteTool>(dir.path(), &state, todos()).unwrap();
     let ToolOutput::Text(text) = out else {
         panic!("text expected")
     };
@@ -35,7 +36,7 @@ fn todo_write_keeps_the_list_in_the_default_host() {
         "{text}"
     );
     assert_eq!(
-        host.0.todos().unwrap(),
+        host.todos().unwrap(),
         [
             Todo {
                 content: "Run tests".into(),
@@ -50,8 +51,8 @@ fn todo_write_keeps_the_list_in_the_default_host() {
         ]
     );
     // Each call replaces the whole list.
-    call_with::<TodoWriteTool>(dir.path(), &host, json!({"todos": []})).unwrap();
-    assert_eq!(host.0.todos().unwrap(), []);
+    call_with::<TodoWriteTool>(dir.path(), &state, json!({"todos": []})).unwrap();
+    assert_eq!(host.todos().unwrap(), []);
 }
 
 #[test]
@@ -67,10 +68,9 @@ fn todo_write_without_a_host_reports_the_list_as_not_provided() {
 #[test]
 fn todo_write_refuses_an_empty_active_form() {
     let dir = tempfile::tempdir().unwrap();
-    let host = Host::default();
     let result = call_with::<TodoWriteTool>(
         dir.path(),
-        &host,
+        &default_state(),
         json!({"todos": [{"content": "x", "status": "pending", "activeForm": " "}]}),
     );
     assert_eq!(
@@ -98,29 +98,31 @@ fn a_host_that_lacks_a_capability_answers_exactly_like_no_host() {
     let dir = tempfile::tempdir().unwrap();
     let input = json!({"url": "https://example.com", "prompt": "title?"});
     let without = call::<WebFetchTool>(dir.path(), input.clone()).unwrap_err();
-    let with = call_with::<WebFetchTool>(dir.path(), &Host::default(), input).unwrap_err();
+    let with = call_with::<WebFetchTool>(dir.path(), &default_state(), input).unwrap_err();
     assert_eq!(without, with);
 }
 
 struct SearchHost;
 
 impl ToolHost for SearchHost {
-    fn web_search(
-        &self,
+    fn web_search<'a>(
+        &'a self,
         input: WebSearchTool,
-        ctx: &ToolContext<'_>,
-    ) -> Result<ToolOutput, ToolError> {
-        Ok(ToolOutput::Json(json!({
-            "query": input.query,
-            "cwd": ctx.cwd.display().to_string(),
-        })))
+        ctx: &'a ToolContext<'a>,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(async move {
+            Ok(ToolOutput::Json(json!({
+                "query": input.query,
+                "cwd": ctx.cwd.display().to_string(),
+            })))
+        })
     }
 }
 
 #[test]
 fn an_attached_host_receives_the_typed_input_and_the_context() {
     let dir = tempfile::tempdir().unwrap();
-    let host = Host(Arc::new(SearchHost));
+    let host = host_state(SearchHost);
     let out = call_with::<WebSearchTool>(dir.path(), &host, json!({"query": "rust"})).unwrap();
     assert_eq!(
         out,
@@ -143,9 +145,10 @@ fn memory_host_forwarding_gives_a_custom_host_todo_state() {
         }
     }
     let dir = tempfile::tempdir().unwrap();
-    let host = Host::new(Custom(MemoryHost::default()));
-    call_with::<TodoWriteTool>(dir.path(), &host, todos()).unwrap();
-    assert_eq!(host.0.todos().unwrap().len(), 2);
+    let host = Arc::new(Custom(MemoryHost::default()));
+    let state = State::new().with::<dyn ToolHost>(host.clone());
+    call_with::<TodoWriteTool>(dir.path(), &state, todos()).unwrap();
+    assert_eq!(host.todos().unwrap().len(), 2);
 }
 
 #[test]
@@ -159,6 +162,7 @@ fn tool_search_without_a_search_engine_says_so() {
 fn tool_search_answers_with_tool_reference_blocks_from_the_attached_engine() {
     use registry_core::search::{SearchEngine, Strategy};
     use registry_core::{Env, Switches, Tool, ToolInfo};
+
     let mut lazy = ToolInfo::new("mcp__nb__run_cell", "Run a jupyter notebook cell");
     lazy.flags.defer = true;
     let engine = SearchEngine::new(&Env::default(), vec![Arc::new(lazy)], Strategy::Seed);
@@ -166,14 +170,14 @@ fn tool_search_answers_with_tool_reference_blocks_from_the_attached_engine() {
     let ctx = ToolContext::new(std::path::Path::new("."), &switches).with_searcher(&engine);
     let found: ToolSearchTool = serde_json::from_value(json!({"query": "jupyter"})).unwrap();
     assert_eq!(
-        found.call(&ctx).unwrap(),
+        block_on(found.call(&ctx)).unwrap(),
         ToolOutput::Blocks(vec![
             json!({"type": "tool_reference", "tool_name": "mcp__nb__run_cell"})
         ])
     );
     let missing: ToolSearchTool = serde_json::from_value(json!({"query": "zzz"})).unwrap();
     assert_eq!(
-        missing.call(&ctx).unwrap(),
+        block_on(missing.call(&ctx)).unwrap(),
         ToolOutput::Text("No matching deferred tools found".into())
     );
 }

@@ -220,14 +220,9 @@ impl PermissionContext {
     /// allow rule with matching content allows — for a command, every simple command must be
     /// matched by one; a whole-tool allow rule allows, except a write outside the working
     /// directories, which asks ([`OutsideWrites::Ask`]) unless a path rule allows that path.
-    pub fn check(
-        &self,
-        tool: RuleTarget<'_>,
-        subject: Option<&Subject>,
-        cwd: &Path,
-    ) -> Verdict<'_> {
+    pub fn check(&self, tool: RuleTarget<'_>, subject: Option<&Subject>, cwd: &Path) -> Verdict {
         if let Some(rule) = self.deny_rule_for_tool(tool) {
-            return Verdict::Deny(Refusal::Rule(rule));
+            return Verdict::Deny(Refusal::Rule(rule.clone()));
         }
         let content = match subject {
             Some(subject) => self.check_content(tool, subject, cwd),
@@ -249,7 +244,10 @@ impl PermissionContext {
             Some(Ask::Rule(reason)) => return Verdict::Ask(reason),
             Some(Ask::Unverifiable { rule, why }) => {
                 return if self.mode == PermissionMode::BypassPermissions {
-                    Verdict::Deny(Refusal::Unverifiable { rule, why })
+                    Verdict::Deny(Refusal::Unverifiable {
+                        rule: rule.clone(),
+                        why,
+                    })
                 } else {
                     Verdict::Ask(format!(
                         "the command could not be checked against rule {rule}: {why}"
@@ -294,7 +292,7 @@ impl PermissionContext {
                     })
                 };
                 ContentCheck {
-                    deny: matching(Behavior::Deny).map(Refusal::Rule),
+                    deny: matching(Behavior::Deny).cloned().map(Refusal::Rule),
                     ask: matching(Behavior::Ask).map(|rule| {
                         Ask::Rule(format!("rule {rule} asks before {} runs", tool.name))
                     }),
@@ -334,9 +332,10 @@ impl PermissionContext {
                 Ok(compiled) => compiled.matches(canonical),
                 // A deny or ask rule that cannot be read refuses rather than being ignored.
                 Err(error) if rule.behavior != Behavior::Allow => {
-                    check
-                        .deny
-                        .get_or_insert(Refusal::InvalidPattern { rule, error });
+                    check.deny.get_or_insert(Refusal::InvalidPattern {
+                        rule: rule.clone(),
+                        error,
+                    });
                     continue;
                 }
                 Err(_) => false,
@@ -346,7 +345,7 @@ impl PermissionContext {
             }
             match rule.behavior {
                 Behavior::Deny => {
-                    check.deny.get_or_insert(Refusal::Rule(rule));
+                    check.deny.get_or_insert(Refusal::Rule(rule.clone()));
                 }
                 Behavior::Ask => {
                     check.ask.get_or_insert_with(|| {
@@ -428,7 +427,7 @@ enum Ask<'a> {
 /// What the rules with content said.
 #[derive(Default)]
 struct ContentCheck<'a> {
-    deny: Option<Refusal<'a>>,
+    deny: Option<Refusal>,
     ask: Option<Ask<'a>>,
     allow: bool,
     /// The canonical path of a write outside the working directories.
@@ -472,7 +471,7 @@ fn check_command<'a>(
                 .map(|command| (rule, command))
         })
     };
-    check.deny = any_form(Behavior::Deny).map(|(rule, _)| Refusal::Rule(rule));
+    check.deny = any_form(Behavior::Deny).map(|(rule, _)| Refusal::Rule(rule.clone()));
     check.ask = any_form(Behavior::Ask).map(|(rule, command)| {
         Ask::Rule(format!(
             "rule {rule} asks before {} runs `{}`",

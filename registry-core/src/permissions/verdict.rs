@@ -8,10 +8,10 @@ use super::rule::PermissionRule;
 use super::shell::NotUnderstood;
 
 /// The rules' answer for one call ([`PermissionContext::check`](super::PermissionContext::check)).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Verdict<'a> {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
     /// The call is refused.
-    Deny(Refusal<'a>),
+    Deny(Refusal),
     /// The user must be asked; the reason is for them.
     Ask(String),
     /// A rule allows the call.
@@ -21,10 +21,10 @@ pub enum Verdict<'a> {
 }
 
 /// Why the rules refuse a call.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Refusal<'a> {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
     /// A deny rule matched.
-    Rule(&'a PermissionRule),
+    Rule(PermissionRule),
     /// A write outside every working directory, with the boundary set to refuse.
     OutsideWorkingDirectories {
         /// The canonical path of the write.
@@ -34,20 +34,20 @@ pub enum Refusal<'a> {
     /// against is refused.
     Unverifiable {
         /// The rule that might have matched.
-        rule: &'a PermissionRule,
+        rule: PermissionRule,
         /// What the shell splitter did not understand.
         why: NotUnderstood,
     },
     /// A deny or ask rule whose path pattern is not valid: refused rather than ignored.
     InvalidPattern {
         /// The rule.
-        rule: &'a PermissionRule,
+        rule: PermissionRule,
         /// What is wrong with its pattern.
         error: PatternError,
     },
 }
 
-impl fmt::Display for Refusal<'_> {
+impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refusal::Rule(rule) => write!(f, "denied by rule {rule}"),

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use super::{SearchEngine, Strategy};
 use crate::env::Env;
 use crate::mcp::load_servers;
-use crate::pool::ToolInfo;
+use crate::tool_info::ToolInfo;
 
 /// A loaded evaluation set.
 #[derive(Debug, Clone)]
@@ -184,8 +184,7 @@ impl EvalSet {
             .iter()
             .filter_map(|tool| {
                 let raw = tool
-                    .mcp
-                    .as_ref()
+                    .mcp()
                     .map_or(tool.name.as_str(), |mcp| mcp.tool.as_str());
                 let words = split_name(raw);
                 (!words.is_empty()).then(|| EvalQuery {

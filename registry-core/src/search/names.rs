@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::pool::ToolInfo;
+use crate::tool_info::ToolInfo;
 
 /// Maps from names to the first tool (in list order) that has them.
 #[derive(Debug, Default)]

@@ -22,7 +22,7 @@ use super::SearchOutput;
 use super::distinct::push_new;
 use super::engine::names_at;
 use super::text::{js_trim, js_words, matches_word, parse_tool_name};
-use crate::pool::ToolInfo;
+use crate::tool_info::ToolInfo;
 
 /// A parsed keyword query.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -100,14 +100,21 @@ fn call_grep_searches_the_current_directory() {
 fn call_write_creates_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("new.txt");
-    let result = call(
-        dir.path(),
-        &[],
-        "Write",
-        &json!({"file_path": path.to_str().unwrap(), "content": "hello\n"}),
-    );
-    assert!(!is_error(&result), "{result}");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello\n");
+    let input = json!({"file_path": path.to_str().unwrap(), "content": "hello\n"});
+    // Write is destructive: without a rule that allows it, it asks, and the CLI cannot ask.
+    let asked = call(dir.path(), &[], "Write", &input);
+    assert!(is_error(&asked), "{asked}");
+    assert!(content_text(&asked).contains("destructive"), "{asked}");
+    assert!(!path.exists());
+    for allowed in [
+        &["--allow", "Write"][..],
+        &["--permission-mode", "accept-edits"],
+    ] {
+        std::fs::remove_file(&path).ok();
+        let result = call(dir.path(), allowed, "Write", &input);
+        assert!(!is_error(&result), "{allowed:?}: {result}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello\n");
+    }
 }
 
 #[test]

@@ -251,3 +251,4 @@ mod pool;
 mod render;
 mod rules;
 mod search;
+mod turn;

@@ -105,7 +105,7 @@ fn cli_write_outside_the_working_directory_needs_an_approver_or_an_added_directo
     std::fs::create_dir_all(&other).unwrap();
     let target = other.join("f.txt");
     let input = json!({"file_path": target.to_str().unwrap(), "content": "x"});
-    let (text, ok) = call(&work, &[], "Write", input.clone());
+    let (text, ok) = call(&work, &["--allow", "Write"], "Write", input.clone());
     assert!(
         !ok && text.contains("outside the working directories"),
         "{text}"
@@ -113,7 +113,7 @@ fn cli_write_outside_the_working_directory_needs_an_approver_or_an_added_directo
     assert!(!target.exists());
     let (text, ok) = call(
         &work,
-        &["--add-dir", other.to_str().unwrap()],
+        &["--allow", "Write", "--add-dir", other.to_str().unwrap()],
         "Write",
         input,
     );

@@ -1,29 +1,35 @@
 //! Helpers the integration tests share: call a tool through its typed API in a directory.
 #![allow(dead_code)]
 
+use std::future::Future;
 use std::path::Path;
 
-use registry_core::{IntoToolOutput, Switches, Tool, ToolContext, ToolError, ToolOutput};
-use tools::Host;
+use registry_core::{IntoToolOutput, State, Switches, Tool, ToolContext, ToolError, ToolOutput};
+
+/// Runs a future to completion on a fresh current-thread runtime (timers and processes on).
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(future)
+}
 
 /// Builds `T` from JSON and calls it with the directory as the working directory and no host.
 pub fn call<T: Tool>(dir: &Path, input: serde_json::Value) -> Result<ToolOutput, ToolError> {
-    let switches = Switches::default();
-    let ctx = ToolContext::new(dir, &switches);
-    let tool: T = serde_json::from_value(input).expect("the input deserializes");
-    tool.call(&ctx).map(IntoToolOutput::into_tool_output)
+    call_with::<T>(dir, &State::new(), input)
 }
 
-/// Like [`call`], with `host` attached.
+/// Like [`call`], with `state` attached (a host, for the tools that need one).
 pub fn call_with<T: Tool>(
     dir: &Path,
-    host: &Host,
+    state: &State,
     input: serde_json::Value,
 ) -> Result<ToolOutput, ToolError> {
     let switches = Switches::default();
-    let ctx = ToolContext::new(dir, &switches).with_host(host);
+    let ctx = ToolContext::new(dir, &switches).with_state(state);
     let tool: T = serde_json::from_value(input).expect("the input deserializes");
-    tool.call(&ctx).map(IntoToolOutput::into_tool_output)
+    block_on(tool.call(&ctx)).map(IntoToolOutput::into_tool_output)
 }
 
 /// [`call`], expecting success with text output.

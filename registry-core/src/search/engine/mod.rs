@@ -12,7 +12,7 @@ use super::text::js_trim;
 use super::{SearchOutput, ToolSearcher};
 use crate::defer::is_deferred;
 use crate::env::Env;
-use crate::pool::ToolInfo;
+use crate::tool_info::ToolInfo;
 
 /// How many candidates each side first proposes to the ranked strategy's blend.
 const CANDIDATES: usize = 10;

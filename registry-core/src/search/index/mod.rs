@@ -28,7 +28,7 @@ use super::text::matches_word;
 pub(super) use super::tokens::is_word_term;
 pub use super::tokens::words;
 use super::tokens::{FieldBuilder, Map, intern, is_word_byte, key8, lower_into, split_name};
-use crate::pool::ToolInfo;
+use crate::tool_info::ToolInfo;
 
 /// One suffix in this many keeps its key in a sample for the first binary search.
 const SAMPLE: usize = 16;

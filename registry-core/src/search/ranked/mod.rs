@@ -60,7 +60,7 @@ use serde_json::value::RawValue;
 use analyze::joined;
 pub use analyze::{stem, tokenize};
 
-use crate::pool::ToolInfo;
+use crate::tool_info::ToolInfo;
 
 /// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
 /// indices; iteration order never decides a result).
@@ -189,7 +189,7 @@ fn schema_params(schema: &str, out: &mut Vec<String>) {
 /// One tool's field terms.
 fn fields(tool: &ToolInfo) -> [Vec<String>; FIELDS] {
     let mut out: [Vec<String>; FIELDS] = Default::default();
-    match &tool.mcp {
+    match tool.mcp() {
         Some(mcp) => {
             tokenize(&mcp.tool, &mut out[0]);
             tokenize(&mcp.server, &mut out[1]);
@@ -256,7 +256,7 @@ impl RankedIndex {
         let mut server_ids: HashMap<String, u32> = HashMap::default();
         let mut totals = [0f64; FIELDS];
         for (i, tool) in deferred.iter().enumerate() {
-            let server = tool.mcp.as_ref().map_or("", |mcp| mcp.server.as_str());
+            let server = tool.mcp().map_or("", |mcp| mcp.server.as_str());
             let next = server_ids.len() as u32;
             let server_id = *server_ids.entry(server.to_owned()).or_insert(next);
             index.server_of.push(server_id);

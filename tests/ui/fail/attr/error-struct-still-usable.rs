@@ -21,7 +21,7 @@ impl ReadTool {
 
 impl Tool for ReadTool {
     type Output = String;
-    fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         let path = ctx.resolve(self.path.as_ref());
         std::fs::read_to_string(path).map_err(ToolError::from)
     }

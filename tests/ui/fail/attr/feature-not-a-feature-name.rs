@@ -11,7 +11,7 @@ pub struct MonitorTool {
 
 impl Tool for MonitorTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(self.pid.to_string())
     }
 }

@@ -11,7 +11,7 @@ pub struct ReadTool {
 
 impl Tool for ReadTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(self.path)
     }
 }

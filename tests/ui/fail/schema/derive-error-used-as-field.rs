@@ -19,7 +19,7 @@ pub struct RunTool {
 
 impl Tool for RunTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(String::new())
     }
 }

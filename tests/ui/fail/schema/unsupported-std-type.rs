@@ -11,7 +11,7 @@ pub struct SleepTool {
 
 impl Tool for SleepTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(format!("{:?}", self.duration))
     }
 }

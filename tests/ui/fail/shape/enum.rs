@@ -11,7 +11,7 @@ pub enum FileTool {
 
 impl Tool for FileTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(String::new())
     }
 }

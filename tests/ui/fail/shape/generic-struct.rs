@@ -10,9 +10,9 @@ pub struct ReadTool<P> {
     pub path: P,
 }
 
-impl<P: DeserializeOwned + Send + 'static> Tool for ReadTool<P> {
+impl<P: DeserializeOwned + Send + Sync + 'static> Tool for ReadTool<P> {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(String::new())
     }
 }

@@ -8,7 +8,7 @@ pub struct ReadTool(pub String);
 
 impl Tool for ReadTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(String::new())
     }
 }

@@ -27,14 +27,14 @@ pub struct AskTool {}
 
 impl Tool for AgentTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(self.prompt)
     }
 }
 
 impl Tool for AskTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(String::new())
     }
 }

@@ -17,7 +17,7 @@ pub struct MonitorTool {
 #[cfg(any(feature = "MONITOR_TOOL", feature = "KAIROS"))]
 impl registry_core::Tool for MonitorTool {
     type Output = String;
-    fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
+    async fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
         Ok(self.pid.to_string())
     }
 }
@@ -33,7 +33,7 @@ pub struct SendUserFileTool {
 #[cfg(all(feature = "KAIROS", not(feature = "NO_BRIDGE")))]
 impl registry_core::Tool for SendUserFileTool {
     type Output = String;
-    fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
+    async fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
         Ok(self.path)
     }
 }
@@ -45,7 +45,7 @@ pub struct PingTool {}
 
 impl registry_core::Tool for PingTool {
     type Output = String;
-    fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
+    async fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
         Ok("pong".to_owned())
     }
 }

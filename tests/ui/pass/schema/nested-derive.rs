@@ -39,7 +39,7 @@ pub struct MultiEditTool {
 
 impl Tool for MultiEditTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(String::new())
     }
 }

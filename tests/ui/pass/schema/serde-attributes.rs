@@ -22,7 +22,7 @@ pub struct GrepTool {
 
 impl Tool for GrepTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(self.search_pattern)
     }
 }

@@ -36,7 +36,7 @@ pub struct FileEditTool {
 
 impl Tool for FileEditTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(self.file_path)
     }
 }
@@ -50,7 +50,7 @@ pub struct BashTool {
 
 impl Tool for BashTool {
     type Output = String;
-    fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
         Ok(self.command)
     }
 }

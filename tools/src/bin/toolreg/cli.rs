@@ -42,6 +42,10 @@ pub struct PoolArgs {
     /// An ask rule: the call needs an approver, which the CLI does not have; repeatable.
     #[arg(long = "ask", value_name = "RULE", global = true)]
     pub ask: Vec<String>,
+    /// The permission mode: `accept-edits` lets file writes in the working directories run
+    /// without asking, `bypass` asks nothing (deny rules still apply).
+    #[arg(long, value_enum, default_value_t = Mode::Default, global = true)]
+    pub permission_mode: Mode,
     /// A directory, besides the current one, where file tools may write; repeatable.
     #[arg(long = "add-dir", value_name = "DIR", global = true)]
     pub add_dir: Vec<PathBuf>,
@@ -54,6 +58,19 @@ pub struct PoolArgs {
     /// The host embeds fast search tools: leave out Glob and Grep.
     #[arg(long, global = true)]
     pub embedded_search: bool,
+}
+
+/// A permission mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// Ask where a rule, the tool or its `destructive` flag says so.
+    Default,
+    /// File writes in the working directories do not ask.
+    AcceptEdits,
+    /// Nothing asks.
+    Bypass,
+    /// Planning.
+    Plan,
 }
 
 /// An agent context.
@@ -94,6 +111,9 @@ pub enum Command {
         #[arg(long, default_value = "{}")]
         input: String,
     },
+    /// Run an assistant message's tool calls as a turn and print the user message of
+    /// tool_results.
+    Turn(TurnArgs),
     /// Retrieval quality of each ToolSearch strategy on evaluation sets.
     Eval {
         /// Folders holding tools.jsonl and queries.jsonl.
@@ -103,6 +123,24 @@ pub enum Command {
         #[arg(long, default_value_t = 5)]
         k: usize,
     },
+}
+
+/// `toolreg turn`.
+#[derive(Debug, ClapArgs)]
+pub struct TurnArgs {
+    /// A JSON array of tool_use blocks, or an assistant message whose content holds them; `-`
+    /// for standard input.
+    pub file: PathBuf,
+    /// The most concurrency-safe calls running at once.
+    #[arg(long, default_value_t = registry_core::turn::DEFAULT_MAX_CONCURRENCY)]
+    pub max_concurrency: usize,
+    /// Each call's timeout in seconds (fractions allowed).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Print each call's start and end, in ms from the turn's start, as one JSON line on
+    /// stderr.
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// `toolreg search`.

@@ -4,24 +4,30 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use registry_core::cache::{CacheSettings, SchemaCache};
 use registry_core::defer::{RequestModel, is_deferred, is_tool_search_enabled, tool_search_needed};
-use registry_core::dispatch::Dispatcher;
+use registry_core::dispatch::{Dispatcher, ToolUse};
 use registry_core::render::{self, OpenAiFormat, RenderOptions};
 use registry_core::search::eval::{EvalSet, evaluate};
 use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{ToolContext, ToolInfo};
+use registry_core::{ToolInfo, TurnOptions};
 use serde_json::{Value, json};
 
-use crate::cli::{Args, Command, DeferStrategy, Format, RenderArgs, SearchArgs, SearchStrategy};
+use crate::cli::{
+    Args, Command, DeferStrategy, Format, RenderArgs, SearchArgs, SearchStrategy, TurnArgs,
+};
 use crate::setup::{Setup, setup};
 
 type Result<T> = std::result::Result<T, String>;
 
 /// The largest `--queries` file read: 64 MiB.
 const MAX_QUERIES_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The largest `turn` input read: 64 MiB.
+const MAX_TURN_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Runs a command.
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -37,6 +43,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Command::Search(search_args) => search(&pool()?, search_args),
         Command::Render(render_args) => render(&pool()?, render_args),
         Command::Call { name, input } => call(&pool()?, name, input),
+        Command::Turn(turn_args) => turn(&pool()?, turn_args),
         Command::Eval { sets, k } => eval(sets, *k),
     }
 }
@@ -248,27 +255,120 @@ fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
     out(&text)
 }
 
+/// The dispatcher for the pool: the CLI's working directory, the in-memory host, the seed
+/// search engine; no MCP caller and no approver (a call that asks is refused).
+fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
+    let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
+    let engine = SearchEngine::new(&setup.env, setup.pool.clone(), Strategy::Seed);
+    Ok(Dispatcher::new(setup.env.clone(), setup.pool.clone(), cwd)
+        .with_state(tools::default_state())
+        .with_searcher(Arc::new(engine)))
+}
+
+/// A runtime for the commands that run tools.
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("could not start the async runtime: {error}"))
+}
+
 fn call(setup: &Setup, name: &str, input: &str) -> Result<ExitCode> {
     // serde_json's message already ends with "at line L column C".
     let input: Value =
         serde_json::from_str(input).map_err(|error| format!("--input is not JSON: {error}"))?;
-    let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
-    let host = tools::Host::default();
-    let engine = SearchEngine::new(&setup.env, setup.pool.clone(), Strategy::Seed);
-    let ctx = ToolContext::new(&cwd, &setup.env.switches)
-        .with_host(&host)
-        .with_searcher(&engine);
-    let loaded = |_: &str| false;
-    let dispatcher = Dispatcher {
-        env: &setup.env,
-        pool: &setup.pool,
-        ctx,
-        loaded: &loaded,
-        mcp: None,
-        approver: None,
-    };
-    let result = dispatcher.dispatch("toolu_cli", name, &input);
+    let dispatcher = dispatcher(setup)?;
+    let call = ToolUse::new("toolu_cli", name, input);
+    let result = runtime()?.block_on(dispatcher.dispatch(&call));
     out(&serde_json::to_string_pretty(&result.to_json()).map_err(|e| e.to_string())?)
+}
+
+/// The tool_use blocks of a JSON array of blocks, or of an assistant message's content.
+fn tool_uses(value: &Value) -> Result<Vec<ToolUse>> {
+    let blocks =
+        match value {
+            Value::Array(blocks) => blocks,
+            Value::Object(message) => match message.get("content") {
+                Some(Value::Array(blocks)) => blocks,
+                _ => return Err(
+                    "expected a JSON array of tool_use blocks, or a message with a content array"
+                        .into(),
+                ),
+            },
+            _ => {
+                return Err(
+                    "expected a JSON array of tool_use blocks, or a message with a content array"
+                        .into(),
+                );
+            }
+        };
+    blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, block)| block.get("type").and_then(Value::as_str) == Some("tool_use"))
+        .map(|(index, block)| {
+            serde_json::from_value(block.clone())
+                .map_err(|error| format!("content[{index}]: not a tool_use block: {error}"))
+        })
+        .collect()
+}
+
+fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
+    let text = if args.file.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(
+            &mut std::io::Read::take(std::io::stdin(), MAX_TURN_FILE_BYTES + 1),
+            &mut text,
+        )
+        .map_err(|error| format!("standard input: {error}"))?;
+        if text.len() as u64 > MAX_TURN_FILE_BYTES {
+            return Err(format!(
+                "standard input: larger than the {MAX_TURN_FILE_BYTES}-byte limit"
+            ));
+        }
+        text
+    } else {
+        crate::setup::read_capped(&args.file, MAX_TURN_FILE_BYTES)
+            .map_err(|error| format!("{}: {error}", args.file.display()))?
+    };
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|error| format!("{}: not JSON: {error}", args.file.display()))?;
+    let calls = tool_uses(&value).map_err(|error| format!("{}: {error}", args.file.display()))?;
+    let timeout = match args.timeout {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 => Some(
+            Duration::try_from_secs_f64(seconds).map_err(|error| format!("--timeout: {error}"))?,
+        ),
+        Some(seconds) => {
+            return Err(format!(
+                "--timeout {seconds}: give a number of seconds above 0"
+            ));
+        }
+        None => None,
+    };
+    let options = TurnOptions {
+        max_concurrency: args.max_concurrency,
+        timeout,
+        ..TurnOptions::default()
+    };
+    let dispatcher = dispatcher(setup)?;
+    let turn = runtime()?.block_on(dispatcher.run_turn(&calls, &options));
+    if args.stats {
+        let ms = |at: Duration| at.as_secs_f64() * 1e3;
+        let calls: Vec<Value> = calls
+            .iter()
+            .zip(&turn.timings)
+            .map(|(call, timing)| {
+                json!({
+                    "id": call.id,
+                    "name": call.name,
+                    "start_ms": timing.started.map(ms),
+                    "end_ms": ms(timing.finished),
+                })
+            })
+            .collect();
+        eprintln!("{}", json!({"calls": calls}));
+    }
+    out(&serde_json::to_string_pretty(&turn.to_message()).map_err(|e| e.to_string())?)
 }
 
 fn eval(sets: &[std::path::PathBuf], k: usize) -> Result<ExitCode> {

@@ -5,11 +5,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use registry_core::mcp::load_servers;
-use registry_core::permissions::{Behavior, RuleSource};
+use registry_core::permissions::{Behavior, PermissionMode, RuleSource};
 use registry_core::{AgentKind, Env, ToolInfo, assemble_tool_pool, filter_tools_for_agent};
 use serde_json::Value;
 
-use crate::cli::{Context, PoolArgs};
+use crate::cli::{Context, Mode, PoolArgs};
 use crate::demo;
 
 /// The environment, the pool, and what loading the MCP servers reported.
@@ -99,6 +99,12 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
             env.permissions.add(behavior, RuleSource::CliArg, rule);
         }
     }
+    env.permissions.mode = match args.permission_mode {
+        Mode::Default => PermissionMode::Default,
+        Mode::AcceptEdits => PermissionMode::AcceptEdits,
+        Mode::Bypass => PermissionMode::BypassPermissions,
+        Mode::Plan => PermissionMode::Plan,
+    };
     for dir in &args.add_dir {
         env.permissions.add_working_directory(dir);
     }

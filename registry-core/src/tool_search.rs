@@ -1,12 +1,12 @@
-//! ToolSearch: loads deferred tools by name or keyword. It asks the search engine of the
-//! current pool, which the host attaches to the context
-//! ([`ToolContext::with_searcher`](registry_core::ToolContext::with_searcher)).
+//! The ToolSearch tool: loads deferred tools by name or keyword (SEMANTICS §9). The core
+//! registers it, so every pool of deferred tools has a way to load them. It asks the search
+//! engine of the current pool: the one the host gave the [`Dispatcher`](crate::Dispatcher),
+//! or one the dispatcher builds over its pool on first use (the seed strategy).
 
-use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
-/// The number of matches returned when `max_results` is not given.
-pub const DEFAULT_MAX_RESULTS: usize = 5;
+use crate::searcher::DEFAULT_MAX_RESULTS;
+use crate::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 /// Fetches the full definitions of deferred tools so that you can call them. Deferred tools are announced by name only; until this tool loads one, its parameters are unknown and calling it fails.
 ///
@@ -34,9 +34,9 @@ pub struct ToolSearchTool {
 impl Tool for ToolSearchTool {
     type Output = ToolOutput;
 
-    fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
+    async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         let searcher = ctx.searcher().ok_or_else(|| {
-            ToolError::new("ToolSearch has no search engine for this pool; the host must attach one with `ToolContext::with_searcher`")
+            ToolError::new("ToolSearch has no search engine for this pool; the host must attach one with `ToolContext::with_searcher` (a `Dispatcher` does)")
         })?;
         let output = searcher.search(&self.query, self.max_results.unwrap_or(DEFAULT_MAX_RESULTS));
         Ok(match output.content() {

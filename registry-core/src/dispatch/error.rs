@@ -1,0 +1,173 @@
+//! Why a call did not produce a result: a typed enum that callers and tests match, whose
+//! `Display` is the text the model reads in the `is_error` result.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::permissions::Refusal;
+
+/// Why a `tool_use` ended in an `is_error` result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DispatchError {
+    /// No tool of that name or alias is in the pool (unknown, denied as a whole, or not for
+    /// this agent): it was not called.
+    NotInPool {
+        /// The name the model called.
+        name: String,
+    },
+    /// The rules refused the call.
+    Denied {
+        /// The tool.
+        tool: String,
+        /// Which rule, of which source, or which boundary.
+        refusal: Refusal,
+    },
+    /// The tool's own permission check refused the call.
+    DeniedByTool {
+        /// The tool.
+        tool: String,
+        /// Its reason.
+        reason: String,
+    },
+    /// The input does not fit the tool's schema, or its own validation.
+    InvalidInput {
+        /// The tool.
+        tool: String,
+        /// The JSON path of the offending value (`.` for the root), when the schema said so.
+        path: Option<String>,
+        /// What was wrong.
+        message: String,
+        /// The tool is deferred and its schema was not loaded: the result says to load it.
+        load_hint: bool,
+    },
+    /// The call needs the user's approval and no approver is configured.
+    NeedsApproval {
+        /// The tool.
+        tool: String,
+        /// Why it asks.
+        reason: String,
+    },
+    /// The approver said no.
+    NotApproved {
+        /// The tool.
+        tool: String,
+        /// Why it asked.
+        reason: String,
+    },
+    /// The turn was cancelled before or while the call ran.
+    Cancelled {
+        /// The tool.
+        tool: String,
+    },
+    /// The call ran past its timeout and was stopped.
+    TimedOut {
+        /// The tool.
+        tool: String,
+        /// The timeout.
+        after: Duration,
+    },
+    /// The tool ran and returned an error.
+    Failed {
+        /// The tool.
+        tool: String,
+        /// Its message.
+        message: String,
+    },
+    /// The tool panicked; the call was abandoned.
+    Panicked {
+        /// The tool.
+        tool: String,
+        /// The panic's message, when it had one.
+        message: String,
+    },
+    /// The tool has no implementation here: an MCP tool without a caller, or a pool entry
+    /// that is neither a built-in nor from a server.
+    Unavailable {
+        /// The tool.
+        tool: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl DispatchError {
+    /// Whether the tool's body ran (it failed or panicked after starting).
+    pub fn ran(&self) -> bool {
+        matches!(
+            self,
+            DispatchError::Failed { .. }
+                | DispatchError::Panicked { .. }
+                | DispatchError::TimedOut { .. }
+        )
+    }
+}
+
+impl fmt::Display for DispatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DispatchError::NotInPool { name } => write!(
+                f,
+                "Error: No such tool available: {name}. It is not in this agent's tool pool, so it was not called."
+            ),
+            DispatchError::Denied {
+                tool,
+                refusal: Refusal::Rule(rule),
+            } => write!(
+                f,
+                "Permission to use {tool} has been denied by rule {rule}."
+            ),
+            DispatchError::Denied { tool, refusal } => {
+                write!(f, "Permission to use {tool} was denied: {refusal}.")
+            }
+            DispatchError::DeniedByTool { tool, reason } => {
+                write!(f, "Permission to use {tool} was denied: {reason}")
+            }
+            DispatchError::InvalidInput {
+                tool,
+                path,
+                message,
+                load_hint,
+            } => {
+                match path.as_deref() {
+                    Some(".") => write!(f, "InputValidationError: invalid input: {message}")?,
+                    Some(path) => write!(
+                        f,
+                        "InputValidationError: invalid input at `{path}`: {message}"
+                    )?,
+                    None => write!(f, "InputValidationError: {message}")?,
+                }
+                if *load_hint {
+                    write!(
+                        f,
+                        "\n\nThis tool's schema was not loaded. Load it first with ToolSearch using the query \"select:{tool}\", then retry the call."
+                    )?;
+                }
+                Ok(())
+            }
+            DispatchError::NeedsApproval { tool, reason } => write!(
+                f,
+                "{tool} needs permission to run ({reason}), and no approver is configured."
+            ),
+            DispatchError::NotApproved { tool, reason } => {
+                write!(f, "The user did not allow {tool} to run ({reason}).")
+            }
+            DispatchError::Cancelled { tool } => {
+                write!(f, "Error: the turn was cancelled; {tool} did not finish.")
+            }
+            DispatchError::TimedOut { tool, after } => write!(
+                f,
+                "Error: {tool} did not finish within {} ms and was stopped.",
+                after.as_millis()
+            ),
+            DispatchError::Failed { message, .. } => write!(f, "Error: {message}"),
+            DispatchError::Panicked { tool, message } => write!(
+                f,
+                "Error: the {tool} tool panicked ({message}); the call was abandoned"
+            ),
+            DispatchError::Unavailable { reason, .. } => write!(f, "Error: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for DispatchError {}

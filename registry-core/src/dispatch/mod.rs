@@ -1,0 +1,509 @@
+//! Dispatch: running the tool the model called, and never one it may not use.
+//!
+//! The steps, in order: find the tool by name or alias *in the current pool* (a tool outside
+//! it — unknown, denied, or not for this agent — is refused and not called) → deserialize the
+//! input (the error names the JSON path) → the tool's `validate_input` → the permission checks
+//! → the call → a `tool_result` block; a failure of any step is a typed [`DispatchError`],
+//! whose text the model reads in an `is_error` result.
+//!
+//! Permission checks: the rules decide first
+//! ([`PermissionContext::check`](crate::PermissionContext::check) over the tool's
+//! [`rule_subject`](crate::Tool::rule_subject)): a deny refuses, an ask asks the [`Approver`],
+//! an allow allows. When no rule decides, the tool's own `check_permissions` does, and a
+//! `destructive` tool it allows still asks (in `AcceptEdits` mode a file write does not). In
+//! `BypassPermissions` mode nothing asks. Without an approver, a call that needs asking is
+//! refused with a result that says so.
+//!
+//! MCP tools are called through the host's [`McpCaller`]; their input must be a JSON object and
+//! is otherwise checked by the server.
+//!
+//! A [`Dispatcher`] owns what it needs (shared pieces behind `Arc`), so it is `Send + Sync`,
+//! cheap to clone, and can be moved into a spawned task. [`Dispatcher::run_turn`] runs a whole
+//! assistant message's tool calls ([`crate::turn`]).
+
+mod error;
+
+use std::collections::HashSet;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use futures_util::FutureExt as _;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+pub use error::DispatchError;
+
+use crate::context::{ProgressSink, State, ToolContext};
+use crate::defer::is_deferred;
+use crate::env::Env;
+use crate::permissions::{Access, PermissionMode, Subject, Verdict};
+use crate::search::{SearchEngine, SearchOutput, Strategy, ToolSearcher};
+use crate::tool::{BoxFuture, PermissionDecision, ToolError, ToolOutput, json_kind};
+use crate::tool_info::{ToolInfo, find_tool};
+
+/// One call of an MCP tool, as the [`McpCaller`] receives it.
+#[derive(Debug, Clone, Copy)]
+pub struct McpCall<'a> {
+    /// The server, as configured.
+    pub server: &'a str,
+    /// The tool's name as the server sent it.
+    pub tool: &'a str,
+    /// The input, a JSON object.
+    pub input: &'a Value,
+    /// The call's context: its `tool_use` id, the turn's cancellation, progress.
+    pub ctx: &'a ToolContext<'a>,
+}
+
+/// Calls a tool on its MCP server.
+pub trait McpCaller: Send + Sync {
+    /// Sends `tools/call` for the raw tool name on the server.
+    fn call_tool<'a>(&'a self, call: McpCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
+}
+
+/// A question for the user: may this call run?
+#[derive(Debug, Clone, Copy)]
+pub struct Approval<'a> {
+    /// The tool.
+    pub tool: &'a ToolInfo,
+    /// The call's input.
+    pub input: &'a Value,
+    /// Why it asks (a rule, the working-directory boundary, the tool's own check, its
+    /// `destructive` flag).
+    pub reason: &'a str,
+    /// The `tool_use` block.
+    pub tool_use_id: &'a str,
+}
+
+/// Asks the user whether a call may run.
+pub trait Approver: Send + Sync {
+    /// Resolves to `true` to run it.
+    fn approve<'a>(&'a self, request: Approval<'a>) -> BoxFuture<'a, bool>;
+}
+
+/// A `tool_use` block of an assistant message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolUse {
+    /// Its id, which the `tool_result` answers.
+    pub id: String,
+    /// The tool the model called.
+    pub name: String,
+    /// The input the model gave.
+    #[serde(default)]
+    pub input: Value,
+}
+
+impl ToolUse {
+    /// A block with these parts.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, input: Value) -> Self {
+        ToolUse {
+            id: id.into(),
+            name: name.into(),
+            input,
+        }
+    }
+}
+
+/// A `tool_result` block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    /// The `tool_use` block this answers.
+    pub tool_use_id: String,
+    /// The content: the tool's output, or the error's text.
+    pub content: ToolOutput,
+    /// Why the call failed or was refused; `None` on success.
+    pub error: Option<DispatchError>,
+}
+
+impl ToolResult {
+    /// The result of a call that failed or was refused: the error's text, `is_error`.
+    pub fn from_error(tool_use_id: &str, error: DispatchError) -> Self {
+        ToolResult {
+            tool_use_id: tool_use_id.to_owned(),
+            content: ToolOutput::Text(error.to_string()),
+            error: Some(error),
+        }
+    }
+
+    /// Whether the call failed or was refused (`is_error` in the block).
+    pub fn is_error(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Whether the tool's body ran.
+    pub fn called(&self) -> bool {
+        self.error.as_ref().is_none_or(DispatchError::ran)
+    }
+
+    /// The block as the Messages API takes it: text content as a string, structured content as
+    /// its JSON text, an image or other blocks as an array of content blocks.
+    pub fn to_json(&self) -> Value {
+        let content = match &self.content {
+            ToolOutput::Text(text) => Value::String(text.clone()),
+            ToolOutput::Json(value) => Value::String(value.to_string()),
+            other => Value::Array(other.to_blocks()),
+        };
+        let mut block =
+            json!({"type": "tool_result", "tool_use_id": self.tool_use_id, "content": content});
+        if let (true, Some(fields)) = (self.is_error(), block.as_object_mut()) {
+            fields.insert("is_error".into(), Value::Bool(true));
+        }
+        block
+    }
+}
+
+/// Everything a call needs besides itself: the rules, the pool, the host's state and its MCP
+/// caller and approver. Owned, `Send + Sync`, cheap to clone.
+#[derive(Clone)]
+pub struct Dispatcher {
+    env: Arc<Env>,
+    pool: Arc<[Arc<ToolInfo>]>,
+    cwd: Arc<PathBuf>,
+    state: Arc<State>,
+    searcher: Arc<dyn ToolSearcher>,
+    loaded: Arc<HashSet<String>>,
+    mcp: Option<Arc<dyn McpCaller>>,
+    approver: Option<Arc<dyn Approver>>,
+}
+
+impl std::fmt::Debug for Dispatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dispatcher")
+            .field("pool", &self.pool.len())
+            .field("cwd", &self.cwd)
+            .field("mcp", &self.mcp.is_some())
+            .field("approver", &self.approver.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Dispatcher {
+    /// A dispatcher for `pool` under `env`'s rules, with tools working in `cwd`.
+    pub fn new(
+        env: impl Into<Arc<Env>>,
+        pool: impl Into<Arc<[Arc<ToolInfo>]>>,
+        cwd: impl Into<PathBuf>,
+    ) -> Self {
+        let (env, pool) = (env.into(), pool.into());
+        Dispatcher {
+            searcher: Arc::new(PoolSearch {
+                env: Arc::clone(&env),
+                pool: Arc::clone(&pool),
+                engine: OnceLock::new(),
+            }),
+            env,
+            pool,
+            cwd: Arc::new(cwd.into()),
+            state: Arc::default(),
+            loaded: Arc::default(),
+            mcp: None,
+            approver: None,
+        }
+    }
+
+    /// The host's typed state, which tools read with `ctx.state::<T>()`.
+    pub fn with_state(mut self, state: State) -> Self {
+        self.state = Arc::new(state);
+        self
+    }
+
+    /// The ToolSearch engine of this pool. Without one, the dispatcher builds a
+    /// [`SearchEngine`] over its pool (the seed strategy) the first time ToolSearch runs.
+    pub fn with_searcher(mut self, searcher: Arc<dyn ToolSearcher>) -> Self {
+        self.searcher = searcher;
+        self
+    }
+
+    /// Deferred tools whose schema the model already has (loaded by ToolSearch): a call of a
+    /// deferred tool outside this set whose input fails validation gets the hint to load it.
+    pub fn with_loaded(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.loaded = Arc::new(names.into_iter().collect());
+        self
+    }
+
+    /// Calls MCP tools.
+    pub fn with_mcp(mut self, caller: Arc<dyn McpCaller>) -> Self {
+        self.mcp = Some(caller);
+        self
+    }
+
+    /// Answers "may this run?" questions.
+    pub fn with_approver(mut self, approver: Arc<dyn Approver>) -> Self {
+        self.approver = Some(approver);
+        self
+    }
+
+    /// The pool.
+    pub fn pool(&self) -> &[Arc<ToolInfo>] {
+        &self.pool
+    }
+
+    /// The rules' inputs.
+    pub fn env(&self) -> &Env {
+        &self.env
+    }
+
+    /// Runs one `tool_use` and returns its `tool_result`.
+    pub async fn dispatch(&self, call: &ToolUse) -> ToolResult {
+        self.dispatch_in(call, &CancellationToken::new(), None)
+            .await
+    }
+
+    /// [`dispatch`](Self::dispatch) within a turn: tools see `cancel` and report to `progress`.
+    pub(crate) async fn dispatch_in(
+        &self,
+        call: &ToolUse,
+        cancel: &CancellationToken,
+        progress: Option<&ProgressSink>,
+    ) -> ToolResult {
+        let Some(tool) = find_tool(&self.pool, &call.name) else {
+            return ToolResult::from_error(
+                &call.id,
+                DispatchError::NotInPool {
+                    name: call.name.clone(),
+                },
+            );
+        };
+        let mut ctx = ToolContext::new(&self.cwd, &self.env.switches)
+            .with_tool_use_id(&call.id)
+            .with_state(&self.state)
+            .with_permissions(&self.env.permissions)
+            .with_cancellation(cancel)
+            .with_searcher(&*self.searcher);
+        if let Some(progress) = progress {
+            ctx = ctx.with_progress(progress);
+        }
+        let run = AssertUnwindSafe(self.run(tool, &call.input, &ctx)).catch_unwind();
+        let outcome = match run.await {
+            Ok(outcome) => outcome,
+            Err(panic) => Err(DispatchError::Panicked {
+                tool: tool.name.clone(),
+                message: panic_message(panic.as_ref()),
+            }),
+        };
+        match outcome {
+            Ok(content) => ToolResult {
+                tool_use_id: call.id.clone(),
+                content: cap_output(content, tool.max_result_size_chars),
+                error: None,
+            },
+            Err(error) => ToolResult::from_error(&call.id, error),
+        }
+    }
+
+    fn invalid_input(
+        &self,
+        tool: &ToolInfo,
+        path: Option<String>,
+        message: String,
+    ) -> DispatchError {
+        DispatchError::InvalidInput {
+            tool: tool.name.clone(),
+            path,
+            message,
+            load_hint: is_deferred(tool, &self.env) && !self.loaded.contains(&tool.name),
+        }
+    }
+
+    async fn run(
+        &self,
+        tool: &ToolInfo,
+        input: &Value,
+        ctx: &ToolContext<'_>,
+    ) -> Result<ToolOutput, DispatchError> {
+        if let Some(rule) = self.env.permissions.deny_rule_for_tool(tool.rule_target()) {
+            return Err(DispatchError::Denied {
+                tool: tool.name.clone(),
+                refusal: crate::permissions::Refusal::Rule(rule.clone()),
+            });
+        }
+        let Some(descriptor) = tool.builtin() else {
+            return self.run_mcp(tool, input, ctx).await;
+        };
+        let parsed = (descriptor.parse)(input)
+            .map_err(|error| self.invalid_input(tool, Some(error.path), error.message))?;
+        parsed
+            .validate_input(ctx)
+            .map_err(|error| self.invalid_input(tool, None, error.to_string()))?;
+        let subject = parsed.rule_subject(ctx);
+        self.check_permissions(tool, input, subject.as_ref(), ctx, || {
+            parsed.check_permissions(ctx)
+        })
+        .await?;
+        parsed
+            .call(ctx)
+            .await
+            .map_err(|error| DispatchError::Failed {
+                tool: tool.name.clone(),
+                message: error.to_string(),
+            })
+    }
+
+    async fn run_mcp(
+        &self,
+        tool: &ToolInfo,
+        input: &Value,
+        ctx: &ToolContext<'_>,
+    ) -> Result<ToolOutput, DispatchError> {
+        let Some(mcp) = tool.mcp() else {
+            return Err(DispatchError::Unavailable {
+                tool: tool.name.clone(),
+                reason: format!("{} has no implementation in this host", tool.name),
+            });
+        };
+        if !input.is_object() {
+            return Err(self.invalid_input(
+                tool,
+                Some(".".into()),
+                format!("expected a JSON object, got {}", json_kind(input)),
+            ));
+        }
+        self.check_permissions(tool, input, None, ctx, || PermissionDecision::Allow)
+            .await?;
+        let Some(caller) = &self.mcp else {
+            return Err(DispatchError::Unavailable {
+                tool: tool.name.clone(),
+                reason: format!("this host cannot call tools of MCP server `{}`", mcp.server),
+            });
+        };
+        let call = McpCall {
+            server: &mcp.server,
+            tool: &mcp.tool,
+            input,
+            ctx,
+        };
+        caller
+            .call_tool(call)
+            .await
+            .map_err(|error| DispatchError::Failed {
+                tool: tool.name.clone(),
+                message: error.to_string(),
+            })
+    }
+
+    async fn check_permissions(
+        &self,
+        tool: &ToolInfo,
+        input: &Value,
+        subject: Option<&Subject>,
+        ctx: &ToolContext<'_>,
+        own_check: impl FnOnce() -> PermissionDecision,
+    ) -> Result<(), DispatchError> {
+        let rules = &self.env.permissions;
+        let decision = match rules.check(tool.rule_target(), subject, ctx.cwd) {
+            Verdict::Deny(refusal) => {
+                return Err(DispatchError::Denied {
+                    tool: tool.name.clone(),
+                    refusal,
+                });
+            }
+            Verdict::Ask(reason) => PermissionDecision::Ask(reason),
+            Verdict::Allow => PermissionDecision::Allow,
+            Verdict::Undecided => match own_check() {
+                PermissionDecision::Allow
+                    if tool.flags.destructive && !accepted_edit(rules.mode, subject) =>
+                {
+                    PermissionDecision::Ask(format!(
+                        "{} is marked destructive and no rule allows it",
+                        tool.name
+                    ))
+                }
+                decision => decision,
+            },
+        };
+        let reason = match decision {
+            PermissionDecision::Allow => return Ok(()),
+            PermissionDecision::Deny(reason) => {
+                return Err(DispatchError::DeniedByTool {
+                    tool: tool.name.clone(),
+                    reason,
+                });
+            }
+            PermissionDecision::Ask(_) if rules.mode == PermissionMode::BypassPermissions => {
+                return Ok(());
+            }
+            PermissionDecision::Ask(reason) => reason,
+        };
+        let Some(approver) = &self.approver else {
+            return Err(DispatchError::NeedsApproval {
+                tool: tool.name.clone(),
+                reason,
+            });
+        };
+        let request = Approval {
+            tool,
+            input,
+            reason: &reason,
+            tool_use_id: ctx.tool_use_id(),
+        };
+        if approver.approve(request).await {
+            Ok(())
+        } else {
+            Err(DispatchError::NotApproved {
+                tool: tool.name.clone(),
+                reason,
+            })
+        }
+    }
+}
+
+/// The search engine of a dispatcher's pool, built on first use.
+struct PoolSearch {
+    env: Arc<Env>,
+    pool: Arc<[Arc<ToolInfo>]>,
+    engine: OnceLock<SearchEngine>,
+}
+
+impl ToolSearcher for PoolSearch {
+    fn search(&self, query: &str, max_results: usize) -> SearchOutput {
+        self.engine
+            .get_or_init(|| SearchEngine::new(&self.env, self.pool.to_vec(), Strategy::Seed))
+            .search(query, max_results)
+    }
+}
+
+/// In [`PermissionMode::AcceptEdits`], a file write (inside the working directories: one
+/// outside already asks) needs no asking for being destructive.
+fn accepted_edit(mode: PermissionMode, subject: Option<&Subject>) -> bool {
+    mode == PermissionMode::AcceptEdits
+        && matches!(subject, Some(Subject::Path(path)) if path.access == Access::Write)
+}
+
+/// The text of a panic's payload (`panic!` with a message gives a `&str` or a `String`).
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "no message".to_owned()
+    }
+}
+
+/// Marks an output cut to the tool's limit.
+pub const OUTPUT_TRUNCATED: &str = "\n… [output truncated]";
+
+fn cap_output(output: ToolOutput, limit: Option<usize>) -> ToolOutput {
+    let Some(limit) = limit else {
+        return output;
+    };
+    let text = match output {
+        ToolOutput::Blocks(blocks) => return ToolOutput::Blocks(blocks),
+        image @ ToolOutput::Image { .. } => return image,
+        ToolOutput::Text(text) => text,
+        ToolOutput::Json(value) => {
+            let text = value.to_string();
+            if text.chars().count() <= limit {
+                return ToolOutput::Json(value);
+            }
+            text
+        }
+    };
+    if text.chars().count() <= limit {
+        return ToolOutput::Text(text);
+    }
+    let mut cut: String = text.chars().take(limit).collect();
+    cut.push_str(OUTPUT_TRUNCATED);
+    ToolOutput::Text(cut)
+}
