@@ -155,3 +155,20 @@ fn wildcard_rule(bencher: divan::Bencher, n: usize) {
     let subject = Subject::Text("a".repeat(n));
     bencher.bench(|| ctx.check(RuleTarget::named("Web"), Some(&subject), Path::new("/")));
 }
+
+/// A file path against `n` path rules of Read (as a session with many `Read(...)` rules has):
+/// each rule's glob is compiled once, not at every check.
+#[divan::bench(args = [10, 100, 1_000], sample_count = 5)]
+fn check_path_many_rules(bencher: divan::Bencher, n: usize) {
+    let mut ctx = PermissionContext::new();
+    ctx.set_project_root("/nonexistent-project");
+    for i in 0..n {
+        ctx.add(
+            Behavior::Deny,
+            RuleSource::User,
+            &format!("Read(./secret-{i}/**)"),
+        );
+    }
+    let subject = Subject::read("/nonexistent-project/src/lib.rs");
+    bencher.bench(|| ctx.check(RuleTarget::named("Read"), Some(&subject), Path::new("/")));
+}

@@ -2,10 +2,10 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::content::{command_matches, content_matches};
-use super::path::{PathPattern, Roots, absolute, canonical_path};
+use super::path::{Bases, PathGlob, PathGuard, PatternError, Roots, absolute, canonical_path};
 use super::rule::{Behavior, PermissionRule, RuleSource, RuleTarget, RuleValue};
 use super::shell;
 use super::subject::{Access, Subject};
@@ -64,6 +64,9 @@ struct Index {
     servers: HashMap<String, [Option<Position>; 3]>,
     /// Rules with content by tool name, in scan order.
     content: HashMap<String, Vec<Position>>,
+    /// The path glob of each rule with content, compiled the first time a path is checked
+    /// against it (a command rule's content is never compiled).
+    globs: HashMap<Position, OnceLock<Result<Arc<PathGlob>, PatternError>>>,
 }
 
 fn slot(behavior: Behavior) -> usize {
@@ -139,6 +142,7 @@ impl PermissionContext {
                 for (i, rule) in rules.iter().enumerate() {
                     let position = (source, i);
                     if rule.value.content.is_some() {
+                        index.globs.insert(position, OnceLock::new());
                         index
                             .content
                             .entry(rule.value.tool.clone())
@@ -194,6 +198,36 @@ impl PermissionContext {
 
     /// The rules with content for `tool` and the `also` tools, in scan order.
     fn content_rules(&self, tool: &str, also: &[&str]) -> Vec<&PermissionRule> {
+        self.content_positions(tool, also)
+            .into_iter()
+            .filter_map(|position| self.rule(position))
+            .collect()
+    }
+
+    /// The rules with content for `tool` and the `also` tools with their compiled path globs,
+    /// in scan order.
+    fn path_rules(
+        &self,
+        tool: &str,
+        also: &[&str],
+    ) -> Vec<(&PermissionRule, Result<&Arc<PathGlob>, &PatternError>)> {
+        let index = self.index();
+        self.content_positions(tool, also)
+            .into_iter()
+            .filter_map(|position| {
+                let rule = self.rule(position)?;
+                let pattern = rule.value.content.as_deref()?;
+                let glob = index
+                    .globs
+                    .get(&position)?
+                    .get_or_init(|| PathGlob::new(pattern).map(Arc::new));
+                Some((rule, glob.as_ref()))
+            })
+            .collect()
+    }
+
+    /// The positions of the rules with content for `tool` and the `also` tools, in scan order.
+    fn content_positions(&self, tool: &str, also: &[&str]) -> Vec<Position> {
         let index = self.index();
         let mut positions: Vec<Position> = std::iter::once(tool)
             .chain(also.iter().copied())
@@ -204,9 +238,6 @@ impl PermissionContext {
         positions.sort_unstable();
         positions.dedup();
         positions
-            .into_iter()
-            .filter_map(|position| self.rule(position))
-            .collect()
     }
 
     /// What the rules say about one call of `tool` whose input has `subject`, made from the
@@ -278,9 +309,10 @@ impl PermissionContext {
         subject: &Subject,
         cwd: &Path,
     ) -> ContentCheck<'_> {
-        let rules = self.content_rules(tool.name, subject.also());
+        let rules = || self.content_rules(tool.name, subject.also());
         match subject {
             Subject::Text(text) => {
+                let rules = rules();
                 let matching = |behavior| {
                     rules.iter().copied().find(|rule| {
                         rule.behavior == behavior
@@ -300,10 +332,10 @@ impl PermissionContext {
                     outside: None,
                 }
             }
-            Subject::Command(line) => check_command(tool, &rules, line),
+            Subject::Command(line) => check_command(tool, &rules(), line),
             Subject::Path(path) => {
                 let canonical = canonical_path(&absolute(cwd, &path.path));
-                let mut check = self.check_path(tool, &rules, &canonical, cwd);
+                let mut check = self.check_path(tool, subject.also(), &canonical, cwd);
                 if path.access == Access::Write && !self.inside_working_dirs(&canonical, cwd) {
                     check.outside = Some(canonical);
                 }
@@ -312,29 +344,23 @@ impl PermissionContext {
         }
     }
 
-    fn check_path<'a>(
-        &'a self,
+    fn check_path(
+        &self,
         tool: RuleTarget<'_>,
-        rules: &[&'a PermissionRule],
+        also: &[&str],
         canonical: &Path,
         cwd: &Path,
-    ) -> ContentCheck<'a> {
-        let roots = Roots {
-            project: self.project_root.as_deref().unwrap_or(cwd),
-            home: self.home.as_deref(),
-        };
+    ) -> ContentCheck<'_> {
+        let bases = self.bases(cwd);
         let mut check = ContentCheck::default();
-        for &rule in rules {
-            let Some(pattern) = rule.value.content.as_deref() else {
-                continue;
-            };
-            let matched = match PathPattern::new(pattern, roots) {
-                Ok(compiled) => compiled.matches(canonical),
+        for (rule, glob) in self.path_rules(tool.name, also) {
+            let matched = match glob {
+                Ok(glob) => glob.matches(&bases, canonical),
                 // A deny or ask rule that cannot be read refuses rather than being ignored.
                 Err(error) if rule.behavior != Behavior::Allow => {
                     check.deny.get_or_insert(Refusal::InvalidPattern {
                         rule: rule.clone(),
-                        error,
+                        error: error.clone(),
                     });
                     continue;
                 }
@@ -367,20 +393,21 @@ impl PermissionContext {
     /// Rules whose pattern is invalid are left out here; [`check`](Self::check) refuses the
     /// call itself for them.
     pub fn path_guard(&self, tool: &str, also: &[&str], cwd: &Path) -> PathGuard {
-        let roots = Roots {
+        let denies = self
+            .path_rules(tool, also)
+            .into_iter()
+            .filter(|(rule, _)| rule.behavior == Behavior::Deny)
+            .filter_map(|(rule, glob)| Some((Arc::clone(glob.ok()?), rule.to_string())))
+            .collect();
+        PathGuard::new(self.bases(cwd), denies)
+    }
+
+    /// The bases of path rules for a call made from `cwd`, canonicalized.
+    fn bases(&self, cwd: &Path) -> Bases {
+        Bases::new(Roots {
             project: self.project_root.as_deref().unwrap_or(cwd),
             home: self.home.as_deref(),
-        };
-        let denies = self
-            .content_rules(tool, also)
-            .into_iter()
-            .filter(|rule| rule.behavior == Behavior::Deny)
-            .filter_map(|rule| {
-                let pattern = PathPattern::new(rule.value.content.as_deref()?, roots).ok()?;
-                Some((pattern, rule.to_string()))
-            })
-            .collect();
-        PathGuard { denies }
+        })
     }
 
     /// Whether `canonical` is in the project root (or `cwd`) or an additional working directory.
@@ -388,28 +415,6 @@ impl PermissionContext {
         std::iter::once(self.project_root.as_deref().unwrap_or(cwd))
             .chain(self.additional_dirs.iter().map(PathBuf::as_path))
             .any(|dir| canonical.starts_with(canonical_path(&absolute(cwd, dir))))
-    }
-}
-
-/// Compiled deny path rules ([`PermissionContext::path_guard`]); owns its data, so a directory
-/// walker's filter can keep it.
-#[derive(Debug, Clone, Default)]
-pub struct PathGuard {
-    denies: Vec<(PathPattern, String)>,
-}
-
-impl PathGuard {
-    /// The rule (as text, with its source) that denies `canonical`, if one does.
-    pub fn denies(&self, canonical: &Path) -> Option<&str> {
-        self.denies
-            .iter()
-            .find(|(pattern, _)| pattern.matches(canonical))
-            .map(|(_, rule)| rule.as_str())
-    }
-
-    /// Whether no rule is in it.
-    pub fn is_empty(&self) -> bool {
-        self.denies.is_empty()
     }
 }
 

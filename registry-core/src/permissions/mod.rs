@@ -26,7 +26,8 @@ mod subject;
 mod verdict;
 
 pub use content::{command_matches, content_matches};
-pub use context::{OutsideWrites, PathGuard, PermissionContext, PermissionMode};
+pub use context::{OutsideWrites, PermissionContext, PermissionMode};
+pub use path::PathGuard;
 pub use rule::{Behavior, PermissionRule, RuleSource, RuleTarget, RuleValue};
 pub use subject::{Access, PathSubject, Subject};
 pub use verdict::{Refusal, Verdict};

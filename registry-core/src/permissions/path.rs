@@ -29,6 +29,7 @@
 //! check can see (the file tools open the canonical path they were checked with).
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use globset::{GlobBuilder, GlobMatcher};
 
@@ -62,31 +63,41 @@ impl std::fmt::Display for PatternError {
 
 impl std::error::Error for PatternError {}
 
-/// A compiled path pattern.
+/// The directory a path pattern is relative to, chosen by its first characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Anchor {
+    /// `//path`: the filesystem root.
+    Root,
+    /// `~` and `~/path`: the home directory.
+    Home,
+    /// Everything else: the project root.
+    Project,
+}
+
+/// A path pattern's glob, compiled once per rule: everything but the base directory, which
+/// depends on the roots of the call.
 #[derive(Debug, Clone)]
-pub struct PathPattern {
-    base: Option<PathBuf>,
+pub struct PathGlob {
+    anchor: Anchor,
     glob: GlobMatcher,
     dir_only: bool,
 }
 
-impl PathPattern {
-    /// Compiles `pattern` against `roots` (the bases are canonicalized here).
-    pub fn new(pattern: &str, roots: Roots<'_>) -> Result<PathPattern, PatternError> {
-        let project = || Some(canonical_path(roots.project));
-        let home = || roots.home.map(canonical_path);
-        let (base, rest, anchored) = if let Some(rest) = pattern.strip_prefix("//") {
-            (Some(PathBuf::from("/")), rest, true)
+impl PathGlob {
+    /// Compiles a rule's pattern.
+    pub fn new(pattern: &str) -> Result<PathGlob, PatternError> {
+        let (anchor, rest, anchored) = if let Some(rest) = pattern.strip_prefix("//") {
+            (Anchor::Root, rest, true)
         } else if pattern == "~" {
-            (home(), "", true)
+            (Anchor::Home, "", true)
         } else if let Some(rest) = pattern.strip_prefix("~/") {
-            (home(), rest, true)
+            (Anchor::Home, rest, true)
         } else if let Some(rest) = pattern.strip_prefix("./") {
-            (project(), rest, true)
+            (Anchor::Project, rest, true)
         } else if let Some(rest) = pattern.strip_prefix('/') {
-            (project(), rest, true)
+            (Anchor::Project, rest, true)
         } else {
-            (project(), pattern, false)
+            (Anchor::Project, pattern, false)
         };
         let dir_only = rest.ends_with('/');
         let rest = rest.trim_end_matches('/');
@@ -106,19 +117,27 @@ impl PathPattern {
                 message: error.kind().to_string(),
             })?
             .compile_matcher();
-        Ok(PathPattern {
-            base,
+        Ok(PathGlob {
+            anchor,
             glob,
             dir_only,
         })
     }
 
-    /// Whether the pattern matches `canonical` (a path from [`canonical_path`]) or one of the
-    /// directories it is in.
-    pub fn matches(&self, canonical: &Path) -> bool {
+    /// The pattern's base directory under `bases`.
+    fn base<'a>(&self, bases: &'a Bases) -> Option<&'a Path> {
+        match self.anchor {
+            Anchor::Root => Some(Path::new("/")),
+            Anchor::Home => bases.home.as_deref(),
+            Anchor::Project => Some(&bases.project),
+        }
+    }
+
+    /// Whether the pattern, relative to its base under `bases`, matches `canonical` (a path
+    /// from [`canonical_path`]) or one of the directories it is in.
+    pub fn matches(&self, bases: &Bases, canonical: &Path) -> bool {
         let Some(relative) = self
-            .base
-            .as_deref()
+            .base(bases)
             .and_then(|base| canonical.strip_prefix(base).ok())
         else {
             return false;
@@ -132,6 +151,73 @@ impl PathPattern {
             .filter(|part| !part.as_os_str().is_empty())
             .skip(usize::from(self.dir_only))
             .any(|part| self.glob.is_match(part))
+    }
+}
+
+/// [`Roots`] canonicalized: what [`PathGlob::matches`] strips from a canonical path.
+#[derive(Debug, Clone, Default)]
+pub struct Bases {
+    project: PathBuf,
+    home: Option<PathBuf>,
+}
+
+impl Bases {
+    /// Canonicalizes `roots`.
+    pub fn new(roots: Roots<'_>) -> Bases {
+        Bases {
+            project: canonical_path(roots.project),
+            home: roots.home.map(canonical_path),
+        }
+    }
+}
+
+/// A compiled path pattern bound to its roots.
+#[derive(Debug, Clone)]
+pub struct PathPattern {
+    bases: Bases,
+    glob: PathGlob,
+}
+
+impl PathPattern {
+    /// Compiles `pattern` against `roots` (the bases are canonicalized here).
+    pub fn new(pattern: &str, roots: Roots<'_>) -> Result<PathPattern, PatternError> {
+        Ok(PathPattern {
+            glob: PathGlob::new(pattern)?,
+            bases: Bases::new(roots),
+        })
+    }
+
+    /// Whether the pattern matches `canonical` (a path from [`canonical_path`]) or one of the
+    /// directories it is in.
+    pub fn matches(&self, canonical: &Path) -> bool {
+        self.glob.matches(&self.bases, canonical)
+    }
+}
+
+/// Compiled deny path rules ([`PermissionContext::path_guard`](super::PermissionContext::path_guard)); owns its data, so a directory
+/// walker's filter can keep it.
+#[derive(Debug, Clone, Default)]
+pub struct PathGuard {
+    bases: Bases,
+    denies: Vec<(Arc<PathGlob>, String)>,
+}
+
+impl PathGuard {
+    pub(super) fn new(bases: Bases, denies: Vec<(Arc<PathGlob>, String)>) -> PathGuard {
+        PathGuard { bases, denies }
+    }
+
+    /// The rule (as text, with its source) that denies `canonical`, if one does.
+    pub fn denies(&self, canonical: &Path) -> Option<&str> {
+        self.denies
+            .iter()
+            .find(|(glob, _)| glob.matches(&self.bases, canonical))
+            .map(|(_, rule)| rule.as_str())
+    }
+
+    /// Whether no rule is in it.
+    pub fn is_empty(&self) -> bool {
+        self.denies.is_empty()
     }
 }
 
