@@ -1,34 +1,14 @@
 //! The built-in catalog: `get_all_base_tools` and `get_tools`, with the gates and the exact
-//! order of operations of the design.
+//! order of operations of the design; what singles tools out by name is the profile's.
 
 use std::sync::Arc;
 
 use crate::defer::is_tool_search_enabled_optimistic;
 use crate::descriptor::ToolDescriptor;
 use crate::env::Env;
-use crate::names;
 use crate::registry::{Builtins, compare_names};
 use crate::tool_info::{Pool, ToolInfo};
-
-/// Tools that are in the base list but not offered by [`get_tools`]: the MCP resource tools come
-/// back with a server that offers resources, StructuredOutput is added by the hosts that need it.
-pub const SPECIAL_TOOLS: [&str; 3] = [
-    names::LIST_MCP_RESOURCES,
-    names::READ_MCP_RESOURCE,
-    names::STRUCTURED_OUTPUT,
-];
-
-/// The tools REPL mode hides once the REPL tool is present: it wraps them.
-pub const REPL_ONLY_TOOLS: [&str; 8] = [
-    names::READ,
-    names::WRITE,
-    names::EDIT,
-    names::GLOB,
-    names::GREP,
-    names::BASH,
-    names::NOTEBOOK_EDIT,
-    names::AGENT,
-];
+use crate::tool_search;
 
 /// The compiled-in built-ins in the catalog's base order.
 #[derive(Debug, Clone)]
@@ -66,25 +46,24 @@ impl Catalog {
 }
 
 /// Every tool that may exist in this environment, in base order: compiled in, its run-time gate
-/// holds, Glob and Grep only without embedded search tools, ToolSearch only when tool search
-/// might be on.
+/// holds, the profile keeps it in the base list, and ToolSearch only when tool search might be
+/// on.
 pub fn get_all_base_tools(env: &Env, catalog: &Catalog) -> Vec<&'static ToolDescriptor> {
     catalog
         .tools()
         .iter()
         .copied()
-        .filter(|tool| match tool.name {
-            names::GLOB | names::GREP => !env.switches.embedded_search_tools,
-            names::TOOL_SEARCH => is_tool_search_enabled_optimistic(&env.tool_search),
-            _ => true,
+        .filter(|tool| {
+            tool.name != tool_search::NAME || is_tool_search_enabled_optimistic(&env.tool_search)
         })
+        .filter(|tool| env.profile.in_base_list(tool, env.gates()))
         .filter(|tool| tool.is_enabled(&env.switches))
         .collect()
 }
 
 /// The built-ins offered in this environment, in exactly the design's order of operations:
-/// simple mode first (and return); the base tools minus the special ones; deny rules; REPL
-/// mode's hiding; `is_enabled`.
+/// the profile's reduced set, if it has one for this environment (and return); the base tools
+/// minus the profile's special ones; deny rules; the profile's hiding; `is_enabled`.
 pub fn get_tools(env: &Env, catalog: &Catalog) -> Pool {
     let info =
         |tool: &'static ToolDescriptor| Arc::new(ToolInfo::from_builtin(tool, &env.switches));
@@ -93,23 +72,10 @@ pub fn get_tools(env: &Env, catalog: &Catalog) -> Pool {
             .deny_rule_for_tool(tool.rule_target())
             .is_none()
     };
+    let profile = &env.profile;
 
-    if env.switches.simple {
-        let repl = env
-            .switches
-            .repl
-            .then(|| catalog.get(names::REPL))
-            .flatten();
-        let mut chosen: Vec<&str> = match repl {
-            Some(_) => vec![names::REPL],
-            None => vec![names::BASH, names::READ, names::EDIT],
-        };
-        if env.coordinator() {
-            if repl.is_none() {
-                chosen.push(names::AGENT);
-            }
-            chosen.extend([names::TASK_STOP, names::SEND_MESSAGE]);
-        }
+    let compiled = |name: &str| catalog.get(name).is_some();
+    if let Some(chosen) = profile.reduced_offer(env.gates(), &compiled) {
         return chosen
             .into_iter()
             .filter_map(|name| catalog.get(name))
@@ -120,13 +86,14 @@ pub fn get_tools(env: &Env, catalog: &Catalog) -> Pool {
 
     let mut tools: Pool = get_all_base_tools(env, catalog)
         .into_iter()
-        .filter(|tool| !SPECIAL_TOOLS.contains(&tool.name))
+        .filter(|tool| !profile.is_special(tool.name))
         .map(info)
         .filter(not_denied)
         .collect();
 
-    if env.switches.repl && tools.iter().any(|tool| tool.name == names::REPL) {
-        tools.retain(|tool| !REPL_ONLY_TOOLS.contains(&tool.name.as_str()));
+    let hidden = profile.hidden(env.gates(), &tools);
+    if !hidden.is_empty() {
+        tools.retain(|tool| !hidden.contains(&tool.name.as_str()));
     }
 
     tools.retain(|tool| tool.builtin().is_none_or(|d| d.is_enabled(&env.switches)));

@@ -7,14 +7,13 @@
 //! definitive check).
 
 use crate::env::{Env, ToolSearchSettings};
-use crate::names;
 use crate::switches::{is_falsy, is_truthy};
 use crate::tool_info::ToolInfo;
+use crate::tool_search;
 
 /// Whether `tool` is sent by name only until ToolSearch loads it. The first rule that applies:
-/// always-load → no; MCP → yes; ToolSearch → no; Agent under `FORK_SUBAGENT` with fork-first on
-/// → no; Brief under `KAIROS`/`KAIROS_BRIEF` → no; SendUserFile under `KAIROS` with the bridge
-/// active → no; otherwise the tool's `defer` flag.
+/// always-load → no; MCP → yes; ToolSearch → no; the profile's
+/// [`deferral`](crate::profile::Profile::deferral) override; otherwise the tool's `defer` flag.
 pub fn is_deferred(tool: &ToolInfo, env: &Env) -> bool {
     if tool.flags.always_load {
         return false;
@@ -22,14 +21,12 @@ pub fn is_deferred(tool: &ToolInfo, env: &Env) -> bool {
     if tool.is_mcp() {
         return true;
     }
-    let features = &env.features;
-    match tool.name.as_str() {
-        names::TOOL_SEARCH => false,
-        names::AGENT if features.fork_subagent && env.switches.fork_subagent => false,
-        names::BRIEF if features.kairos || features.kairos_brief => false,
-        names::SEND_USER_FILE if features.kairos && env.switches.bridge_active => false,
-        _ => tool.flags.defer,
+    if tool.name == tool_search::NAME {
+        return false;
     }
+    env.profile
+        .deferral(tool, env.gates())
+        .unwrap_or(tool.flags.defer)
 }
 
 /// How tool search is configured.
@@ -183,7 +180,7 @@ pub fn is_tool_search_enabled(
     if !model.supports_tool_reference() {
         return false;
     }
-    if !pool.iter().any(|tool| tool.answers_to(names::TOOL_SEARCH)) {
+    if !pool.iter().any(|tool| tool.answers_to(tool_search::NAME)) {
         return false;
     }
     match tool_search_mode(&env.tool_search) {

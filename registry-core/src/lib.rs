@@ -127,6 +127,7 @@ extern crate self as registry_core;
 
 pub mod cache;
 pub mod catalog;
+pub mod claude_code;
 pub mod context;
 pub mod contexts;
 pub mod defer;
@@ -134,9 +135,9 @@ pub mod descriptor;
 pub mod dispatch;
 pub mod env;
 pub mod mcp;
-pub mod names;
 pub mod permissions;
 pub mod pool;
+pub mod profile;
 pub mod registry;
 pub mod render;
 pub mod schema;
@@ -155,15 +156,16 @@ pub use descriptor::{Flags, Source, ToolDescriptor, ToolSpec};
 pub use dispatch::{
     Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,
 };
-pub use env::{Env, Features, Provider, ToolSearchSettings};
+pub use env::{Env, Provider, ToolSearchSettings};
 pub use permissions::{
     Behavior, OutsideWrites, PermissionContext, PermissionMode, RuleSource, Subject,
 };
 pub use pool::{Pool, ToolInfo, assemble_tool_pool, merge_and_filter_tools};
+pub use profile::{Generic, Profile};
 pub use registry::{Builtins, DuplicateTool, builtins, compare_names};
 pub use registry_macros::{InputSchema, tool};
 pub use schema::InputSchema;
-pub use switches::Switches;
+pub use switches::{Features, Switches};
 pub use tool::{
     BoxFuture, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Structured, Tool,
     ToolError, ToolOutput,

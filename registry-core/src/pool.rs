@@ -10,7 +10,6 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::catalog::{Catalog, get_tools};
-use crate::contexts;
 use crate::env::Env;
 use crate::registry::compare_names;
 pub use crate::tool_info::{McpInfo, Origin, Pool, ToolInfo, find_tool};
@@ -57,18 +56,16 @@ pub fn assemble_tool_pool(env: &Env, catalog: &Catalog, mcp_tools: &[Arc<ToolInf
 }
 
 /// Merges extra initial tools into an assembled pool: unique by name over `initial` then
-/// `assembled` (initial wins), partitioned sort, built-ins first; in coordinator mode only the
-/// coordinator set is kept.
+/// `assembled` (initial wins), partitioned sort, built-ins first; then only the tools the
+/// profile [keeps](crate::profile::Profile::keeps_in_final_pool) (the design's coordinator mode
+/// keeps the coordinator's set).
 pub fn merge_and_filter_tools(
     env: &Env,
     initial: &[Arc<ToolInfo>],
     assembled: &[Arc<ToolInfo>],
 ) -> Pool {
     let merged = uniq_by_name(initial.iter().chain(assembled).cloned());
-    let sorted = partitioned_sort(merged);
-    if env.coordinator() {
-        contexts::apply_coordinator_filter(sorted)
-    } else {
-        sorted
-    }
+    let mut sorted = partitioned_sort(merged);
+    sorted.retain(|tool| env.profile.keeps_in_final_pool(tool, env.gates()));
+    sorted
 }

@@ -24,9 +24,9 @@ use serde_json::value::RawValue;
 use crate::cache::{CacheSettings, InvalidSchema, SchemaCache};
 use crate::defer::is_deferred;
 use crate::env::Env;
-use crate::names;
 use crate::registry::compare_names;
 use crate::tool_info::ToolInfo;
+use crate::tool_search;
 
 /// The beta header for deferred loading on the first-party API.
 pub const BETA_FIRST_PARTY: &str = "advanced-tool-use-2025-11-20";
@@ -115,7 +115,7 @@ pub fn render_anthropic(
     let mut announced: Vec<&str> = Vec::new();
     for tool in pool {
         if !search_on {
-            if tool.name != names::TOOL_SEARCH {
+            if tool.name != tool_search::NAME {
                 chosen.push((tool, false));
             }
             continue;
@@ -230,7 +230,7 @@ pub fn render_openai(
     let mut schemas = Vec::new();
     let tools: Vec<&Arc<ToolInfo>> = pool
         .iter()
-        .filter(|tool| tool.name != names::TOOL_SEARCH)
+        .filter(|tool| tool.name != tool_search::NAME)
         .collect();
     for tool in &tools {
         let (schema, is_strict) = match (&tool.strict_input_schema, strict) {

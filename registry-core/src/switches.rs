@@ -1,79 +1,97 @@
-//! Run-time switches: the values the design reads from its environment while it runs.
+//! Named flags: the run-time [`Switches`] and the compile-time [`Features`] that gates and
+//! profile rules read.
 //!
-//! Compile-time gates are cargo features of the crate that defines the tools; everything that
-//! can change between two runs of the same binary lives here as plain data, so every function
-//! that depends on it is pure and testable. [`Switches::from_env`] is the one place that reads
-//! the process environment.
+//! The core gives no flag a meaning: a flag is a name that is on or off. A tool's gate
+//! (`#[tool(enabled = ...)]`) and a [`Profile`](crate::profile::Profile) read the names they
+//! define (the design's are in [`claude_code`](crate::claude_code)), so
+//! every function that depends on them is pure, and reading them from the process is the
+//! profile's business, at the edge.
+//!
+//! ```
+//! use registry_core::Switches;
+//!
+//! let mut switches = Switches::new();
+//! switches.set("beta_tools", true);
+//! assert!(switches.is_on("beta_tools"));
+//! assert!(!switches.is_on("other"));
+//! ```
 
-/// Run-time switches that decide which tools exist and how they behave.
-///
-/// `Default` is "everything off": the ordinary interactive main thread.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Switches {
-    /// Simple mode (`CLAUDE_CODE_SIMPLE`): only Bash, Read and Edit.
-    pub simple: bool,
-    /// REPL mode: the REPL tool wraps the primitive tools, which are hidden.
-    pub repl: bool,
-    /// Coordinator mode (with the `COORDINATOR_MODE` build feature).
-    pub coordinator: bool,
-    /// The host embeds fast search tools, so Glob and Grep are left out.
-    pub embedded_search_tools: bool,
-    /// The task list v2 tools (TaskCreate, TaskGet, TaskUpdate, TaskList).
-    pub todo_v2: bool,
-    /// Worktree mode (EnterWorktree, ExitWorktree).
-    pub worktree_mode: bool,
-    /// Agent swarms (TeamCreate, TeamDelete).
-    pub agent_swarms: bool,
-    /// The LSP tool.
-    pub lsp: bool,
-    /// A Windows PowerShell is present.
-    pub powershell: bool,
-    /// Fork-first sub-agents are on (with the `FORK_SUBAGENT` build feature).
-    pub fork_subagent: bool,
-    /// The remote bridge is active (SendUserFile stays loaded under `KAIROS`).
-    pub bridge_active: bool,
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+macro_rules! flag_set {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Default, PartialEq, Eq)]
+        pub struct $name {
+            on: BTreeSet<Cow<'static, str>>,
+        }
+
+        impl $name {
+            /// Every flag off.
+            pub fn new() -> Self {
+                Self::default()
+            }
+
+            /// Every flag off (the same as [`new`](Self::new)).
+            pub fn none() -> Self {
+                Self::default()
+            }
+
+            /// Whether the flag `name` is on.
+            pub fn is_on(&self, name: &str) -> bool {
+                self.on.contains(name)
+            }
+
+            /// Turns the flag `name` on or off.
+            pub fn set(&mut self, name: impl Into<Cow<'static, str>>, on: bool) -> &mut Self {
+                let name = name.into();
+                if on {
+                    self.on.insert(name);
+                } else {
+                    self.on.remove(&name);
+                }
+                self
+            }
+
+            /// Builder form: the flag `name` on.
+            pub fn with(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+                self.set(name, true);
+                self
+            }
+
+            /// The flags that are on, in name order.
+            pub fn iter(&self) -> impl Iterator<Item = &str> {
+                self.on.iter().map(|name| name.as_ref())
+            }
+        }
+
+        impl<N: Into<Cow<'static, str>>> FromIterator<N> for $name {
+            fn from_iter<I: IntoIterator<Item = N>>(names: I) -> Self {
+                $name {
+                    on: names.into_iter().map(Into::into).collect(),
+                }
+            }
+        }
+    };
 }
 
-impl Switches {
-    /// Reads the switches from the process environment.
+flag_set! {
+    /// Run-time switches: what can change between two runs of the same binary.
     ///
-    /// | variable | switch |
-    /// |---|---|
-    /// | `CLAUDE_CODE_SIMPLE` | [`simple`](Self::simple) |
-    /// | `CLAUDE_CODE_REPL` | [`repl`](Self::repl) |
-    /// | `CLAUDE_CODE_COORDINATOR_MODE` | [`coordinator`](Self::coordinator) |
-    /// | `CLAUDE_CODE_EMBEDDED_SEARCH_TOOLS` | [`embedded_search_tools`](Self::embedded_search_tools) |
-    /// | `CLAUDE_CODE_ENABLE_TASKS` | [`todo_v2`](Self::todo_v2) |
-    /// | `CLAUDE_CODE_WORKTREE_MODE` | [`worktree_mode`](Self::worktree_mode) |
-    /// | `CLAUDE_CODE_AGENT_SWARMS` | [`agent_swarms`](Self::agent_swarms) |
-    /// | `ENABLE_LSP_TOOL` | [`lsp`](Self::lsp) |
-    /// | `CLAUDE_CODE_USE_POWERSHELL` | [`powershell`](Self::powershell) |
-    /// | `CLAUDE_CODE_FORK_SUBAGENT` | [`fork_subagent`](Self::fork_subagent) |
-    /// | `CLAUDE_CODE_BRIDGE` | [`bridge_active`](Self::bridge_active) |
-    ///
-    /// A variable is on when its value is truthy: `1`, `true`, `yes` or `on`, in any case.
-    pub fn from_env() -> Self {
-        Self::from_lookup(|name| std::env::var(name).ok())
-    }
+    /// `Default` is every switch off.
+    Switches
+}
 
-    /// Like [`from_env`](Self::from_env), over any variable lookup (for tests and embedding).
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Self {
-        let on = |name: &str| get(name).is_some_and(|value| is_truthy(&value));
-        Switches {
-            simple: on("CLAUDE_CODE_SIMPLE"),
-            repl: on("CLAUDE_CODE_REPL"),
-            coordinator: on("CLAUDE_CODE_COORDINATOR_MODE"),
-            embedded_search_tools: on("CLAUDE_CODE_EMBEDDED_SEARCH_TOOLS"),
-            todo_v2: on("CLAUDE_CODE_ENABLE_TASKS"),
-            worktree_mode: on("CLAUDE_CODE_WORKTREE_MODE"),
-            agent_swarms: on("CLAUDE_CODE_AGENT_SWARMS"),
-            lsp: on("ENABLE_LSP_TOOL"),
-            powershell: on("CLAUDE_CODE_USE_POWERSHELL"),
-            fork_subagent: on("CLAUDE_CODE_FORK_SUBAGENT"),
-            bridge_active: on("CLAUDE_CODE_BRIDGE"),
-        }
-    }
+flag_set! {
+    /// The compile-time gates of the tool catalog, as the rules that depend on them see them.
+    ///
+    /// The tool set itself is chosen by cargo features of the crate that defines the tools (a
+    /// disabled tool is not in the binary at all). Some rules also depend on those features;
+    /// that crate reports its features with a function that fills this set from
+    /// `cfg!(feature = ...)`, so the rules stay testable for every combination without
+    /// recompiling.
+    Features
 }
 
 /// `1`, `true`, `yes`, `on` (ASCII case-insensitive, surrounding whitespace ignored).
@@ -97,19 +115,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn truthy_values_turn_a_switch_on() {
-        let s = Switches::from_lookup(|name| {
-            (name == "CLAUDE_CODE_SIMPLE").then(|| " TRUE ".to_string())
-        });
-        assert!(s.simple);
-        assert!(!s.repl);
+    fn a_flag_is_on_only_after_it_is_set() {
+        let mut s = Switches::new();
+        assert!(!s.is_on("x"));
+        s.set("x", true);
+        assert!(s.is_on("x"));
+        s.set(String::from("x"), false);
+        assert!(!s.is_on("x"));
     }
 
     #[test]
-    fn falsy_and_unknown_values_leave_a_switch_off() {
-        for value in ["0", "false", "off", "maybe", ""] {
-            let s = Switches::from_lookup(|name| (name == "ENABLE_LSP_TOOL").then(|| value.into()));
-            assert!(!s.lsp, "{value:?}");
-        }
+    fn flags_list_in_name_order() {
+        let f: Features = ["b", "a"].into_iter().collect();
+        assert_eq!(f.iter().collect::<Vec<_>>(), ["a", "b"]);
     }
 }

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 use crate::searcher::DEFAULT_MAX_RESULTS;
 use crate::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
+/// The ToolSearch tool's name: the one built-in every profile knows (it is never deferred, and
+/// tool search is on only when it is in the pool).
+pub const NAME: &str = "ToolSearch";
+
 /// Fetches the full definitions of deferred tools so that you can call them. Deferred tools are announced by name only; until this tool loads one, its parameters are unknown and calling it fails.
 ///
 /// Query forms:
@@ -43,5 +47,16 @@ impl Tool for ToolSearchTool {
             serde_json::Value::Array(blocks) => ToolOutput::Blocks(blocks),
             other => ToolOutput::Text(other.as_str().unwrap_or_default().to_owned()),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_name_constant_is_the_tools_name() {
+        let descriptor = crate::registry::builtins()
+            .ok()
+            .and_then(|builtins| builtins.get(super::NAME));
+        assert!(descriptor.is_some(), "no built-in is named {}", super::NAME);
     }
 }

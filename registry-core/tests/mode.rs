@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use registry_core::claude_code::{ClaudeCode, feature, switch};
 use registry_core::defer::{
     RequestModel, TokenCounter, ToolSearchMode, is_deferred, is_tool_search_enabled,
     is_tool_search_enabled_optimistic, parse_int_prefix, tool_search_mode, tool_search_needed,
@@ -170,7 +171,7 @@ fn env_with(features: Features, switches: Switches) -> Env {
     Env {
         features,
         switches,
-        ..Default::default()
+        ..Env::with_profile(ClaudeCode)
     }
 }
 
@@ -180,15 +181,21 @@ fn always_load_is_never_deferred_even_for_mcp() {
         "s",
         &json!([{"name": "t", "inputSchema": {}, "_meta": {"anthropic/alwaysLoad": true}}]),
     );
-    assert!(!is_deferred(&loaded.tools[0], &Env::default()));
+    assert!(!is_deferred(
+        &loaded.tools[0],
+        &Env::with_profile(ClaudeCode)
+    ));
 }
 
 #[test]
 fn mcp_tools_are_deferred() {
     let loaded = load_server("s", &json!([{"name": "t", "inputSchema": {}}]));
-    assert!(is_deferred(&loaded.tools[0], &Env::default()));
+    assert!(is_deferred(
+        &loaded.tools[0],
+        &Env::with_profile(ClaudeCode)
+    ));
     let named = deferred_tool("mcp__x__y", Flags::NONE);
-    assert!(is_deferred(&named, &Env::default()));
+    assert!(is_deferred(&named, &Env::with_profile(ClaudeCode)));
 }
 
 #[test]
@@ -200,7 +207,7 @@ fn tool_search_is_never_deferred() {
             ..Flags::NONE
         },
     );
-    assert!(!is_deferred(&tool, &Env::default()));
+    assert!(!is_deferred(&tool, &Env::with_profile(ClaudeCode)));
 }
 
 #[test]
@@ -213,13 +220,13 @@ fn fork_first_agent_is_not_deferred() {
         },
     );
     let mut features = Features::none();
-    features.fork_subagent = true;
+    features.set(feature::FORK_SUBAGENT, true);
     let mut switches = Switches::default();
     assert!(is_deferred(
         &agent,
         &env_with(features.clone(), switches.clone())
     ));
-    switches.fork_subagent = true;
+    switches.set(switch::FORK_SUBAGENT, true);
     assert!(!is_deferred(&agent, &env_with(features, switches.clone())));
     assert!(is_deferred(&agent, &env_with(Features::none(), switches)));
 }
@@ -233,9 +240,9 @@ fn brief_under_kairos_is_not_deferred() {
             ..Flags::NONE
         },
     );
-    assert!(is_deferred(&brief, &Env::default()));
+    assert!(is_deferred(&brief, &Env::with_profile(ClaudeCode)));
     let mut features = Features::none();
-    features.kairos_brief = true;
+    features.set(feature::KAIROS_BRIEF, true);
     assert!(!is_deferred(
         &brief,
         &env_with(features, Switches::default())
@@ -252,13 +259,13 @@ fn send_user_file_needs_kairos_and_the_bridge() {
         },
     );
     let mut features = Features::none();
-    features.kairos = true;
+    features.set(feature::KAIROS, true);
     assert!(is_deferred(
         &tool,
         &env_with(features.clone(), Switches::default())
     ));
     let mut switches = Switches::default();
-    switches.bridge_active = true;
+    switches.set(switch::BRIDGE_ACTIVE, true);
     assert!(!is_deferred(&tool, &env_with(features, switches)));
 }
 
@@ -272,11 +279,11 @@ fn otherwise_the_defer_flag_decides() {
                 ..Flags::NONE
             }
         ),
-        &Env::default()
+        &Env::with_profile(ClaudeCode)
     ));
     assert!(!is_deferred(
         &deferred_tool("Bash", Flags::NONE),
-        &Env::default()
+        &Env::with_profile(ClaudeCode)
     ));
 }
 
@@ -289,7 +296,7 @@ fn pool_with_search(extra: Vec<Arc<ToolInfo>>) -> Vec<Arc<ToolInfo>> {
 fn env_mode(value: &str) -> Env {
     Env {
         tool_search: settings(Some(value), Provider::FirstParty, None),
-        ..Default::default()
+        ..Env::with_profile(ClaudeCode)
     }
 }
 
@@ -382,7 +389,7 @@ fn auto_mode_with_counter_subtracts_the_preamble() {
 
 #[test]
 fn request_needs_deferred_tools_or_pending_servers() {
-    let env = Env::default();
+    let env = Env::with_profile(ClaudeCode);
     let plain = vec![Arc::new(ToolInfo::new("Bash", "x"))];
     assert!(!tool_search_needed(&env, &plain, 0));
     assert!(tool_search_needed(&env, &plain, 1));

@@ -1,5 +1,7 @@
 //! SEMANTICS.md §4: permission rules.
 
+use registry_core::Env;
+use registry_core::claude_code::ClaudeCode;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -73,11 +75,30 @@ fn malformed_rule_is_taken_whole_as_a_tool_name() {
 }
 
 #[test]
-fn legacy_names_map_to_current_ones() {
-    assert_eq!(rule("Task").tool, "Agent");
-    assert_eq!(rule("KillShell").tool, "TaskStop");
-    assert_eq!(rule("AgentOutputTool(x)").tool, "TaskOutput");
-    assert_eq!(rule("BashOutputTool").tool, "TaskOutput");
+fn legacy_names_map_to_current_ones_under_the_design_profile() {
+    let mut ctx = Env::with_profile(ClaudeCode).permissions;
+    for text in ["Task", "KillShell", "AgentOutputTool(x)"] {
+        ctx.add(Behavior::Deny, RuleSource::User, text);
+    }
+    // Set after a rule was added, the table renames it too.
+    let mut late =
+        PermissionContext::new().with(Behavior::Deny, RuleSource::User, "BashOutputTool");
+    late.set_legacy_names(registry_core::claude_code::names::LEGACY);
+    let tools: Vec<String> = ctx
+        .rules()
+        .chain(late.rules())
+        .map(|r| r.value.tool.clone())
+        .collect();
+    assert_eq!(tools, ["Agent", "TaskStop", "TaskOutput", "TaskOutput"]);
+}
+
+#[test]
+fn the_generic_profile_maps_no_legacy_names() {
+    assert_eq!(rule("Task").tool, "Task");
+    let ctx = Env::default()
+        .permissions
+        .with(Behavior::Deny, RuleSource::User, "Task");
+    assert_eq!(ctx.rules().next().unwrap().value.tool, "Task");
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use registry_core::claude_code;
 use registry_core::mcp::{McpTools, load_servers};
 use registry_core::{Catalog, Env, Features, ToolInfo};
 use serde_json::Value;
@@ -27,20 +28,14 @@ pub fn catalog() -> Catalog {
     tools::catalog().expect("no two tools share a name")
 }
 
-/// An environment with this build's features and everything else at its default.
+/// The design's environment with this build's features and everything else at its default.
 pub fn env() -> Env {
-    Env {
-        features: tools::features(),
-        ..Env::default()
-    }
+    claude_code::env(tools::features())
 }
 
-/// An environment with explicit features.
+/// The design's environment with explicit features.
 pub fn env_with(features: Features) -> Env {
-    Env {
-        features,
-        ..Env::default()
-    }
+    claude_code::env(features)
 }
 
 /// `shared/mcp-fixtures/`, beside the repository.

@@ -10,6 +10,7 @@
 
 mod common;
 
+use registry_core::claude_code::switch;
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -166,7 +167,7 @@ proptest! {
     ) {
         let mut env = common::env();
         env.tool_search.enable_tool_search = tool_search.map(str::to_owned);
-        env.switches.coordinator = kind == AgentKind::Coordinator;
+        env.switches.set(switch::COORDINATOR, kind == AgentKind::Coordinator);
         for (behavior, source, text) in &rules {
             env.permissions.add(*behavior, *source, text);
         }

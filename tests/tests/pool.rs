@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use common::{catalog, env, fixtures, load, names};
 use registry_core::cache::SchemaCache;
+use registry_core::claude_code::{feature, switch};
 use registry_core::contexts::AgentKind;
 use registry_core::permissions::{Behavior, RuleSource};
 use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
@@ -37,7 +38,7 @@ fn availability_matrix_of_lesson_14_4() {
     ];
     for internal in [false, true] {
         let mut env = env();
-        env.features.internal_build = internal;
+        env.features.set(feature::INTERNAL_BUILD, internal);
         let pool = get_tools(&env, &catalog());
         for (tool, cells) in common::MATRIX {
             for (kind, cell) in kinds.iter().zip(cells) {
@@ -71,7 +72,7 @@ fn custom_agents_lose_the_same_tools_as_sub_agents() {
 #[test]
 fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
     let mut env = env();
-    env.switches.todo_v2 = true;
+    env.switches.set(switch::TODO_V2, true);
     let pool = get_tools(&env, &catalog());
     let teammate = filter_tools_for_agent(&pool, AgentKind::InProcessTeammate, &env);
     let async_agent = filter_tools_for_agent(&pool, AgentKind::Async, &env);
@@ -113,21 +114,21 @@ fn agent_filters_keep_every_mcp_tool_but_the_coordinator_keeps_only_pr_activity(
 #[test]
 fn simple_mode_is_bash_read_edit() {
     let mut env = env();
-    env.switches.simple = true;
+    env.switches.set(switch::SIMPLE, true);
     assert_eq!(tool_names(&env), ["Bash", "Read", "Edit"]);
 }
 
 #[test]
 fn simple_mode_in_coordinator_mode_adds_agent_task_stop_send_message() {
     let mut env = env();
-    env.switches.simple = true;
-    env.switches.coordinator = true;
-    env.features.coordinator_mode = true;
+    env.switches.set(switch::SIMPLE, true);
+    env.switches.set(switch::COORDINATOR, true);
+    env.features.set(feature::COORDINATOR_MODE, true);
     assert_eq!(
         tool_names(&env),
         ["Bash", "Read", "Edit", "Agent", "TaskStop", "SendMessage"]
     );
-    env.features.coordinator_mode = false;
+    env.features.set(feature::COORDINATOR_MODE, false);
     assert_eq!(
         tool_names(&env),
         ["Bash", "Read", "Edit"],
@@ -138,7 +139,7 @@ fn simple_mode_in_coordinator_mode_adds_agent_task_stop_send_message() {
 #[test]
 fn simple_mode_still_applies_deny_rules() {
     let mut env = env();
-    env.switches.simple = true;
+    env.switches.set(switch::SIMPLE, true);
     env.permissions
         .add(Behavior::Deny, RuleSource::User, "Read");
     assert_eq!(tool_names(&env), ["Bash", "Edit"]);
@@ -147,9 +148,9 @@ fn simple_mode_still_applies_deny_rules() {
 #[test]
 fn simple_repl_mode_is_only_repl_when_the_repl_tool_exists() {
     let mut env = env();
-    env.switches.simple = true;
-    env.switches.repl = true;
-    let expected: &[&str] = if tools::features().internal_build {
+    env.switches.set(switch::SIMPLE, true);
+    env.switches.set(switch::REPL, true);
+    let expected: &[&str] = if tools::features().is_on(feature::INTERNAL_BUILD) {
         &["REPL"]
     } else {
         &["Bash", "Read", "Edit"]
@@ -187,8 +188,8 @@ fn deny_rule_removes_the_builtin_from_the_pool() {
 #[test]
 fn repl_mode_hides_the_primitive_tools_only_when_repl_survived() {
     let mut env = env();
-    env.switches.repl = true;
-    if tools::features().internal_build {
+    env.switches.set(switch::REPL, true);
+    if tools::features().is_on(feature::INTERNAL_BUILD) {
         assert!(!has(&env, "Bash") && has(&env, "REPL"));
         env.permissions
             .add(Behavior::Deny, RuleSource::User, "REPL");
@@ -203,7 +204,7 @@ fn repl_mode_hides_the_primitive_tools_only_when_repl_survived() {
 fn embedded_search_tools_drop_glob_and_grep() {
     let mut env = env();
     assert!(has(&env, "Glob") && has(&env, "Grep"));
-    env.switches.embedded_search_tools = true;
+    env.switches.set(switch::EMBEDDED_SEARCH_TOOLS, true);
     assert!(!has(&env, "Glob") && !has(&env, "Grep"));
 }
 
@@ -233,11 +234,11 @@ fn run_time_gates_decide_presence() {
     for name in gated {
         assert!(!has(&env, name), "{name} is off by default");
     }
-    env.switches.todo_v2 = true;
-    env.switches.worktree_mode = true;
-    env.switches.agent_swarms = true;
-    env.switches.lsp = true;
-    env.switches.powershell = true;
+    env.switches.set(switch::TODO_V2, true);
+    env.switches.set(switch::WORKTREE_MODE, true);
+    env.switches.set(switch::AGENT_SWARMS, true);
+    env.switches.set(switch::LSP, true);
+    env.switches.set(switch::POWERSHELL, true);
     for name in gated {
         assert!(has(&env, name), "{name} with its switch on");
     }
@@ -368,8 +369,8 @@ fn merge_keeps_initial_tools_first_and_sorts_partitions() {
 #[test]
 fn merge_in_coordinator_mode_keeps_only_the_coordinator_set() {
     let mut env = env();
-    env.features.coordinator_mode = true;
-    env.switches.coordinator = true;
+    env.features.set(feature::COORDINATOR_MODE, true);
+    env.switches.set(switch::COORDINATOR, true);
     let assembled = assemble_tool_pool(&env, &catalog(), &[]);
     let merged = merge_and_filter_tools(&env, &[], &assembled);
     assert_eq!(names(&merged), ["Agent", "SendMessage", "TaskStop"]);

@@ -132,13 +132,19 @@ pub fn catalog() -> Result<registry_core::Catalog, &'static registry_core::Dupli
 /// The compile-time gates of this build, as the registry's rules read them.
 pub fn features() -> registry_core::Features {
     let mut features = registry_core::Features::none();
-    features.kairos = cfg!(feature = "KAIROS");
-    features.kairos_brief = cfg!(feature = "KAIROS_BRIEF");
-    features.fork_subagent = cfg!(feature = "FORK_SUBAGENT");
-    features.coordinator_mode = cfg!(feature = "COORDINATOR_MODE");
-    features.agent_triggers = cfg!(feature = "AGENT_TRIGGERS");
-    features.workflow_scripts = cfg!(feature = "WORKFLOW_SCRIPTS");
-    features.internal_build = cfg!(feature = "INTERNAL_BUILD");
+    features.set(feature::KAIROS, cfg!(feature = "KAIROS"));
+    features.set(feature::KAIROS_BRIEF, cfg!(feature = "KAIROS_BRIEF"));
+    features.set(feature::FORK_SUBAGENT, cfg!(feature = "FORK_SUBAGENT"));
+    features.set(
+        feature::COORDINATOR_MODE,
+        cfg!(feature = "COORDINATOR_MODE"),
+    );
+    features.set(feature::AGENT_TRIGGERS, cfg!(feature = "AGENT_TRIGGERS"));
+    features.set(
+        feature::WORKFLOW_SCRIPTS,
+        cfg!(feature = "WORKFLOW_SCRIPTS"),
+    );
+    features.set(feature::INTERNAL_BUILD, cfg!(feature = "INTERNAL_BUILD"));
     features
 }
 

@@ -5,9 +5,10 @@ use registry_core::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOut
 use serde::{Deserialize, Serialize};
 
 use crate::host::host_of;
+use crate::names::switch;
 
 fn lsp_enabled(switches: &Switches) -> bool {
-    switches.lsp
+    switches.is_on(switch::LSP)
 }
 
 /// Asks a language server about code: where a symbol is defined or implemented, where it is referenced, its type and documentation, the symbols of a file or the workspace, and call hierarchies.

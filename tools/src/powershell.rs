@@ -5,9 +5,10 @@ use registry_core::{Subject, Switches, Tool, ToolContext, ToolError, ToolOutput,
 use serde::{Deserialize, Serialize};
 
 use crate::host::host_of;
+use crate::names::switch;
 
 fn powershell_present(switches: &Switches) -> bool {
-    switches.powershell
+    switches.is_on(switch::POWERSHELL)
 }
 
 /// Executes a PowerShell command and returns its output and exit code. Use it on Windows for terminal operations (git, builds, tests, package managers) in the way Bash is used elsewhere.

@@ -5,10 +5,11 @@ use registry_core::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOut
 use serde::{Deserialize, Serialize};
 
 use crate::host::host_of;
+use crate::names::switch;
 
 /// The run-time gate of the four task tools.
 fn todo_v2(switches: &Switches) -> bool {
-    switches.todo_v2
+    switches.is_on(switch::TODO_V2)
 }
 
 /// Creates a task in the session's task list, which you, the user and other agents of the team share.

@@ -6,9 +6,10 @@ use registry_core::{Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::host::host_of;
+use crate::names::switch;
 
 fn agent_swarms(switches: &Switches) -> bool {
-    switches.agent_swarms
+    switches.is_on(switch::AGENT_SWARMS)
 }
 
 /// Sends a message to another agent of your team: a teammate by name, the team lead, or everyone with `"*"`.

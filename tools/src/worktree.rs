@@ -5,9 +5,10 @@ use registry_core::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOut
 use serde::{Deserialize, Serialize};
 
 use crate::host::host_of;
+use crate::names::switch;
 
 fn worktree_mode(switches: &Switches) -> bool {
-    switches.worktree_mode
+    switches.is_on(switch::WORKTREE_MODE)
 }
 
 /// Creates a new git worktree on a new branch and moves the session into it, so that your changes stay isolated from the user's checkout.

@@ -1,6 +1,7 @@
 //! The registered built-ins: names, order, deferral, flags, gates, hints and schemas.
 
 use std::collections::BTreeSet;
+use tools::names::switch;
 
 use registry_core::{Switches, ToolDescriptor, builtins};
 use tools::BASE_ORDER;
@@ -159,14 +160,20 @@ fn send_message_has_no_run_time_gate() {
 fn run_time_gates_follow_their_switches() {
     let cases: [GateCase; 5] = [
         (&["TaskCreate", "TaskGet", "TaskUpdate", "TaskList"], |s| {
-            s.todo_v2 = true
+            s.set(switch::TODO_V2, true);
         }),
-        (&["LSP"], |s| s.lsp = true),
+        (&["LSP"], |s| {
+            s.set(switch::LSP, true);
+        }),
         (&["EnterWorktree", "ExitWorktree"], |s| {
-            s.worktree_mode = true
+            s.set(switch::WORKTREE_MODE, true);
         }),
-        (&["TeamCreate", "TeamDelete"], |s| s.agent_swarms = true),
-        (&["PowerShell"], |s| s.powershell = true),
+        (&["TeamCreate", "TeamDelete"], |s| {
+            s.set(switch::AGENT_SWARMS, true);
+        }),
+        (&["PowerShell"], |s| {
+            s.set(switch::POWERSHELL, true);
+        }),
     ];
     let off = Switches::default();
     for (names, turn_on) in cases {

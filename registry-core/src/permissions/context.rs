@@ -49,6 +49,7 @@ pub struct PermissionContext {
     project_root: Option<PathBuf>,
     home: Option<PathBuf>,
     additional_dirs: Vec<PathBuf>,
+    legacy_names: &'static [(&'static str, &'static str)],
     index: OnceLock<Index>,
 }
 
@@ -87,7 +88,7 @@ impl PermissionContext {
     pub fn add(&mut self, behavior: Behavior, source: RuleSource, rule: &str) -> &mut Self {
         if let Some(rules) = self.by_source.get_mut(source.rank()) {
             rules.push(PermissionRule {
-                value: RuleValue::parse(rule),
+                value: RuleValue::parse(rule).renamed(self.legacy_names),
                 behavior,
                 source,
             });
@@ -99,6 +100,21 @@ impl PermissionContext {
     /// Builder form of [`add`](Self::add).
     pub fn with(mut self, behavior: Behavior, source: RuleSource, rule: &str) -> Self {
         self.add(behavior, source, rule);
+        self
+    }
+
+    /// Old tool names that rules may still use, with the current names (a profile's, e.g.
+    /// [`claude_code::names::LEGACY`](crate::claude_code::names::LEGACY)): rules added before
+    /// and after are renamed.
+    pub fn set_legacy_names(
+        &mut self,
+        legacy: &'static [(&'static str, &'static str)],
+    ) -> &mut Self {
+        self.legacy_names = legacy;
+        for rule in self.by_source.iter_mut().flatten() {
+            rule.value = std::mem::take(&mut rule.value).renamed(legacy);
+        }
+        self.index = OnceLock::new();
         self
     }
 

@@ -2,8 +2,6 @@
 
 use std::fmt;
 
-use crate::names;
-
 /// Where a rule came from, in the order sources are scanned: the first matching rule wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RuleSource {
@@ -91,9 +89,10 @@ impl<'a> RuleTarget<'a> {
 }
 
 /// A parsed rule value: the tool and the optional content.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct RuleValue {
-    /// The tool name (legacy names already mapped).
+    /// The tool name, as written (a context with legacy names maps them when the rule is added:
+    /// [`PermissionContext::set_legacy_names`](super::PermissionContext::set_legacy_names)).
     pub tool: String,
     /// The content between the parentheses, unescaped; `None` for the whole tool.
     pub content: Option<String>,
@@ -108,11 +107,10 @@ impl RuleValue {
     /// assert_eq!(rule.tool, "Bash");
     /// assert_eq!(rule.content.as_deref(), Some("echo (hi)"));
     /// assert_eq!(RuleValue::parse("Read(*)").content, None);
-    /// assert_eq!(RuleValue::parse("Task").tool, "Agent");
     /// ```
     pub fn parse(rule: &str) -> RuleValue {
         let whole = || RuleValue {
-            tool: names::canonical(rule).to_owned(),
+            tool: rule.to_owned(),
             content: None,
         };
         let Some(open) = find_unescaped(rule, b'(') else {
@@ -129,9 +127,18 @@ impl RuleValue {
         };
         let content = unescape(raw);
         RuleValue {
-            tool: names::canonical(tool).to_owned(),
+            tool: tool.to_owned(),
             content: (!content.is_empty() && content != "*").then_some(content),
         }
+    }
+
+    /// This rule with its tool renamed by `legacy` (old name, current name), when it names an
+    /// old one.
+    pub fn renamed(mut self, legacy: &[(&str, &str)]) -> RuleValue {
+        if let Some((_, current)) = legacy.iter().find(|(old, _)| *old == self.tool) {
+            self.tool = (*current).to_owned();
+        }
+        self
     }
 
     /// Whether this rule, which must have no content, names `tool` as a whole: the tool's

@@ -37,20 +37,8 @@ fn binary() -> &'static Path {
 
 /// The cargo features of `tools` that this test crate was compiled with, so the binary and
 /// `tools::features()` agree.
-fn tools_features() -> Vec<&'static str> {
-    let f = tools::features();
-    [
-        (f.kairos, "KAIROS"),
-        (f.kairos_brief, "KAIROS_BRIEF"),
-        (f.fork_subagent, "FORK_SUBAGENT"),
-        (f.coordinator_mode, "COORDINATOR_MODE"),
-        (f.agent_triggers, "AGENT_TRIGGERS"),
-        (f.workflow_scripts, "WORKFLOW_SCRIPTS"),
-        (f.internal_build, "INTERNAL_BUILD"),
-    ]
-    .into_iter()
-    .filter_map(|(on, name)| on.then_some(name))
-    .collect()
+fn tools_features() -> Vec<String> {
+    tools::features().iter().map(str::to_owned).collect()
 }
 
 fn build_binary() -> PathBuf {

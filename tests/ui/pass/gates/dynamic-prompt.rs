@@ -3,7 +3,7 @@ use registry_core::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 fn agent_prompt(switches: &Switches) -> String {
-    if switches.fork_subagent {
+    if switches.is_on("fork_subagent") {
         "Forks a sub-agent.".to_owned()
     } else {
         "Starts a sub-agent.".to_owned()
@@ -41,8 +41,7 @@ impl Tool for AskTool {
 
 fn main() {
     let agent = <AgentTool as ToolSpec>::DESCRIPTOR;
-    let fork =
-        Switches::from_lookup(|name| (name == "CLAUDE_CODE_FORK_SUBAGENT").then(|| "1".into()));
+    let fork = Switches::new().with("fork_subagent");
     assert_eq!(
         agent.description_for(&Switches::default()),
         "Starts a sub-agent."

@@ -8,7 +8,7 @@ fn never() -> bool {
 
 mod gates {
     pub fn lsp_on(switches: &registry_core::Switches) -> bool {
-        switches.lsp
+        switches.is_on("lsp")
     }
 }
 
@@ -38,7 +38,7 @@ impl Tool for LspTool {
 
 fn main() {
     let off = Switches::default();
-    let on = Switches::from_lookup(|name| (name == "ENABLE_LSP_TOOL").then(|| "1".to_owned()));
+    let on = Switches::new().with("lsp");
     let never = <NeverTool as ToolSpec>::DESCRIPTOR;
     assert!(!never.is_enabled(&off) && !never.is_enabled(&on));
     let lsp = <LspTool as ToolSpec>::DESCRIPTOR;

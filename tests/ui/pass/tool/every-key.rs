@@ -11,7 +11,7 @@ fn edit_enabled() -> bool {
 }
 
 fn shell_prompt(switches: &Switches) -> String {
-    format!("Runs a shell command (simple mode: {}).", switches.simple)
+    format!("Runs a shell command (simple mode: {}).", switches.is_on("simple"))
 }
 
 /// Ignored: `description` wins over the doc comment.

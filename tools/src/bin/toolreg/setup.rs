@@ -4,6 +4,7 @@ use std::io::Read as _;
 use std::path::Path;
 use std::sync::Arc;
 
+use registry_core::claude_code::{self, switch};
 use registry_core::mcp::load_servers;
 use registry_core::permissions::{Behavior, PermissionMode, RuleSource};
 use registry_core::{AgentKind, Env, ToolInfo, assemble_tool_pool, filter_tools_for_agent};
@@ -83,12 +84,16 @@ fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
 
 /// Builds the environment and the pool.
 pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
-    let mut env = Env::from_env(tools::features());
-    env.switches.simple |= args.simple;
-    env.switches.repl |= args.repl;
-    env.switches.embedded_search_tools |= args.embedded_search;
-    if args.context == Context::Coordinator {
-        env.switches.coordinator = true;
+    let mut env = claude_code::env_from_env(tools::features());
+    for (flag, on) in [
+        (switch::SIMPLE, args.simple),
+        (switch::REPL, args.repl),
+        (switch::EMBEDDED_SEARCH_TOOLS, args.embedded_search),
+        (switch::COORDINATOR, args.context == Context::Coordinator),
+    ] {
+        if on {
+            env.switches.set(flag, true);
+        }
     }
     for (behavior, rules) in [
         (Behavior::Deny, &args.deny),

@@ -1,6 +1,6 @@
-//! The built-in tools' names, one constant each, and the legacy names still accepted.
+//! The design's built-in tools' names, one constant each, and the legacy names still accepted.
 //!
-//! The registry's rules single out tools by name (ToolSearch is never deferred, simple mode keeps
+//! The profile's rules single out tools by name (ToolSearch is never deferred, simple mode keeps
 //! Bash, Read and Edit, …); these constants are what the rules compare against. `#[tool(name =
 //! "...")]` takes a string literal, so a tool spells its name once more in its attribute; the
 //! tools crate asserts at compile time that each descriptor carries exactly its constant.
@@ -94,20 +94,14 @@ pub const READ_MCP_RESOURCE: &str = "ReadMcpResource";
 /// Returns the final structured result.
 pub const STRUCTURED_OUTPUT: &str = "StructuredOutput";
 /// Loads deferred tools.
-pub const TOOL_SEARCH: &str = "ToolSearch";
+pub const TOOL_SEARCH: &str = crate::tool_search::NAME;
 
-/// Old names still accepted in permission rules, with the current name.
+/// Old names still accepted in permission rules (the profile's
+/// [`legacy_names`](crate::profile::Profile::legacy_names)), with the current name; each
+/// built-in also lists its old names as aliases, so calls naming them reach it.
 pub const LEGACY: &[(&str, &str)] = &[
     ("Task", AGENT),
     ("KillShell", TASK_STOP),
     ("AgentOutputTool", TASK_OUTPUT),
     ("BashOutputTool", TASK_OUTPUT),
 ];
-
-/// The current name for a possibly legacy one.
-pub fn canonical(name: &str) -> &str {
-    LEGACY
-        .iter()
-        .find(|(old, _)| *old == name)
-        .map_or(name, |(_, new)| new)
-}

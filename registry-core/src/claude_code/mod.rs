@@ -1,0 +1,297 @@
+//! The design's profile: the tool policy of `lesson-14-tool-registry.zh.txt`, exactly as
+//! SEMANTICS.md states it.
+//!
+//! * [`names`]: the built-in tools' names and the legacy names rules still accept.
+//! * [`switch`] and [`feature`]: the names of its run-time switches and build features, and
+//!   [`env_from_env`], which reads the switches and tool-search settings from the variables
+//!   the design reads (`CLAUDE_CODE_*`, `ENABLE_TOOL_SEARCH`, `ANTHROPIC_BASE_URL`, …).
+//! * [`ClaudeCode`]: the rules — simple mode's reduced set, the special tools a host adds
+//!   itself, Glob and Grep left out with embedded search tools, REPL mode's hiding, the tools
+//!   kept loaded under some features, the agent contexts and coordinator mode.
+//!
+//! ```
+//! use registry_core::claude_code::{self, switch};
+//!
+//! let env = claude_code::env_from_lookup(Default::default(), |name| {
+//!     (name == "CLAUDE_CODE_SIMPLE").then(|| "1".to_owned())
+//! });
+//! assert!(env.switches.is_on(switch::SIMPLE));
+//! assert_eq!(env.profile.name(), "claude-code");
+//! ```
+
+use std::sync::Arc;
+
+use crate::descriptor::ToolDescriptor;
+use crate::env::{Env, Provider, ToolSearchSettings};
+use crate::permissions::PermissionContext;
+use crate::switches::{Features, Switches, is_truthy};
+use crate::tool_info::ToolInfo;
+
+use crate::profile::{AgentKind, Gates, Profile};
+
+mod agents;
+pub mod names;
+
+pub use agents::{
+    ASYNC_AGENT_ALLOWED, COORDINATOR_MODE_ALLOWED, all_agent_disallowed, custom_agent_disallowed,
+    in_process_teammate_allowed, is_coordinator_tool,
+};
+
+/// The names of the design's run-time switches, and the variables that set them.
+pub mod switch {
+    /// Simple mode (`CLAUDE_CODE_SIMPLE`): only Bash, Read and Edit.
+    pub const SIMPLE: &str = "simple";
+    /// REPL mode (`CLAUDE_CODE_REPL`): the REPL tool wraps the primitive tools, which are hidden.
+    pub const REPL: &str = "repl";
+    /// Coordinator mode (`CLAUDE_CODE_COORDINATOR_MODE`, with the `COORDINATOR_MODE` feature).
+    pub const COORDINATOR: &str = "coordinator";
+    /// The host embeds fast search tools (`CLAUDE_CODE_EMBEDDED_SEARCH_TOOLS`): no Glob, Grep.
+    pub const EMBEDDED_SEARCH_TOOLS: &str = "embedded_search_tools";
+    /// The task list v2 tools (`CLAUDE_CODE_ENABLE_TASKS`).
+    pub const TODO_V2: &str = "todo_v2";
+    /// Worktree mode (`CLAUDE_CODE_WORKTREE_MODE`).
+    pub const WORKTREE_MODE: &str = "worktree_mode";
+    /// Agent swarms (`CLAUDE_CODE_AGENT_SWARMS`).
+    pub const AGENT_SWARMS: &str = "agent_swarms";
+    /// The LSP tool (`ENABLE_LSP_TOOL`).
+    pub const LSP: &str = "lsp";
+    /// A Windows PowerShell is present (`CLAUDE_CODE_USE_POWERSHELL`).
+    pub const POWERSHELL: &str = "powershell";
+    /// Fork-first sub-agents (`CLAUDE_CODE_FORK_SUBAGENT`, with the `FORK_SUBAGENT` feature).
+    pub const FORK_SUBAGENT: &str = "fork_subagent";
+    /// The remote bridge is active (`CLAUDE_CODE_BRIDGE`).
+    pub const BRIDGE_ACTIVE: &str = "bridge_active";
+
+    /// Each switch with the variable that turns it on.
+    pub const VARIABLES: [(&str, &str); 11] = [
+        (SIMPLE, "CLAUDE_CODE_SIMPLE"),
+        (REPL, "CLAUDE_CODE_REPL"),
+        (COORDINATOR, "CLAUDE_CODE_COORDINATOR_MODE"),
+        (EMBEDDED_SEARCH_TOOLS, "CLAUDE_CODE_EMBEDDED_SEARCH_TOOLS"),
+        (TODO_V2, "CLAUDE_CODE_ENABLE_TASKS"),
+        (WORKTREE_MODE, "CLAUDE_CODE_WORKTREE_MODE"),
+        (AGENT_SWARMS, "CLAUDE_CODE_AGENT_SWARMS"),
+        (LSP, "ENABLE_LSP_TOOL"),
+        (POWERSHELL, "CLAUDE_CODE_USE_POWERSHELL"),
+        (FORK_SUBAGENT, "CLAUDE_CODE_FORK_SUBAGENT"),
+        (BRIDGE_ACTIVE, "CLAUDE_CODE_BRIDGE"),
+    ];
+}
+
+/// The names of the design's build features: the tools crate's cargo features of those names.
+pub mod feature {
+    /// `KAIROS`: Brief and SendUserFile stay loaded.
+    pub const KAIROS: &str = "KAIROS";
+    /// `KAIROS_BRIEF`: Brief stays loaded.
+    pub const KAIROS_BRIEF: &str = "KAIROS_BRIEF";
+    /// `FORK_SUBAGENT`: the fork-first Agent.
+    pub const FORK_SUBAGENT: &str = "FORK_SUBAGENT";
+    /// `COORDINATOR_MODE`: coordinator mode exists.
+    pub const COORDINATOR_MODE: &str = "COORDINATOR_MODE";
+    /// `AGENT_TRIGGERS`: the cron tools.
+    pub const AGENT_TRIGGERS: &str = "AGENT_TRIGGERS";
+    /// `WORKFLOW_SCRIPTS`: the Workflow tool.
+    pub const WORKFLOW_SCRIPTS: &str = "WORKFLOW_SCRIPTS";
+    /// The internal build: Config, Tungsten, REPL, and nested agents for sub-agents.
+    pub const INTERNAL_BUILD: &str = "INTERNAL_BUILD";
+}
+
+/// Tools that are in the base list but not offered by [`get_tools`](crate::get_tools): the MCP
+/// resource tools come back with a server that offers resources, StructuredOutput is added by
+/// the hosts that need it.
+pub const SPECIAL_TOOLS: [&str; 3] = [
+    names::LIST_MCP_RESOURCES,
+    names::READ_MCP_RESOURCE,
+    names::STRUCTURED_OUTPUT,
+];
+
+/// The tools REPL mode hides once the REPL tool is present: it wraps them.
+pub const REPL_ONLY_TOOLS: [&str; 8] = [
+    names::READ,
+    names::WRITE,
+    names::EDIT,
+    names::GLOB,
+    names::GREP,
+    names::BASH,
+    names::NOTEBOOK_EDIT,
+    names::AGENT,
+];
+
+/// Coordinator mode: built with `COORDINATOR_MODE` and switched on.
+pub fn coordinator(gates: Gates<'_>) -> bool {
+    gates.features.is_on(feature::COORDINATOR_MODE) && gates.switches.is_on(switch::COORDINATOR)
+}
+
+/// The design's profile.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClaudeCode;
+
+impl Profile for ClaudeCode {
+    fn name(&self) -> &str {
+        "claude-code"
+    }
+
+    fn legacy_names(&self) -> &'static [(&'static str, &'static str)] {
+        names::LEGACY
+    }
+
+    /// Glob and Grep only without embedded search tools.
+    fn in_base_list(&self, tool: &ToolDescriptor, gates: Gates<'_>) -> bool {
+        !matches!(tool.name, names::GLOB | names::GREP)
+            || !gates.switches.is_on(switch::EMBEDDED_SEARCH_TOOLS)
+    }
+
+    fn is_special(&self, name: &str) -> bool {
+        SPECIAL_TOOLS.contains(&name)
+    }
+
+    /// Simple mode: REPL alone in REPL mode (when compiled in), else Bash, Read and Edit; in
+    /// coordinator mode also Agent (without REPL), TaskStop and SendMessage.
+    fn reduced_offer(
+        &self,
+        gates: Gates<'_>,
+        compiled: &dyn Fn(&str) -> bool,
+    ) -> Option<Vec<&'static str>> {
+        if !gates.switches.is_on(switch::SIMPLE) {
+            return None;
+        }
+        let repl = gates.switches.is_on(switch::REPL) && compiled(names::REPL);
+        let mut chosen = if repl {
+            vec![names::REPL]
+        } else {
+            vec![names::BASH, names::READ, names::EDIT]
+        };
+        if coordinator(gates) {
+            if !repl {
+                chosen.push(names::AGENT);
+            }
+            chosen.extend([names::TASK_STOP, names::SEND_MESSAGE]);
+        }
+        Some(chosen)
+    }
+
+    /// REPL mode, once the REPL tool is offered, hides the tools it wraps.
+    fn hidden(&self, gates: Gates<'_>, offered: &[Arc<ToolInfo>]) -> &'static [&'static str] {
+        let repl = gates.switches.is_on(switch::REPL)
+            && offered.iter().any(|tool| tool.name == names::REPL);
+        if repl { &REPL_ONLY_TOOLS } else { &[] }
+    }
+
+    /// Agent under `FORK_SUBAGENT` with fork-first on, Brief under `KAIROS`/`KAIROS_BRIEF`,
+    /// SendUserFile under `KAIROS` with the bridge active: kept loaded.
+    fn deferral(&self, tool: &ToolInfo, gates: Gates<'_>) -> Option<bool> {
+        let (features, switches) = (gates.features, gates.switches);
+        let loaded = match tool.name.as_str() {
+            names::AGENT => {
+                features.is_on(feature::FORK_SUBAGENT) && switches.is_on(switch::FORK_SUBAGENT)
+            }
+            names::BRIEF => {
+                features.is_on(feature::KAIROS) || features.is_on(feature::KAIROS_BRIEF)
+            }
+            names::SEND_USER_FILE => {
+                features.is_on(feature::KAIROS) && switches.is_on(switch::BRIDGE_ACTIVE)
+            }
+            _ => false,
+        };
+        loaded.then_some(false)
+    }
+
+    /// The coordinator gets its set; every other agent keeps every MCP tool; sub-agents and
+    /// custom agents lose the disallowed set; background agents and teammates keep only theirs.
+    fn allowed_for_agent(&self, tool: &ToolInfo, kind: AgentKind, gates: Gates<'_>) -> bool {
+        agents::is_allowed_for_agent(tool, kind, gates)
+    }
+
+    /// In coordinator mode only the coordinator's tools.
+    fn keeps_in_final_pool(&self, tool: &ToolInfo, gates: Gates<'_>) -> bool {
+        !coordinator(gates) || is_coordinator_tool(tool.permission_name())
+    }
+}
+
+/// The design's environment: this profile, `features` from the tools crate, and the switches and
+/// tool-search settings read from the process environment; the permission context starts
+/// without rules, with `HOME` as the home directory of `~/` path rules.
+///
+/// Variables: those of [`switch::VARIABLES`], `ENABLE_TOOL_SEARCH`,
+/// `CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS`, `CLAUDE_CODE_USE_BEDROCK`,
+/// `CLAUDE_CODE_USE_VERTEX`, `CLAUDE_CODE_USE_FOUNDRY`, `ANTHROPIC_BASE_URL`, `HOME`. A switch
+/// is on when its variable is truthy: `1`, `true`, `yes` or `on`, in any case.
+pub fn env_from_env(features: Features) -> Env {
+    env_from_lookup(features, |name| std::env::var(name).ok())
+}
+
+/// Like [`env_from_env`], over any variable lookup (for tests and embedding).
+pub fn env_from_lookup(features: Features, get: impl Fn(&str) -> Option<String>) -> Env {
+    let on = |name: &str| get(name).is_some_and(|value| is_truthy(&value));
+    let provider = if on("CLAUDE_CODE_USE_BEDROCK") {
+        Provider::Bedrock
+    } else if on("CLAUDE_CODE_USE_VERTEX") {
+        Provider::Vertex
+    } else if on("CLAUDE_CODE_USE_FOUNDRY") {
+        Provider::Foundry
+    } else {
+        Provider::FirstParty
+    };
+    let mut permissions = PermissionContext::default();
+    permissions.set_legacy_names(names::LEGACY);
+    if let Some(home) = get("HOME").filter(|home| !home.is_empty()) {
+        permissions.set_home(home);
+    }
+    let mut switches = Switches::new();
+    for (name, variable) in switch::VARIABLES {
+        switches.set(name, on(variable));
+    }
+    Env {
+        profile: Arc::new(ClaudeCode),
+        features,
+        switches,
+        tool_search: ToolSearchSettings {
+            enable_tool_search: get("ENABLE_TOOL_SEARCH"),
+            kill_switch: on("CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS"),
+            provider,
+            base_url: get("ANTHROPIC_BASE_URL").filter(|url| !url.trim().is_empty()),
+        },
+        permissions,
+    }
+}
+
+/// The design's environment with nothing read from the process: this profile, `features`,
+/// every switch off, default tool-search settings, no rules.
+pub fn env(features: Features) -> Env {
+    Env {
+        features,
+        ..Env::with_profile(ClaudeCode)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truthy_values_turn_a_switch_on() {
+        let env = env_from_lookup(Features::none(), |name| {
+            (name == "CLAUDE_CODE_SIMPLE").then(|| " TRUE ".to_string())
+        });
+        assert!(env.switches.is_on(switch::SIMPLE));
+        assert!(!env.switches.is_on(switch::REPL));
+    }
+
+    #[test]
+    fn falsy_and_unknown_values_leave_a_switch_off() {
+        for value in ["0", "false", "off", "maybe", ""] {
+            let env = env_from_lookup(Features::none(), |name| {
+                (name == "ENABLE_LSP_TOOL").then(|| value.into())
+            });
+            assert!(!env.switches.is_on(switch::LSP), "{value:?}");
+        }
+    }
+
+    #[test]
+    fn provider_comes_from_the_use_variables() {
+        let env = env_from_lookup(Features::none(), |name| {
+            (name == "CLAUDE_CODE_USE_VERTEX").then(|| "1".into())
+        });
+        assert_eq!(env.tool_search.provider, Provider::Vertex);
+    }
+}
