@@ -1,0 +1,85 @@
+//! Profiles: the generic profile singles no tool out by name; the design's does.
+
+use std::sync::Arc;
+
+use registry_core::claude_code::{self, feature, switch};
+use registry_core::defer::is_deferred;
+use registry_core::{
+    AgentKind, Env, Flags, ToolInfo, filter_tools_for_agent, merge_and_filter_tools,
+};
+
+/// Tools a user might name like the design's built-ins.
+fn user_tools() -> Vec<Arc<ToolInfo>> {
+    ["Agent", "AskUserQuestion", "Brief", "Bash", "weather"]
+        .into_iter()
+        .map(|name| {
+            let mut tool = ToolInfo::new(name, "a user's tool");
+            tool.flags = Flags {
+                defer: true,
+                ..Flags::NONE
+            };
+            Arc::new(tool)
+        })
+        .collect()
+}
+
+fn names(pool: &[Arc<ToolInfo>]) -> Vec<&str> {
+    pool.iter().map(|tool| tool.name.as_str()).collect()
+}
+
+/// The switches and features that change the design's pools, all on.
+fn everything_on(mut env: Env) -> Env {
+    for name in [
+        switch::SIMPLE,
+        switch::REPL,
+        switch::COORDINATOR,
+        switch::FORK_SUBAGENT,
+    ] {
+        env.switches.set(name, true);
+    }
+    for name in [
+        feature::KAIROS,
+        feature::COORDINATOR_MODE,
+        feature::FORK_SUBAGENT,
+    ] {
+        env.features.set(name, true);
+    }
+    env
+}
+
+#[test]
+fn generic_profile_gives_every_agent_every_tool_whatever_its_name() {
+    let env = everything_on(Env::default());
+    let tools = user_tools();
+    for kind in AgentKind::ALL {
+        assert_eq!(
+            names(&filter_tools_for_agent(&tools, kind, &env)),
+            names(&tools),
+            "{kind:?}"
+        );
+    }
+    assert_eq!(
+        names(&merge_and_filter_tools(&env, &[], &tools)),
+        ["Agent", "AskUserQuestion", "Bash", "Brief", "weather"]
+    );
+}
+
+#[test]
+fn generic_profile_lets_the_defer_flag_decide_whatever_the_name() {
+    let env = everything_on(Env::default());
+    for tool in user_tools() {
+        assert!(is_deferred(&tool, &env), "{}", tool.name);
+    }
+}
+
+#[test]
+fn design_profile_singles_out_the_design_names() {
+    let env = everything_on(claude_code::env(Default::default()));
+    let tools = user_tools();
+    let sub = filter_tools_for_agent(&tools, AgentKind::SubAgent, &env);
+    assert!(!names(&sub).contains(&"AskUserQuestion"));
+    let brief = tools.iter().find(|tool| tool.name == "Brief").unwrap();
+    assert!(!is_deferred(brief, &env), "Brief stays loaded under KAIROS");
+    // Coordinator mode keeps only the coordinator's set.
+    assert_eq!(names(&merge_and_filter_tools(&env, &[], &tools)), ["Agent"]);
+}
