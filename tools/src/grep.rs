@@ -23,6 +23,12 @@ pub const MAX_COLLECT_BYTES: usize = 1024 * 1024;
 /// The most memory the searcher may use for one line (or, in multiline mode, one file): 64 MiB.
 /// A file that needs more is skipped, and the result says how many were.
 pub const MAX_SEARCH_HEAP_BYTES: usize = 64 * 1024 * 1024;
+/// The most memory the compiled pattern may take (10 MiB, the regex crate's own default; the
+/// grep libraries allow 100 MiB): a pattern past it (`a{1000000}`) is refused before the search.
+pub const MAX_REGEX_BYTES: usize = 10 * 1024 * 1024;
+/// The cache of the lazy DFA that runs the pattern (10 MiB; the grep libraries allow 1,000
+/// MiB): past it the cache is cleared and the search goes on more slowly.
+pub const MAX_REGEX_CACHE_BYTES: usize = 10 * 1024 * 1024;
 
 /// A powerful search tool built on ripgrep's libraries.
 ///
@@ -116,6 +122,8 @@ impl Tool for GrepTool {
             .multi_line(multiline)
             .dot_matches_new_line(multiline)
             .line_terminator((!multiline).then_some(b'\n'))
+            .size_limit(MAX_REGEX_BYTES)
+            .dfa_size_limit(MAX_REGEX_CACHE_BYTES)
             .build(&self.pattern)
             .map_err(|e| ToolError::new(format!("invalid regex {:?}: {e}", self.pattern)))?;
         let mut searcher = SearcherBuilder::new();

@@ -165,3 +165,21 @@ fn grep_skips_a_file_whose_line_passes_the_searcher_heap_limit_and_says_so() {
     // The searcher's buffer grows by doubling up to its limit, and no further.
     assert!(peak < 3 * tools::grep::MAX_SEARCH_HEAP_BYTES, "{peak}");
 }
+
+#[test]
+fn grep_refuses_a_pattern_that_compiles_past_its_size_cap() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.txt"), "aaaa\n").unwrap();
+    // About 20 MiB compiled: under the grep libraries' own 100 MiB limit, over the tool's cap.
+    let (message, peak) = peak_during(|| {
+        error::<GrepTool>(
+            dir.path(),
+            json!({"pattern": "a{1000000}", "output_mode": "content"}),
+        )
+    });
+    assert!(message.contains("invalid regex"), "{message}");
+    assert!(message.contains("size limit"), "{message}");
+    // Parsing the pattern costs about as much again as the compiled part that was refused.
+    assert!(peak < 4 * tools::grep::MAX_REGEX_BYTES, "{peak}");
+}
