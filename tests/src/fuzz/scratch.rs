@@ -1,0 +1,165 @@
+//! The `dispatch` target's scratch directory and its permission context.
+//!
+//! The fuzzer runs as whatever user starts it (root on the shared machine), so the context is
+//! built to keep every call inside the scratch directory, and [`Scratch::new`] checks that it
+//! does before the first input runs.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use registry_core::permissions::path::canonical_path;
+use registry_core::permissions::{Behavior, RuleSource, RuleTarget, Verdict};
+use registry_core::{OutsideWrites, PermissionContext, Subject};
+
+/// Where scratch directories go: tmpfs, so the file tools' fsyncs cost nothing.
+const SHM: &str = "/dev/shm";
+/// The prefix of their names, followed by the process id. A process never removes its own
+/// (libFuzzer exits without running destructors); they hold a few kilobytes.
+const PREFIX: &str = "toolreg-fuzz-";
+
+/// Tools that run commands (or wait): a whole-tool ask rule, with no approver, refuses them.
+pub(crate) const NEVER_RUN: [&str; 4] = ["Bash", "PowerShell", "Monitor", "Sleep"];
+
+/// The files every run starts from (path, content); `link` and `link.txt` are added as links.
+const FILES: &[(&str, &str)] = &[
+    (
+        "file.txt",
+        "line one\nline two\nthe third line\n\tindented\n",
+    ),
+    ("crlf.txt", "first\r\nsecond\r\n"),
+    ("empty.txt", ""),
+    ("bin.dat", "\u{0}\u{1}binary\u{0}"),
+    ("sub/inner.txt", "inner text\nTODO: fix\n"),
+    ("sub/.gitignore", "ignored.txt\n"),
+    ("sub/ignored.txt", "ignored\n"),
+    (
+        "nb.ipynb",
+        r##"{"cells":[{"cell_type":"code","id":"cell-a","metadata":{},"source":["print(1)\n"],"outputs":[],"execution_count":1},{"cell_type":"markdown","id":"b","metadata":{},"source":"# Title"}],"metadata":{},"nbformat":4,"nbformat_minor":5}"##,
+    ),
+    (
+        "old.ipynb",
+        r#"{"cells":[{"cell_type":"code","metadata":{},"source":"x = 1","outputs":[]}],"metadata":{},"nbformat":4,"nbformat_minor":2}"#,
+    ),
+];
+
+/// `/dev/shm/toolreg-fuzz-<pid>/work`, the working directory of every call.
+pub(crate) struct Scratch {
+    /// `/dev/shm/toolreg-fuzz-<pid>`: holds `work` and nothing else.
+    pub parent: PathBuf,
+    /// The working directory and project root.
+    pub work: PathBuf,
+}
+
+impl Scratch {
+    /// Creates the directory (the one a previous process of this id left, if any, is
+    /// replaced) and fills it.
+    pub fn new() -> Scratch {
+        let parent = Path::new(SHM).join(format!("{PREFIX}{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&parent);
+        std::fs::create_dir_all(parent.join("work")).expect("the scratch directory");
+        let parent = canonical_path(&parent);
+        let scratch = Scratch {
+            work: parent.join("work"),
+            parent,
+        };
+        scratch.reset();
+        scratch
+    }
+
+    /// Puts back the files every run starts from (the directory itself stays, it is the cwd).
+    pub fn reset(&self) {
+        let entries = std::fs::read_dir(&self.work).expect("the scratch directory lists");
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            let _ = if is_dir {
+                std::fs::remove_dir_all(&path)
+            } else {
+                std::fs::remove_file(&path)
+            };
+        }
+        std::fs::create_dir_all(self.work.join("sub")).expect("a scratch directory");
+        for (file, content) in FILES {
+            std::fs::write(self.work.join(file), content).expect("a scratch file");
+        }
+        for (link, target) in [("link", "sub"), ("link.txt", "file.txt")] {
+            std::os::unix::fs::symlink(target, self.work.join(link)).expect("a scratch link");
+        }
+    }
+
+    /// The names in the parent directory: `work` alone, unless something escaped.
+    pub fn parent_listing(&self) -> Vec<OsString> {
+        let mut names: Vec<OsString> = std::fs::read_dir(&self.parent)
+            .expect("the scratch parent lists")
+            .flatten()
+            .map(|entry| entry.file_name())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The rules: nothing runs a command, nothing writes outside `work`, nothing reads
+    /// `/proc`, `/sys` or `/dev` (but `/dev/shm`, which holds `work`).
+    pub fn permissions(&self) -> PermissionContext {
+        let mut rules = PermissionContext::new();
+        rules.set_legacy_names(registry_core::claude_code::names::LEGACY);
+        rules.set_project_root(&self.work);
+        rules.outside_writes = OutsideWrites::Refuse;
+        for tool in NEVER_RUN {
+            rules.add(Behavior::Ask, RuleSource::Policy, tool);
+        }
+        rules.add(Behavior::Deny, RuleSource::Policy, "Bash(rm:*)");
+        rules.add(Behavior::Allow, RuleSource::Policy, "Bash(echo:*)");
+        // `Read(//dev/**)` would cover `/dev/shm` too. These cover every other name under
+        // `/dev`: not starting with `s`, second letter not `h`, third not `m`, longer than
+        // three letters, or shorter. Other files of `/dev/shm` stay readable: they are regular
+        // files, which Read opens without side effects.
+        let dev = ["[!s]*", "?[!h]*", "??[!m]*", "????*", "?", "??"];
+        let denied = ["//proc/**", "//sys/**"].into_iter().map(str::to_owned);
+        for pattern in denied.chain(dev.iter().map(|p| format!("//dev/{p}"))) {
+            rules.add(
+                Behavior::Deny,
+                RuleSource::Policy,
+                &format!("Read({pattern})"),
+            );
+        }
+        rules
+    }
+
+    /// Panics unless `rules` refuse what they must and let the scratch files be read.
+    pub fn check(&self, rules: &PermissionContext) {
+        let tool = RuleTarget::named;
+        let denied = |verdict: Verdict| matches!(verdict, Verdict::Deny(_));
+        let refused = |verdict: Verdict| matches!(verdict, Verdict::Deny(_) | Verdict::Ask(_));
+        let read = |path: &str| rules.check(tool("Read"), Some(&Subject::read(path)), &self.work);
+        for path in [
+            "/dev/zero",
+            "/dev/null",
+            "/dev/sda",
+            "/dev/s",
+            "/proc/self/mem",
+            "/sys/x",
+        ] {
+            assert!(denied(read(path)), "reading {path} is not denied");
+        }
+        let inside = self.work.join("file.txt");
+        assert!(
+            !denied(read(&inside.to_string_lossy())),
+            "scratch files are readable"
+        );
+        for (name, command) in [("Bash", "echo hi"), ("Bash", "ls"), ("PowerShell", "dir")] {
+            let subject = Subject::Command(command.into());
+            let verdict = rules.check(tool(name), Some(&subject), &self.work);
+            assert!(refused(verdict), "{name} {command} would run");
+        }
+        for path in [
+            self.parent.join("x"),
+            PathBuf::from("/etc/x"),
+            "../x".into(),
+        ] {
+            let subject = Subject::write(path.clone());
+            let verdict = rules.check(tool("Write"), Some(&subject), &self.work);
+            assert!(denied(verdict), "writing {path:?} is not refused");
+        }
+    }
+}
