@@ -108,6 +108,13 @@
 //! pub struct Broken {}
 //! ```
 //!
+//! # Profiles
+//! The registry's rules single no tool out by name: where a product does (a reduced set in some
+//! mode, tools kept loaded, what each kind of agent may use), they ask the
+//! [`Profile`] of the [`Env`]. [`Env::default`] has the [`Generic`] profile, which singles
+//! nothing out; [`claude_code`] is the design's (`lesson-14-tool-registry.zh.txt`), which the
+//! `tools` crate and its CLI use.
+//!
 //! # Registration
 //! Tools register through `inventory`, which works where the platform runs constructors
 //! (Linux, macOS, Windows, the BSDs); its order is unspecified, so [`builtins`] sorts. A binary
