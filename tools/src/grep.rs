@@ -26,6 +26,10 @@ pub const MAX_SEARCH_HEAP_BYTES: usize = 64 * 1024 * 1024;
 /// The most memory the compiled pattern may take (10 MiB, the regex crate's own default; the
 /// grep libraries allow 100 MiB): a pattern past it (`a{1000000}`) is refused before the search.
 pub const MAX_REGEX_BYTES: usize = 10 * 1024 * 1024;
+/// How deep groups and repetitions may nest in a pattern (the grep libraries allow 250). The
+/// regex compiler recurses once per level, and 80 nested repetitions (`a` and 80 `*`) already
+/// overflow a 2 MiB thread stack in a debug build: an abort no `catch_unwind` stops.
+pub const MAX_REGEX_NESTING: u32 = 32;
 /// The cache of the lazy DFA that runs the pattern (10 MiB; the grep libraries allow 1,000
 /// MiB): past it the cache is cleared and the search goes on more slowly.
 pub const MAX_REGEX_CACHE_BYTES: usize = 10 * 1024 * 1024;
@@ -122,6 +126,7 @@ impl Tool for GrepTool {
             .multi_line(multiline)
             .dot_matches_new_line(multiline)
             .line_terminator((!multiline).then_some(b'\n'))
+            .nest_limit(MAX_REGEX_NESTING)
             .size_limit(MAX_REGEX_BYTES)
             .dfa_size_limit(MAX_REGEX_CACHE_BYTES)
             .build(&self.pattern)

@@ -183,3 +183,23 @@ fn grep_refuses_a_pattern_that_compiles_past_its_size_cap() {
     // Parsing the pattern costs about as much again as the compiled part that was refused.
     assert!(peak < 4 * tools::grep::MAX_REGEX_BYTES, "{peak}");
 }
+
+#[test]
+fn grep_refuses_a_pattern_nested_past_its_limit_instead_of_overflowing_the_stack() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.txt"), "aaaa\n").unwrap();
+    let root = dir.path().to_owned();
+    // A thread with a small stack, as hosts give worker threads: 200 nested repetitions
+    // recurse far past it unless the pattern is refused first.
+    let message = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            let pattern = format!("a{}", "*".repeat(200));
+            error::<GrepTool>(&root, json!({"pattern": pattern}))
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(message.contains("invalid regex"), "{message}");
+    assert!(message.contains("nest"), "{message}");
+}
