@@ -23,8 +23,7 @@ use std::sync::Arc;
 
 use crate::descriptor::ToolDescriptor;
 use crate::env::{Env, Provider, ToolSearchSettings};
-use crate::permissions::PermissionContext;
-use crate::switches::{Features, Switches, is_truthy};
+use crate::switches::{Features, is_truthy};
 use crate::tool_info::ToolInfo;
 
 use crate::profile::{AgentKind, Gates, Profile};
@@ -232,27 +231,20 @@ pub fn env_from_lookup(features: Features, get: impl Fn(&str) -> Option<String>)
     } else {
         Provider::FirstParty
     };
-    let mut permissions = PermissionContext::default();
-    permissions.set_legacy_names(names::LEGACY);
+    let mut env = env(features);
     if let Some(home) = get("HOME").filter(|home| !home.is_empty()) {
-        permissions.set_home(home);
+        env.permissions.set_home(home);
     }
-    let mut switches = Switches::new();
     for (name, variable) in switch::VARIABLES {
-        switches.set(name, on(variable));
+        env.switches.set(name, on(variable));
     }
-    Env {
-        profile: Arc::new(ClaudeCode),
-        features,
-        switches,
-        tool_search: ToolSearchSettings {
-            enable_tool_search: get("ENABLE_TOOL_SEARCH"),
-            kill_switch: on("CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS"),
-            provider,
-            base_url: get("ANTHROPIC_BASE_URL").filter(|url| !url.trim().is_empty()),
-        },
-        permissions,
-    }
+    env.tool_search = ToolSearchSettings {
+        enable_tool_search: get("ENABLE_TOOL_SEARCH"),
+        kill_switch: on("CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS"),
+        provider,
+        base_url: get("ANTHROPIC_BASE_URL").filter(|url| !url.trim().is_empty()),
+    };
+    env
 }
 
 /// The design's environment with nothing read from the process: this profile, `features`,
