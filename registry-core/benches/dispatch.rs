@@ -59,6 +59,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn dispatcher() -> Dispatcher {
+    let rules = registry_core::PermissionContext::new();
     let env = Env::default();
     let pool: Vec<Arc<ToolInfo>> = [
         &<Echo as ToolSpec>::DESCRIPTOR,
@@ -67,7 +68,7 @@ fn dispatcher() -> Dispatcher {
     .into_iter()
     .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)))
     .collect();
-    Dispatcher::new(env, pool, "/")
+    Dispatcher::new(env, rules.clone(), pool, "/")
 }
 
 /// The tool's body alone: deserialize the input, call.

@@ -11,7 +11,6 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
-use registry_core::env::Env;
 use registry_core::pool::ToolInfo;
 use registry_core::search::index::SeedIndex;
 use registry_core::search::ranked::{RankedIndex, Weights};
@@ -91,10 +90,7 @@ static ENGINES: LazyLock<HashMap<(usize, bool), SearchEngine>> = LazyLock::new(|
             } else {
                 Strategy::Seed
             };
-            engines.insert(
-                (n, ranked),
-                SearchEngine::new(&Env::default(), POOLS[&n].clone(), strategy),
-            );
+            engines.insert((n, ranked), SearchEngine::new(POOLS[&n].clone(), strategy));
         }
     }
     engines

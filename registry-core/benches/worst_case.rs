@@ -62,17 +62,18 @@ fn ingest_duplicate_names(bencher: divan::Bencher, n: usize) {
 /// Pool assembly against `n` deny rules over `n` tools (each rule was checked against each tool).
 #[divan::bench(args = SIZES, sample_count = 5)]
 fn assemble_with_many_rules(bencher: divan::Bencher, n: usize) {
+    let mut rules = PermissionContext::new();
     let tools = pool(n);
-    let mut env = Env::default();
+    let env = Env::default();
     for i in 0..n {
-        env.permissions.add(
+        rules.add(
             Behavior::Deny,
             RuleSource::ALL[i % 8],
             &format!("mcp__server{}__nothing_{i}", i % 100),
         );
     }
     let catalog = Catalog::from_descriptors(Vec::new(), &[]);
-    bencher.bench(|| assemble_tool_pool(&env, &catalog, &tools).len());
+    bencher.bench(|| assemble_tool_pool(&env, &rules, &catalog, &tools).len());
 }
 
 /// Adding `n` rules, sources out of order (each add used to sort every rule).
@@ -101,14 +102,14 @@ fn select_many(bencher: divan::Bencher, n: usize) {
             .collect::<Vec<_>>()
             .join(",")
     );
-    let engine = SearchEngine::new(&Env::default(), tools, Strategy::Seed);
+    let engine = SearchEngine::new(tools, Strategy::Seed);
     bencher.bench(|| engine.search(black_box(&query), 5).matches.len());
 }
 
 /// A keyword query of `n` words over 10k tools, both strategies.
 #[divan::bench(args = [100, 1_000, 10_000], sample_count = 5)]
 fn long_query(bencher: divan::Bencher, n: usize) {
-    let engine = SearchEngine::new(&Env::default(), pool(10_000), Strategy::Ranked);
+    let engine = SearchEngine::new(pool(10_000), Strategy::Ranked);
     let query: String = (0..n)
         .map(|i| format!("thing{} server{} ", i % 97, i % 13))
         .collect();

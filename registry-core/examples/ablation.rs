@@ -8,7 +8,6 @@
 
 use std::process::ExitCode;
 
-use registry_core::env::Env;
 use registry_core::search::eval::{EvalSet, evaluate_engine};
 use registry_core::search::ranked::Weights;
 use registry_core::search::{SearchEngine, Strategy};
@@ -104,8 +103,7 @@ fn main() -> ExitCode {
     println!("| weights | all | odd half | even half | name keywords |");
     println!("|---|---:|---:|---:|---:|");
     for (label, weights) in variants {
-        let engine = SearchEngine::new(&Env::default(), set.pool.clone(), Strategy::Ranked)
-            .with_weights(weights);
+        let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked).with_weights(weights);
         let recall = |set: &EvalSet| evaluate_engine(set, &engine, 5).recall;
         println!(
             "| {label} | {:.3} | {:.3} | {:.3} | {:.3} |",

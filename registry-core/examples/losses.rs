@@ -18,7 +18,6 @@
 
 use std::process::ExitCode;
 
-use registry_core::env::Env;
 use registry_core::pool::ToolInfo;
 use registry_core::search::{SearchEngine, Strategy};
 
@@ -55,7 +54,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let engine = SearchEngine::new(&Env::default(), set.pool.clone(), Strategy::Ranked);
+    let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked);
     let by_name: std::collections::HashMap<&str, &ToolInfo> = set
         .pool
         .iter()

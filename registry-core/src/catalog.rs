@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
-use crate::defer::is_tool_search_enabled_optimistic;
+use crate::defer::{decide_deferral, is_tool_search_enabled_optimistic};
 use crate::descriptor::ToolDescriptor;
 use crate::env::Env;
+use crate::permissions::PermissionContext;
 use crate::registry::{Builtins, compare_names};
 use crate::tool_info::{Pool, ToolInfo};
 use crate::tool_search;
@@ -61,17 +62,20 @@ pub fn get_all_base_tools(env: &Env, catalog: &Catalog) -> Vec<&'static ToolDesc
         .collect()
 }
 
-/// The built-ins offered in this environment, in exactly the design's order of operations:
-/// the profile's reduced set, if it has one for this environment (and return); the base tools
-/// minus the profile's special ones; deny rules; the profile's hiding; `is_enabled`.
-pub fn get_tools(env: &Env, catalog: &Catalog) -> Pool {
+/// The built-ins offered in this environment under these rules, in exactly the design's order
+/// of operations: the profile's reduced set, if it has one for this environment (and return);
+/// the base tools minus the profile's special ones; deny rules; the profile's hiding;
+/// `is_enabled`. Each tool's [`deferred`](ToolInfo::deferred) is decided for `env`.
+pub fn get_tools(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Pool {
+    let mut tools = offered(env, rules, catalog);
+    decide_deferral(&mut tools, env);
+    tools
+}
+
+fn offered(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Pool {
     let info =
         |tool: &'static ToolDescriptor| Arc::new(ToolInfo::from_builtin(tool, &env.switches));
-    let not_denied = |tool: &Arc<ToolInfo>| {
-        env.permissions
-            .deny_rule_for_tool(tool.rule_target())
-            .is_none()
-    };
+    let not_denied = |tool: &Arc<ToolInfo>| rules.deny_rule_for_tool(tool.rule_target()).is_none();
     let profile = &env.profile;
 
     let compiled = |name: &str| catalog.get(name).is_some();

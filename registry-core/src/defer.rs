@@ -6,15 +6,20 @@
 //! catalog), and per request on the model, the pool and the deferred tools' size (the
 //! definitive check).
 
+use std::sync::Arc;
+
 use crate::env::{Env, ToolSearchSettings};
 use crate::switches::{is_falsy, is_truthy};
 use crate::tool_info::ToolInfo;
 use crate::tool_search;
 
-/// Whether `tool` is sent by name only until ToolSearch loads it. The first rule that applies:
-/// always-load → no; MCP → yes; ToolSearch → no; the profile's
+/// Whether `tool` is sent by name only until ToolSearch loads it, in `env`. The first rule that
+/// applies: always-load → no; MCP → yes; ToolSearch → no; the profile's
 /// [`deferral`](crate::profile::Profile::deferral) override; otherwise the tool's `defer` flag.
-pub fn is_deferred(tool: &ToolInfo, env: &Env) -> bool {
+///
+/// Pool assembly applies this rule once and records the answer in
+/// [`ToolInfo::deferral`]; the stages after it ask [`ToolInfo::is_deferred`].
+pub fn deferral(tool: &ToolInfo, env: &Env) -> bool {
     if tool.flags.always_load {
         return false;
     }
@@ -172,11 +177,7 @@ impl<'a> RequestModel<'a> {
 /// the deferred tools reach the percentage of the context window (counted tokens minus
 /// [`TOKEN_COUNT_PREAMBLE`], or without a counter their characters — name, description, schema
 /// JSON — against the threshold × [`CHARS_PER_TOKEN`]).
-pub fn is_tool_search_enabled(
-    env: &Env,
-    pool: &[std::sync::Arc<ToolInfo>],
-    model: &RequestModel<'_>,
-) -> bool {
+pub fn is_tool_search_enabled(env: &Env, pool: &[Arc<ToolInfo>], model: &RequestModel<'_>) -> bool {
     if !model.supports_tool_reference() {
         return false;
     }
@@ -190,7 +191,7 @@ pub fn is_tool_search_enabled(
             let deferred: Vec<&ToolInfo> = pool
                 .iter()
                 .map(|tool| tool.as_ref())
-                .filter(|tool| is_deferred(tool, env))
+                .filter(|tool| tool.is_deferred())
                 .collect();
             let threshold = model.context_window as f64 * f64::from(percent) / 100.0;
             match model.counter {
@@ -218,10 +219,18 @@ pub fn is_tool_search_enabled(
 
 /// The request-time rule: with no deferred tool and no MCP server still connecting there is
 /// nothing to search, so tool search is off for this request.
-pub fn tool_search_needed(
-    env: &Env,
-    pool: &[std::sync::Arc<ToolInfo>],
-    pending_mcp_servers: usize,
-) -> bool {
-    pending_mcp_servers > 0 || pool.iter().any(|tool| is_deferred(tool, env))
+pub fn tool_search_needed(pool: &[Arc<ToolInfo>], pending_mcp_servers: usize) -> bool {
+    pending_mcp_servers > 0 || pool.iter().any(|tool| tool.is_deferred())
+}
+
+/// Records [`deferral`] in each tool of `pool` whose [`is_deferred`](ToolInfo::is_deferred)
+/// would answer otherwise; the others (every MCP tool, most built-ins) are left as they are and
+/// stay shared.
+pub(crate) fn decide_deferral(pool: &mut [Arc<ToolInfo>], env: &Env) {
+    for tool in pool {
+        let decided = deferral(tool, env);
+        if tool.is_deferred() != decided {
+            Arc::make_mut(tool).deferral = Some(decided);
+        }
+    }
 }

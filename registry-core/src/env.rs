@@ -1,13 +1,13 @@
-//! Everything the registry's rules read, as one value.
+//! Everything the registry's rules read besides the permission rules, as one value.
 //!
 //! The design reads build flags, environment variables and settings files from wherever it runs.
 //! Here they are plain data in [`Env`]: every rule is a pure function of an `Env` and its other
-//! inputs. Reading them from the process is a profile's business, at the edge
+//! inputs (the permission rules, a [`PermissionContext`](crate::PermissionContext), are one of
+//! those, passed on their own to the stages that read them). Reading them from the process is a profile's business, at the edge
 //! ([`claude_code::env_from_env`](crate::claude_code::env_from_env) for the design's).
 
 use std::sync::Arc;
 
-use crate::permissions::PermissionContext;
 use crate::profile::{Gates, Generic, Profile};
 pub use crate::switches::{Features, Switches};
 
@@ -90,8 +90,6 @@ pub struct Env {
     pub switches: Switches,
     /// The tool-search settings.
     pub tool_search: ToolSearchSettings,
-    /// The permission rules and mode.
-    pub permissions: PermissionContext,
 }
 
 impl Default for Env {
@@ -102,16 +100,13 @@ impl Default for Env {
 
 impl Env {
     /// An environment under `profile`: no features, every switch off, default tool-search
-    /// settings, no rules (a permission context that knows the profile's legacy names).
+    /// settings.
     pub fn with_profile(profile: impl Profile + 'static) -> Self {
-        let mut permissions = PermissionContext::default();
-        permissions.set_legacy_names(profile.legacy_names());
         Env {
             profile: Arc::new(profile),
             features: Features::none(),
             switches: Switches::none(),
             tool_search: ToolSearchSettings::default(),
-            permissions,
         }
     }
 

@@ -34,13 +34,16 @@
 //! use registry_core::mcp::load_server;
 //! use registry_core::render::{RenderOptions, render_anthropic};
 //! use registry_core::search::{SearchEngine, Strategy};
+//! use registry_core::permissions::{Behavior, RuleSource};
 //! use registry_core::{
-//!     Catalog, Dispatcher, Env, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool, builtins,
+//!     Catalog, Dispatcher, Env, PermissionContext, ToolOutput, ToolUse, TurnOptions,
+//!     assemble_tool_pool, builtins,
 //! };
 //! use serde_json::json;
 //!
 //! // The pool: this crate's tools (and the core's ToolSearch), plus an MCP server's tools/list.
 //! let env = Env::default();
+//! let rules = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__tracker__delete_issue");
 //! let catalog = Catalog::new(builtins().unwrap(), &[]);
 //! let listed = json!({"tools": [{
 //!     "name": "create_issue",
@@ -48,10 +51,10 @@
 //!     "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}},
 //! }]});
 //! let mcp = load_server("tracker", &listed);
-//! let pool = assemble_tool_pool(&env, &catalog, &mcp.tools);
+//! let pool = assemble_tool_pool(&env, &rules, &catalog, &mcp.tools);
 //!
 //! // ToolSearch finds the deferred MCP tool.
-//! let engine = SearchEngine::new(&env, pool.clone(), Strategy::Seed);
+//! let engine = SearchEngine::new(pool.clone(), Strategy::Seed);
 //! assert_eq!(engine.search("issue tracker", 5).matches, ["mcp__tracker__create_issue"]);
 //!
 //! // The request's tools: the loaded ones in full, the deferred one announced by name.
@@ -61,7 +64,7 @@
 //! assert!(rendered.deferred_tools_message.unwrap().contains("mcp__tracker__create_issue"));
 //!
 //! // The model's tool calls, run as one turn.
-//! let dispatcher = Dispatcher::new(env, pool, ".");
+//! let dispatcher = Dispatcher::new(env, rules, pool, ".");
 //! let calls = [
 //!     ToolUse::new("t1", "Weather", json!({"city": "Paris"})),
 //!     ToolUse::new("t2", "ToolSearch", json!({"query": "select:mcp__tracker__create_issue"})),
@@ -168,7 +171,7 @@ pub use permissions::{
     Behavior, OutsideWrites, PermissionContext, PermissionMode, RuleSource, Subject,
 };
 pub use pool::{Pool, ToolInfo, assemble_tool_pool, merge_and_filter_tools};
-pub use profile::{Generic, Profile};
+pub use profile::{Gates, Generic, Profile};
 pub use registry::{Builtins, DuplicateTool, builtins, compare_names};
 pub use registry_macros::{InputSchema, tool};
 pub use schema::InputSchema;

@@ -355,6 +355,7 @@ fn tool_info<'a>(
         },
         max_result_size_chars: None,
         origin: Origin::Mcp(mcp),
+        deferral: None,
     })
 }
 

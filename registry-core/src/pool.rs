@@ -10,7 +10,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::catalog::{Catalog, get_tools};
+use crate::defer::decide_deferral;
 use crate::env::Env;
+use crate::permissions::PermissionContext;
 use crate::registry::compare_names;
 pub use crate::tool_info::{McpInfo, Origin, Pool, ToolInfo, find_tool};
 
@@ -36,29 +38,34 @@ fn partitioned_sort(tools: Pool) -> Pool {
     builtins
 }
 
-/// The pool for a request: the built-ins of [`get_tools`], the MCP tools no deny rule matches,
-/// each partition sorted by name, built-ins first, later duplicates by name removed (a built-in
-/// beats an MCP tool of the same name).
-pub fn assemble_tool_pool(env: &Env, catalog: &Catalog, mcp_tools: &[Arc<ToolInfo>]) -> Pool {
-    let mut builtins = get_tools(env, catalog);
+/// The pool for a request: the built-ins of [`get_tools`], the MCP tools no deny rule of
+/// `rules` matches, each partition sorted by name, built-ins first, later duplicates by name
+/// removed (a built-in beats an MCP tool of the same name). Each tool's
+/// [`deferred`](ToolInfo::deferred) is decided for `env`.
+pub fn assemble_tool_pool(
+    env: &Env,
+    rules: &PermissionContext,
+    catalog: &Catalog,
+    mcp_tools: &[Arc<ToolInfo>],
+) -> Pool {
+    let mut builtins = get_tools(env, rules, catalog);
     builtins.sort_by(by_name);
     let mut mcp: Pool = mcp_tools
         .iter()
-        .filter(|tool| {
-            env.permissions
-                .deny_rule_for_tool(tool.rule_target())
-                .is_none()
-        })
+        .filter(|tool| rules.deny_rule_for_tool(tool.rule_target()).is_none())
         .cloned()
         .collect();
     mcp.sort_by(by_name);
-    uniq_by_name(builtins.into_iter().chain(mcp))
+    let mut pool = uniq_by_name(builtins.into_iter().chain(mcp));
+    decide_deferral(&mut pool, env);
+    pool
 }
 
 /// Merges extra initial tools into an assembled pool: unique by name over `initial` then
 /// `assembled` (initial wins), partitioned sort, built-ins first; then only the tools the
 /// profile [keeps](crate::profile::Profile::keeps_in_final_pool) (the design's coordinator mode
-/// keeps the coordinator's set).
+/// keeps the coordinator's set). Each tool's [`deferred`](ToolInfo::deferred) is decided for
+/// `env`.
 pub fn merge_and_filter_tools(
     env: &Env,
     initial: &[Arc<ToolInfo>],
@@ -67,5 +74,6 @@ pub fn merge_and_filter_tools(
     let merged = uniq_by_name(initial.iter().chain(assembled).cloned());
     let mut sorted = partitioned_sort(merged);
     sorted.retain(|tool| env.profile.keeps_in_final_pool(tool, env.gates()));
+    decide_deferral(&mut sorted, env);
     sorted
 }

@@ -88,13 +88,6 @@ pub trait Profile: fmt::Debug + Send + Sync {
     /// The profile's name, for diagnostics.
     fn name(&self) -> &str;
 
-    /// Old tool names permission rules may still use, with the current names. An [`Env`] made
-    /// for the profile ([`Env::with_profile`](crate::Env::with_profile)) gives them to its
-    /// permission context. Default: none.
-    fn legacy_names(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
-
     /// Whether a compiled-in built-in whose own gate holds is in the base list. Default: yes.
     fn in_base_list(&self, tool: &ToolDescriptor, gates: Gates<'_>) -> bool {
         let _ = (tool, gates);

@@ -22,7 +22,6 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::cache::{CacheSettings, InvalidSchema, SchemaCache};
-use crate::defer::is_deferred;
 use crate::env::Env;
 use crate::registry::compare_names;
 use crate::tool_info::ToolInfo;
@@ -120,7 +119,7 @@ pub fn render_anthropic(
             }
             continue;
         }
-        let deferred = is_deferred(tool, env);
+        let deferred = tool.is_deferred();
         match (deferred, options.strategy) {
             (false, _) => chosen.push((tool, false)),
             (true, DeferStrategy::AllDeferred) => chosen.push((tool, true)),

@@ -58,6 +58,11 @@ pub struct ToolInfo {
     pub max_result_size_chars: Option<usize>,
     /// Where the tool comes from.
     pub origin: Origin,
+    /// Whether the tool is sent by name only until ToolSearch loads it, where pool assembly
+    /// decided otherwise than the tool declares ([`deferral`](crate::defer::deferral): a
+    /// profile keeping a tool loaded); `None` where the declaration stands. Read it with
+    /// [`is_deferred`](Self::is_deferred).
+    pub deferral: Option<bool>,
 }
 
 /// Where a pool's tool comes from.
@@ -89,6 +94,7 @@ impl ToolInfo {
             flags: tool.flags,
             max_result_size_chars: tool.max_result_size_chars,
             origin: Origin::Builtin(tool),
+            deferral: None,
         }
     }
 
@@ -106,7 +112,17 @@ impl ToolInfo {
             flags: Flags::NONE,
             max_result_size_chars: None,
             origin: Origin::Host,
+            deferral: None,
         }
+    }
+
+    /// Whether the tool is sent by name only until ToolSearch loads it: what pool assembly
+    /// recorded, or else what the tool declares (an MCP tool unless `always_load`, another
+    /// when `defer` and not `always_load`). Search, rendering and dispatch ask this, and
+    /// never the environment.
+    pub fn is_deferred(&self) -> bool {
+        self.deferral
+            .unwrap_or(!self.flags.always_load && (self.flags.defer || self.is_mcp()))
     }
 
     /// The MCP side, for a tool from a server.

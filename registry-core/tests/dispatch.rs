@@ -7,7 +7,9 @@ use registry_core::dispatch::{
     Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,
 };
 use registry_core::mcp::load_server;
-use registry_core::permissions::{Behavior, PermissionMode, Refusal, RuleSource};
+use registry_core::permissions::{
+    Behavior, PermissionContext, PermissionMode, Refusal, RuleSource,
+};
 use registry_core::pool::ToolInfo;
 use registry_core::{
     BoxFuture, Env, PermissionDecision, Subject, Tool, ToolContext, ToolError, ToolOutput,
@@ -110,16 +112,21 @@ impl McpCaller for Pong {
     }
 }
 
-fn dispatcher(env: &Env, approver: Option<bool>) -> Dispatcher {
-    let dispatcher = Dispatcher::new(env.clone(), pool(), ".");
+fn dispatcher(rules: &PermissionContext, approver: Option<bool>) -> Dispatcher {
+    let dispatcher = Dispatcher::new(Env::default(), rules.clone(), pool(), ".");
     match approver {
         Some(answer) => dispatcher.with_approver(Arc::new(Always(answer))),
         None => dispatcher,
     }
 }
 
-async fn dispatch(env: &Env, approver: Option<bool>, name: &str, input: Value) -> ToolResult {
-    dispatcher(env, approver)
+async fn dispatch(
+    rules: &PermissionContext,
+    approver: Option<bool>,
+    name: &str,
+    input: Value,
+) -> ToolResult {
+    dispatcher(rules, approver)
         .dispatch(&ToolUse::new("id1", name, input))
         .await
 }
@@ -134,7 +141,7 @@ fn text(result: &ToolResult) -> &str {
 #[tokio::test]
 async fn successful_call_maps_output_to_a_tool_result() {
     let result = dispatch(
-        &Env::default(),
+        &PermissionContext::new(),
         None,
         "Echo",
         json!({"text": "ab", "times": 2}),
@@ -150,7 +157,7 @@ async fn successful_call_maps_output_to_a_tool_result() {
 #[tokio::test]
 async fn tool_outside_the_pool_is_refused_and_never_called() {
     let before = CALLS.load(Ordering::SeqCst);
-    let result = dispatch(&Env::default(), None, "Bash", json!({})).await;
+    let result = dispatch(&PermissionContext::new(), None, "Bash", json!({})).await;
     assert!(result.is_error() && !result.called());
     assert_eq!(
         result.error,
@@ -166,7 +173,7 @@ async fn tool_outside_the_pool_is_refused_and_never_called() {
 #[tokio::test]
 async fn bad_input_names_the_json_path_and_what_was_expected() {
     let result = dispatch(
-        &Env::default(),
+        &PermissionContext::new(),
         None,
         "Echo",
         json!({"text": "a", "times": 300}),
@@ -179,7 +186,7 @@ async fn bad_input_names_the_json_path_and_what_was_expected() {
     assert_eq!(path.as_deref(), Some("times"));
     assert!(message.contains("u8"), "{message}");
     assert!(text(&result).contains("`times`"), "{}", text(&result));
-    let missing = dispatch(&Env::default(), None, "Echo", json!({})).await;
+    let missing = dispatch(&PermissionContext::new(), None, "Echo", json!({})).await;
     assert!(
         text(&missing).contains("missing field `text`"),
         "{}",
@@ -189,7 +196,7 @@ async fn bad_input_names_the_json_path_and_what_was_expected() {
 
 #[tokio::test]
 async fn validate_input_runs_before_the_call() {
-    let result = dispatch(&Env::default(), None, "Echo", json!({"text": ""})).await;
+    let result = dispatch(&PermissionContext::new(), None, "Echo", json!({"text": ""})).await;
     assert!(result.is_error() && !result.called());
     assert!(matches!(
         result.error,
@@ -200,7 +207,7 @@ async fn validate_input_runs_before_the_call() {
 
 #[tokio::test]
 async fn deferred_tool_not_loaded_gets_the_select_hint_on_bad_input() {
-    let result = dispatch(&Env::default(), None, "Lazy", json!({"n": "x"})).await;
+    let result = dispatch(&PermissionContext::new(), None, "Lazy", json!({"n": "x"})).await;
     assert!(matches!(
         result.error,
         Some(DispatchError::InvalidInput {
@@ -209,12 +216,13 @@ async fn deferred_tool_not_loaded_gets_the_select_hint_on_bad_input() {
         })
     ));
     assert!(text(&result).contains("select:Lazy"), "{}", text(&result));
-    let loaded_ok = dispatch(&Env::default(), None, "Echo", json!({"text": 1})).await;
+    let loaded_ok = dispatch(&PermissionContext::new(), None, "Echo", json!({"text": 1})).await;
     assert!(
         !text(&loaded_ok).contains("select:"),
         "Echo is not deferred"
     );
-    let loaded = Dispatcher::new(Env::default(), pool(), ".").with_loaded(["Lazy".to_owned()]);
+    let loaded = Dispatcher::new(Env::default(), PermissionContext::new(), pool(), ".")
+        .with_loaded(["Lazy".to_owned()]);
     let result = loaded
         .dispatch(&ToolUse::new("id", "Lazy", json!({"n": "x"})))
         .await;
@@ -223,10 +231,9 @@ async fn deferred_tool_not_loaded_gets_the_select_hint_on_bad_input() {
 
 #[tokio::test]
 async fn deny_rule_with_matching_content_refuses_the_call() {
-    let mut env = Env::default();
-    env.permissions
-        .add(Behavior::Deny, RuleSource::Project, "Echo(rm:*)");
-    let result = dispatch(&env, None, "Echo", json!({"text": "rm -rf"})).await;
+    let mut rules = PermissionContext::new();
+    rules.add(Behavior::Deny, RuleSource::Project, "Echo(rm:*)");
+    let result = dispatch(&rules, None, "Echo", json!({"text": "rm -rf"})).await;
     assert!(result.is_error() && !result.called());
     let Some(DispatchError::Denied {
         refusal: Refusal::Rule(rule),
@@ -242,7 +249,7 @@ async fn deny_rule_with_matching_content_refuses_the_call() {
         text(&result)
     );
     assert!(
-        !dispatch(&env, None, "Echo", json!({"text": "ls"}))
+        !dispatch(&rules, None, "Echo", json!({"text": "ls"}))
             .await
             .is_error()
     );
@@ -250,16 +257,20 @@ async fn deny_rule_with_matching_content_refuses_the_call() {
 
 #[tokio::test]
 async fn ask_rule_consults_the_approver() {
-    let mut env = Env::default();
-    env.permissions.add(Behavior::Ask, RuleSource::User, "Echo");
+    let mut rules = PermissionContext::new();
+    rules.add(Behavior::Ask, RuleSource::User, "Echo");
     let input = || json!({"text": "a"});
-    assert!(!dispatch(&env, Some(true), "Echo", input()).await.is_error());
-    let refused = dispatch(&env, Some(false), "Echo", input()).await;
+    assert!(
+        !dispatch(&rules, Some(true), "Echo", input())
+            .await
+            .is_error()
+    );
+    let refused = dispatch(&rules, Some(false), "Echo", input()).await;
     assert!(matches!(
         refused.error,
         Some(DispatchError::NotApproved { .. })
     ));
-    let no_approver = dispatch(&env, None, "Echo", input()).await;
+    let no_approver = dispatch(&rules, None, "Echo", input()).await;
     assert!(matches!(
         no_approver.error,
         Some(DispatchError::NeedsApproval { .. })
@@ -271,26 +282,24 @@ async fn ask_rule_consults_the_approver() {
 async fn tools_own_check_runs_last_and_bypass_mode_skips_asking() {
     let secret = || json!({"text": "secret"});
     assert!(
-        dispatch(&Env::default(), None, "Echo", secret())
+        dispatch(&PermissionContext::new(), None, "Echo", secret())
             .await
             .is_error()
     );
-    let mut allow = Env::default();
-    allow
-        .permissions
-        .add(Behavior::Allow, RuleSource::Local, "Echo(secret)");
+    let mut allow = PermissionContext::new();
+    allow.add(Behavior::Allow, RuleSource::Local, "Echo(secret)");
     assert!(
         !dispatch(&allow, None, "Echo", secret()).await.is_error(),
         "an allow rule answers first"
     );
-    let mut bypass = Env::default();
-    bypass.permissions.mode = PermissionMode::BypassPermissions;
+    let mut bypass = PermissionContext::new();
+    bypass.mode = PermissionMode::BypassPermissions;
     assert!(!dispatch(&bypass, None, "Echo", secret()).await.is_error());
 }
 
 #[tokio::test]
 async fn output_is_cut_to_the_tools_limit() {
-    let result = dispatch(&Env::default(), None, "Lazy", json!({"n": 1})).await;
+    let result = dispatch(&PermissionContext::new(), None, "Lazy", json!({"n": 1})).await;
     assert!(!result.is_error());
     assert!(text(&result).starts_with("{\"n\":"), "{}", text(&result));
     assert!(text(&result).ends_with("[output truncated]"));
@@ -298,7 +307,7 @@ async fn output_is_cut_to_the_tools_limit() {
 
 #[tokio::test]
 async fn a_panicking_tool_becomes_an_error_result_that_keeps_the_message() {
-    let result = dispatch(&Env::default(), None, "Lazy", json!({"n": 13})).await;
+    let result = dispatch(&PermissionContext::new(), None, "Lazy", json!({"n": 13})).await;
     assert!(result.is_error() && result.called());
     assert_eq!(
         result.error,
@@ -317,11 +326,10 @@ async fn a_panicking_tool_becomes_an_error_result_that_keeps_the_message() {
 #[tokio::test]
 async fn mcp_tools_go_through_the_hosts_caller() {
     let caller = Arc::new(Pong::default());
-    let mut env = Env::default();
+    let mut rules = PermissionContext::new();
     // Without annotations an MCP tool is destructive: allow this server's tools.
-    env.permissions
-        .add(Behavior::Allow, RuleSource::User, "mcp__srv");
-    let dispatcher = Dispatcher::new(env, pool(), ".").with_mcp(caller.clone());
+    rules.add(Behavior::Allow, RuleSource::User, "mcp__srv");
+    let dispatcher = Dispatcher::new(Env::default(), rules, pool(), ".").with_mcp(caller.clone());
     let ok = dispatcher
         .dispatch(&ToolUse::new("x", "mcp__srv__ping", json!({})))
         .await;
@@ -337,7 +345,8 @@ async fn mcp_tools_go_through_the_hosts_caller() {
 #[tokio::test]
 async fn destructive_mcp_tool_asks_unless_a_rule_allows_it() {
     let caller = Arc::new(Pong::default());
-    let asking = Dispatcher::new(Env::default(), pool(), ".").with_mcp(caller.clone());
+    let asking = Dispatcher::new(Env::default(), PermissionContext::new(), pool(), ".")
+        .with_mcp(caller.clone());
     let call = ToolUse::new("x", "mcp__srv__ping", json!({}));
     let refused = asking.dispatch(&call).await;
     assert!(
@@ -356,7 +365,12 @@ async fn destructive_mcp_tool_asks_unless_a_rule_allows_it() {
 #[tokio::test]
 async fn dispatcher_is_send_sync_and_crosses_a_spawn() {
     fn send_sync<T: Send + Sync + 'static>(_: &T) {}
-    let dispatcher = Arc::new(Dispatcher::new(Env::default(), pool(), "."));
+    let dispatcher = Arc::new(Dispatcher::new(
+        Env::default(),
+        PermissionContext::new(),
+        pool(),
+        ".",
+    ));
     send_sync(&dispatcher);
     let shared = Arc::clone(&dispatcher);
     let result = tokio::spawn(async move {

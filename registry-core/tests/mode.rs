@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use registry_core::claude_code::{ClaudeCode, feature, switch};
 use registry_core::defer::{
-    RequestModel, TokenCounter, ToolSearchMode, is_deferred, is_tool_search_enabled,
+    RequestModel, TokenCounter, ToolSearchMode, deferral, is_tool_search_enabled,
     is_tool_search_enabled_optimistic, parse_int_prefix, tool_search_mode, tool_search_needed,
 };
 use registry_core::env::{Env, Features, Provider, ToolSearchSettings};
@@ -181,21 +181,15 @@ fn always_load_is_never_deferred_even_for_mcp() {
         "s",
         &json!([{"name": "t", "inputSchema": {}, "_meta": {"anthropic/alwaysLoad": true}}]),
     );
-    assert!(!is_deferred(
-        &loaded.tools[0],
-        &Env::with_profile(ClaudeCode)
-    ));
+    assert!(!deferral(&loaded.tools[0], &Env::with_profile(ClaudeCode)));
 }
 
 #[test]
 fn mcp_tools_are_deferred() {
     let loaded = load_server("s", &json!([{"name": "t", "inputSchema": {}}]));
-    assert!(is_deferred(
-        &loaded.tools[0],
-        &Env::with_profile(ClaudeCode)
-    ));
+    assert!(deferral(&loaded.tools[0], &Env::with_profile(ClaudeCode)));
     let named = deferred_tool("mcp__x__y", Flags::NONE);
-    assert!(is_deferred(&named, &Env::with_profile(ClaudeCode)));
+    assert!(deferral(&named, &Env::with_profile(ClaudeCode)));
 }
 
 #[test]
@@ -207,7 +201,7 @@ fn tool_search_is_never_deferred() {
             ..Flags::NONE
         },
     );
-    assert!(!is_deferred(&tool, &Env::with_profile(ClaudeCode)));
+    assert!(!deferral(&tool, &Env::with_profile(ClaudeCode)));
 }
 
 #[test]
@@ -222,13 +216,13 @@ fn fork_first_agent_is_not_deferred() {
     let mut features = Features::none();
     features.set(feature::FORK_SUBAGENT, true);
     let mut switches = Switches::default();
-    assert!(is_deferred(
+    assert!(deferral(
         &agent,
         &env_with(features.clone(), switches.clone())
     ));
     switches.set(switch::FORK_SUBAGENT, true);
-    assert!(!is_deferred(&agent, &env_with(features, switches.clone())));
-    assert!(is_deferred(&agent, &env_with(Features::none(), switches)));
+    assert!(!deferral(&agent, &env_with(features, switches.clone())));
+    assert!(deferral(&agent, &env_with(Features::none(), switches)));
 }
 
 #[test]
@@ -240,13 +234,10 @@ fn brief_under_kairos_is_not_deferred() {
             ..Flags::NONE
         },
     );
-    assert!(is_deferred(&brief, &Env::with_profile(ClaudeCode)));
+    assert!(deferral(&brief, &Env::with_profile(ClaudeCode)));
     let mut features = Features::none();
     features.set(feature::KAIROS_BRIEF, true);
-    assert!(!is_deferred(
-        &brief,
-        &env_with(features, Switches::default())
-    ));
+    assert!(!deferral(&brief, &env_with(features, Switches::default())));
 }
 
 #[test]
@@ -260,18 +251,18 @@ fn send_user_file_needs_kairos_and_the_bridge() {
     );
     let mut features = Features::none();
     features.set(feature::KAIROS, true);
-    assert!(is_deferred(
+    assert!(deferral(
         &tool,
         &env_with(features.clone(), Switches::default())
     ));
     let mut switches = Switches::default();
     switches.set(switch::BRIDGE_ACTIVE, true);
-    assert!(!is_deferred(&tool, &env_with(features, switches)));
+    assert!(!deferral(&tool, &env_with(features, switches)));
 }
 
 #[test]
 fn otherwise_the_defer_flag_decides() {
-    assert!(is_deferred(
+    assert!(deferral(
         &deferred_tool(
             "WebFetch",
             Flags {
@@ -281,7 +272,7 @@ fn otherwise_the_defer_flag_decides() {
         ),
         &Env::with_profile(ClaudeCode)
     ));
-    assert!(!is_deferred(
+    assert!(!deferral(
         &deferred_tool("Bash", Flags::NONE),
         &Env::with_profile(ClaudeCode)
     ));
@@ -389,10 +380,10 @@ fn auto_mode_with_counter_subtracts_the_preamble() {
 
 #[test]
 fn request_needs_deferred_tools_or_pending_servers() {
-    let env = Env::with_profile(ClaudeCode);
+    let _env = Env::with_profile(ClaudeCode);
     let plain = vec![Arc::new(ToolInfo::new("Bash", "x"))];
-    assert!(!tool_search_needed(&env, &plain, 0));
-    assert!(tool_search_needed(&env, &plain, 1));
+    assert!(!tool_search_needed(&plain, 0));
+    assert!(tool_search_needed(&plain, 1));
     let with_mcp = vec![deferred_tool("mcp__a__b", Flags::NONE)];
-    assert!(tool_search_needed(&env, &with_mcp, 0));
+    assert!(tool_search_needed(&with_mcp, 0));
 }

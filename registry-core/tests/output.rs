@@ -67,6 +67,7 @@ fn output_schema_is_built_at_compile_time_from_the_output_type() {
 }
 
 fn dispatcher() -> Dispatcher {
+    let rules = registry_core::PermissionContext::new();
     let env = Env::default();
     let pool: Vec<Arc<ToolInfo>> = [
         &<DayTool as ToolSpec>::DESCRIPTOR,
@@ -75,7 +76,7 @@ fn dispatcher() -> Dispatcher {
     .into_iter()
     .map(|d| Arc::new(ToolInfo::from_builtin(d, &env.switches)))
     .collect();
-    Dispatcher::new(env, pool, ".")
+    Dispatcher::new(env, rules.clone(), pool, ".")
 }
 
 #[tokio::test]

@@ -1,7 +1,5 @@
 //! SEMANTICS.md §4: permission rules.
 
-use registry_core::Env;
-use registry_core::claude_code::ClaudeCode;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -76,7 +74,7 @@ fn malformed_rule_is_taken_whole_as_a_tool_name() {
 
 #[test]
 fn legacy_names_map_to_current_ones_under_the_design_profile() {
-    let mut ctx = Env::with_profile(ClaudeCode).permissions;
+    let mut ctx = registry_core::claude_code::permissions();
     for text in ["Task", "KillShell", "AgentOutputTool(x)"] {
         ctx.add(Behavior::Deny, RuleSource::User, text);
     }
@@ -93,11 +91,9 @@ fn legacy_names_map_to_current_ones_under_the_design_profile() {
 }
 
 #[test]
-fn the_generic_profile_maps_no_legacy_names() {
+fn a_new_permission_context_maps_no_legacy_names() {
     assert_eq!(rule("Task").tool, "Task");
-    let ctx = Env::default()
-        .permissions
-        .with(Behavior::Deny, RuleSource::User, "Task");
+    let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "Task");
     assert_eq!(ctx.rules().next().unwrap().value.tool, "Task");
 }
 

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use registry_core::claude_code::{self, feature, switch};
-use registry_core::defer::is_deferred;
+use registry_core::defer::deferral;
 use registry_core::{
     AgentKind, Env, Flags, ToolInfo, filter_tools_for_agent, merge_and_filter_tools,
 };
@@ -68,7 +68,7 @@ fn generic_profile_gives_every_agent_every_tool_whatever_its_name() {
 fn generic_profile_lets_the_defer_flag_decide_whatever_the_name() {
     let env = everything_on(Env::default());
     for tool in user_tools() {
-        assert!(is_deferred(&tool, &env), "{}", tool.name);
+        assert!(deferral(&tool, &env), "{}", tool.name);
     }
 }
 
@@ -79,7 +79,7 @@ fn design_profile_singles_out_the_design_names() {
     let sub = filter_tools_for_agent(&tools, AgentKind::SubAgent, &env);
     assert!(!names(&sub).contains(&"AskUserQuestion"));
     let brief = tools.iter().find(|tool| tool.name == "Brief").unwrap();
-    assert!(!is_deferred(brief, &env), "Brief stays loaded under KAIROS");
+    assert!(!deferral(brief, &env), "Brief stays loaded under KAIROS");
     // Coordinator mode keeps only the coordinator's set.
     assert_eq!(names(&merge_and_filter_tools(&env, &[], &tools)), ["Agent"]);
 }

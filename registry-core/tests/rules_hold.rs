@@ -19,15 +19,16 @@ fn names(pool: &[Arc<ToolInfo>]) -> Vec<&str> {
     pool.iter().map(|tool| tool.name.as_str()).collect()
 }
 
-fn pool_with(rules: &[&str], tools: serde_json::Value) -> Vec<Arc<ToolInfo>> {
-    let mut env = Env::default();
-    for rule in rules {
-        env.permissions.add(Behavior::Deny, RuleSource::User, rule);
+fn pool_with(deny: &[&str], tools: serde_json::Value) -> Vec<Arc<ToolInfo>> {
+    let mut rules = PermissionContext::new();
+    for rule in deny {
+        rules.add(Behavior::Deny, RuleSource::User, rule);
     }
     let loaded = load_server("s", &tools);
     assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
     assemble_tool_pool(
-        &env,
+        &Env::default(),
+        &rules,
         &Catalog::from_descriptors(Vec::new(), &[]),
         &loaded.tools,
     )

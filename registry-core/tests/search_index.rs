@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use registry_core::env::Env;
 use registry_core::pool::ToolInfo;
 use registry_core::search::ranked::Weights;
 use registry_core::search::text::js_trim;
@@ -101,9 +100,8 @@ fn query() -> impl Strategy<Value = String> {
 }
 
 fn check(tools: Vec<ToolInfo>, queries: Vec<String>, max: usize) -> Result<(), TestCaseError> {
-    let env = Env::default();
     let pool: Vec<Arc<ToolInfo>> = tools.into_iter().map(Arc::new).collect();
-    let engine = SearchEngine::new(&env, pool.clone(), SearchStrategy::Seed);
+    let engine = SearchEngine::new(pool.clone(), SearchStrategy::Seed);
     let deferred = engine.deferred().to_vec();
     for query in queries {
         let scan = seed::search(&query, max, &pool, &deferred, &[]);
@@ -161,7 +159,7 @@ fn pool_with_own_queries() -> impl Strategy<Value = (Vec<ToolInfo>, Vec<String>)
 /// The seed scores the index gives chosen tools equal the scan's.
 fn check_seed_scores(tools: Vec<ToolInfo>, queries: Vec<String>) -> Result<(), TestCaseError> {
     let pool: Vec<Arc<ToolInfo>> = tools.into_iter().map(Arc::new).collect();
-    let engine = SearchEngine::new(&Env::default(), pool, SearchStrategy::Seed);
+    let engine = SearchEngine::new(pool, SearchStrategy::Seed);
     let index = engine.seed_index();
     for query in queries {
         let terms = seed::parse_terms(js_trim(&query.to_lowercase()));
@@ -193,7 +191,7 @@ fn check_blend(
     max: usize,
 ) -> Result<(), TestCaseError> {
     let pool: Vec<Arc<ToolInfo>> = tools.into_iter().map(Arc::new).collect();
-    let engine = SearchEngine::new(&Env::default(), pool.clone(), SearchStrategy::Ranked);
+    let engine = SearchEngine::new(pool.clone(), SearchStrategy::Ranked);
     let seed_weight = Weights::default().seed;
     for query in queries {
         let lower = query.to_lowercase();
@@ -295,7 +293,7 @@ fn check_at(tools: &[ToolInfo], queries: &[&str], cut_offs: &[usize]) {
 
 fn found(tools: &[ToolInfo], query: &str) -> usize {
     let pool: Vec<Arc<ToolInfo>> = tools.iter().cloned().map(Arc::new).collect();
-    let engine = SearchEngine::new(&Env::default(), pool, SearchStrategy::Seed);
+    let engine = SearchEngine::new(pool, SearchStrategy::Seed);
     engine.search(query, 5).matches.len()
 }
 
@@ -417,24 +415,22 @@ fn index_equals_scan_on_punctuation_and_non_ascii_terms() {
 
 #[test]
 fn memo_is_dropped_only_when_the_deferred_set_changes() {
-    let env = Env::default();
     let a = Arc::new(deferred("mcp__s__alpha", "first words"));
     let b = Arc::new(deferred("mcp__s__beta", "second words"));
-    let mut engine = SearchEngine::new(&env, vec![a.clone()], SearchStrategy::Seed);
+    let mut engine = SearchEngine::new(vec![a.clone()], SearchStrategy::Seed);
     // Same deferred names with a new description: the memoized text stays.
     let changed = Arc::new(deferred("mcp__s__alpha", "replacement"));
-    engine.update(&env, vec![changed]);
+    engine.update(vec![changed]);
     assert_eq!(engine.builds(), 1);
     assert_eq!(engine.search("first", 5).matches, ["mcp__s__alpha"]);
     // A new deferred tool: the memo is dropped and rebuilt.
-    engine.update(&env, vec![a, b]);
+    engine.update(vec![a, b]);
     assert_eq!(engine.builds(), 2);
     assert_eq!(engine.search("second", 5).matches, ["mcp__s__beta"]);
 }
 
 #[test]
 fn ranked_strategy_keeps_select_exact_name_and_required_meanings() {
-    let env = Env::default();
     let pool: Vec<Arc<ToolInfo>> = vec![
         Arc::new(ToolInfo::new(
             "mcp__slack__send_message",
@@ -445,7 +441,7 @@ fn ranked_strategy_keeps_select_exact_name_and_required_meanings() {
             "Send an email message",
         )),
     ];
-    let engine = SearchEngine::new(&env, pool, SearchStrategy::Ranked);
+    let engine = SearchEngine::new(pool, SearchStrategy::Ranked);
     assert_eq!(
         engine.search("select:mcp__mail__send_email", 5).matches,
         ["mcp__mail__send_email"]

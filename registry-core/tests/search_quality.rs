@@ -7,7 +7,6 @@
 
 use std::path::PathBuf;
 
-use registry_core::env::Env;
 use registry_core::search::eval::EvalSet;
 use registry_core::search::{SearchEngine, Strategy};
 
@@ -28,7 +27,7 @@ fn set(name: &str) -> EvalSet {
 
 /// recall@5 of `strategy` over `set`'s queries.
 fn recall_at_5(set: &EvalSet, strategy: Strategy) -> f64 {
-    let engine = SearchEngine::new(&Env::default(), set.pool.clone(), strategy);
+    let engine = SearchEngine::new(set.pool.clone(), strategy);
     let total: f64 = set
         .queries
         .iter()

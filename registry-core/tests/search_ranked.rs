@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use registry_core::env::Env;
 use registry_core::mcp::load_servers;
 use registry_core::pool::ToolInfo;
 use registry_core::search::ranked::{RankedIndex, Weights};
@@ -47,7 +46,7 @@ fn engine_without_seed(mut tools: Vec<Arc<ToolInfo>>) -> SearchEngine {
         seed: 0.0,
         ..Weights::default()
     };
-    SearchEngine::new(&Env::default(), tools, Strategy::Ranked).with_weights(weights)
+    SearchEngine::new(tools, Strategy::Ranked).with_weights(weights)
 }
 
 fn scores(tools: &[Arc<ToolInfo>], weights: Weights, query: &str) -> Vec<(usize, f32)> {

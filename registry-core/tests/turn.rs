@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use registry_core::dispatch::{DispatchError, Dispatcher, ToolUse};
 use registry_core::{
-    CallTiming, CancellationToken, Env, Progress, State, Tool, ToolContext, ToolError, ToolInfo,
-    ToolSpec, TurnOptions, tool,
+    CallTiming, CancellationToken, Env, PermissionContext, Progress, State, Tool, ToolContext,
+    ToolError, ToolInfo, ToolSpec, TurnOptions, tool,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -111,11 +111,12 @@ fn pool() -> Vec<Arc<ToolInfo>> {
 }
 
 fn dispatcher() -> (Dispatcher, Arc<AppState>) {
+    let rules = PermissionContext::new();
     let app = Arc::new(AppState {
         log: Mutex::new(Vec::new()),
     });
-    let dispatcher =
-        Dispatcher::new(Env::default(), pool(), ".").with_state(State::new().with(app.clone()));
+    let dispatcher = Dispatcher::new(Env::default(), rules.clone(), pool(), ".")
+        .with_state(State::new().with(app.clone()));
     (dispatcher, app)
 }
 
@@ -318,6 +319,7 @@ async fn progress_reports_reach_the_host_with_the_tool_use_id() {
 
 #[tokio::test]
 async fn destructive_tool_asks_and_without_an_approver_is_refused() {
+    let mut rules = PermissionContext::new();
     let (dispatcher, _) = dispatcher();
     let result = dispatcher
         .dispatch(&ToolUse::new("w", "Wipe", json!({})))
@@ -326,13 +328,13 @@ async fn destructive_tool_asks_and_without_an_approver_is_refused() {
         matches!(&result.error, Some(DispatchError::NeedsApproval { tool, .. }) if tool == "Wipe"),
         "{result:?}"
     );
-    let mut env = Env::default();
-    env.permissions.add(
+    let env = Env::default();
+    rules.add(
         registry_core::Behavior::Allow,
         registry_core::RuleSource::User,
         "Wipe",
     );
-    let allowed = Dispatcher::new(env, pool(), ".");
+    let allowed = Dispatcher::new(env, rules.clone(), pool(), ".");
     let result = allowed
         .dispatch(&ToolUse::new("w", "Wipe", json!({})))
         .await;

@@ -42,20 +42,21 @@ impl McpCaller for Echo {
 fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps() {
     const WORKERS: usize = 8;
     const ROUNDS: usize = 40;
-    let mut env = common::env();
+    let env = common::env();
+    let mut rules = registry_core::claude_code::permissions();
     // The fixture servers' tools are mostly destructive: nothing asks in this test.
-    env.permissions.mode = PermissionMode::BypassPermissions;
+    rules.mode = PermissionMode::BypassPermissions;
     let catalog = common::catalog();
     let fixtures = common::fixtures();
     let (first, second) = fixtures.split_at(fixtures.len() / 2);
     let snapshots: Vec<Arc<Snapshot>> = [first, second, &fixtures[..]]
         .into_iter()
         .map(|servers| {
-            let pool = assemble_tool_pool(&env, &catalog, &common::load(servers));
+            let pool = assemble_tool_pool(&env, &rules, &catalog, &common::load(servers));
             let render = render_anthropic(&env, &pool, &SchemaCache::new(), &options())
                 .unwrap()
                 .tools;
-            let engine = Arc::new(SearchEngine::new(&env, pool.clone(), Strategy::Ranked));
+            let engine = Arc::new(SearchEngine::new(pool.clone(), Strategy::Ranked));
             Arc::new(Snapshot {
                 pool,
                 engine,
@@ -85,7 +86,8 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
         });
         let workers: Vec<_> = (0..WORKERS)
             .map(|worker| {
-                let (env, cache, current, snapshots) = (&env, &cache, &current, &snapshots);
+                let (env, rules, cache, current, snapshots) =
+                    (&env, &rules, &cache, &current, &snapshots);
                 scope.spawn(move || {
                     for round in 0..ROUNDS {
                         let snapshot = Arc::clone(&current.read().unwrap());
@@ -104,6 +106,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                         );
                         let dispatcher = Dispatcher::new(
                             env.clone(),
+                            rules.clone(),
                             snapshot.pool.clone(),
                             "/nonexistent",
                         )

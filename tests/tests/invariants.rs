@@ -10,7 +10,7 @@
 
 mod common;
 
-use registry_core::claude_code::switch;
+use registry_core::claude_code::{self, switch};
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -168,8 +168,9 @@ proptest! {
         let mut env = common::env();
         env.tool_search.enable_tool_search = tool_search.map(str::to_owned);
         env.switches.set(switch::COORDINATOR, kind == AgentKind::Coordinator);
+        let mut permissions = claude_code::permissions();
         for (behavior, source, text) in &rules {
-            env.permissions.add(*behavior, *source, text);
+            permissions.add(*behavior, *source, text);
         }
         let plain_rules: Vec<(Behavior, String)> =
             rules.iter().map(|(b, _, text)| (*b, text.clone())).collect();
@@ -190,10 +191,10 @@ proptest! {
             .collect();
         let loaded = load_servers(results.iter().map(|(s, v)| (s.as_str(), v)));
         let catalog = common::catalog();
-        let pool = filter_tools_for_agent(&assemble_tool_pool(&env, &catalog, &loaded.tools), kind, &env);
+        let pool = filter_tools_for_agent(&assemble_tool_pool(&env, &permissions, &catalog, &loaded.tools), kind, &env);
 
         // Everything that could have been in the pool, with whether it must stay out.
-        let all = assemble_tool_pool(&common::env(), &catalog, &loaded.tools);
+        let all = assemble_tool_pool(&common::env(), &claude_code::permissions(), &catalog, &loaded.tools);
         let forbidden: Vec<&Arc<ToolInfo>> = all
             .iter()
             .filter(|tool| {
@@ -229,7 +230,7 @@ proptest! {
         let every: Vec<&str> = all.iter().map(|tool| tool.name.as_str()).collect();
         all_queries.push(format!("select:{}", every.join(",")));
         for strategy in [SearchStrategy::Seed, SearchStrategy::Ranked] {
-            let engine = SearchEngine::new(&env, pool.clone(), strategy);
+            let engine = SearchEngine::new(pool.clone(), strategy);
             for query in &all_queries {
                 for found in engine.search(query, 10).matches {
                     prop_assert!(!forbidden_names.contains(found.as_str()), "{query:?} found {found}");
@@ -268,7 +269,7 @@ proptest! {
         // Dispatched: by name and by alias; `{}` is not valid input for most built-ins, so a
         // tool that were found would fail validation instead of running.
         let recorder = Arc::new(Recorder(AtomicUsize::new(0)));
-        let dispatcher = Dispatcher::new(env.clone(), pool.clone(), "/nonexistent")
+        let dispatcher = Dispatcher::new(env.clone(), permissions, pool.clone(), "/nonexistent")
             .with_mcp(recorder.clone());
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
         for tool in &forbidden {

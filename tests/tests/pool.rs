@@ -6,30 +6,31 @@ use std::sync::Arc;
 
 use common::{catalog, env, fixtures, load, names};
 use registry_core::cache::SchemaCache;
-use registry_core::claude_code::{feature, switch};
+use registry_core::claude_code::{self, feature, switch};
 use registry_core::contexts::AgentKind;
-use registry_core::permissions::{Behavior, RuleSource};
+use registry_core::permissions::{Behavior, PermissionContext, RuleSource};
 use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
 use registry_core::{
     Env, ToolInfo, assemble_tool_pool, compare_names, filter_tools_for_agent, get_all_base_tools,
     get_tools, merge_and_filter_tools,
 };
 
-fn tool_names(env: &Env) -> Vec<String> {
-    get_tools(env, &catalog())
+fn tool_names(env: &Env, rules: &PermissionContext) -> Vec<String> {
+    get_tools(env, rules, &catalog())
         .iter()
         .map(|tool| tool.name.clone())
         .collect()
 }
 
-fn has(env: &Env, name: &str) -> bool {
-    tool_names(env).iter().any(|tool| tool == name)
+fn has(env: &Env, rules: &PermissionContext, name: &str) -> bool {
+    tool_names(env, rules).iter().any(|tool| tool == name)
 }
 
 /// The lesson's §14.4 availability matrix, row by row: main thread, sub-agent, async agent,
 /// coordinator.
 #[test]
 fn availability_matrix_of_lesson_14_4() {
+    let rules = claude_code::permissions();
     let kinds = [
         AgentKind::Main,
         AgentKind::SubAgent,
@@ -39,7 +40,7 @@ fn availability_matrix_of_lesson_14_4() {
     for internal in [false, true] {
         let mut env = env();
         env.features.set(feature::INTERNAL_BUILD, internal);
-        let pool = get_tools(&env, &catalog());
+        let pool = get_tools(&env, &rules, &catalog());
         for (tool, cells) in common::MATRIX {
             for (kind, cell) in kinds.iter().zip(cells) {
                 let expected = match *cell {
@@ -61,8 +62,9 @@ fn availability_matrix_of_lesson_14_4() {
 
 #[test]
 fn custom_agents_lose_the_same_tools_as_sub_agents() {
+    let rules = claude_code::permissions();
     let env = env();
-    let pool = get_tools(&env, &catalog());
+    let pool = get_tools(&env, &rules, &catalog());
     assert_eq!(
         names(&filter_tools_for_agent(&pool, AgentKind::CustomAgent, &env)),
         names(&filter_tools_for_agent(&pool, AgentKind::SubAgent, &env))
@@ -71,9 +73,10 @@ fn custom_agents_lose_the_same_tools_as_sub_agents() {
 
 #[test]
 fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
+    let rules = claude_code::permissions();
     let mut env = env();
     env.switches.set(switch::TODO_V2, true);
-    let pool = get_tools(&env, &catalog());
+    let pool = get_tools(&env, &rules, &catalog());
     let teammate = filter_tools_for_agent(&pool, AgentKind::InProcessTeammate, &env);
     let async_agent = filter_tools_for_agent(&pool, AgentKind::Async, &env);
     for name in [
@@ -90,8 +93,9 @@ fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
 
 #[test]
 fn agent_filters_keep_every_mcp_tool_but_the_coordinator_keeps_only_pr_activity() {
+    let rules = claude_code::permissions();
     let env = env();
-    let mut pool = get_tools(&env, &catalog());
+    let mut pool = get_tools(&env, &rules, &catalog());
     pool.push(Arc::new(ToolInfo::new(
         "mcp__gh__subscribe_pr_activity",
         "x",
@@ -113,24 +117,26 @@ fn agent_filters_keep_every_mcp_tool_but_the_coordinator_keeps_only_pr_activity(
 
 #[test]
 fn simple_mode_is_bash_read_edit() {
+    let rules = claude_code::permissions();
     let mut env = env();
     env.switches.set(switch::SIMPLE, true);
-    assert_eq!(tool_names(&env), ["Bash", "Read", "Edit"]);
+    assert_eq!(tool_names(&env, &rules), ["Bash", "Read", "Edit"]);
 }
 
 #[test]
 fn simple_mode_in_coordinator_mode_adds_agent_task_stop_send_message() {
+    let rules = claude_code::permissions();
     let mut env = env();
     env.switches.set(switch::SIMPLE, true);
     env.switches.set(switch::COORDINATOR, true);
     env.features.set(feature::COORDINATOR_MODE, true);
     assert_eq!(
-        tool_names(&env),
+        tool_names(&env, &rules),
         ["Bash", "Read", "Edit", "Agent", "TaskStop", "SendMessage"]
     );
     env.features.set(feature::COORDINATOR_MODE, false);
     assert_eq!(
-        tool_names(&env),
+        tool_names(&env, &rules),
         ["Bash", "Read", "Edit"],
         "coordinator mode needs the build feature"
     );
@@ -138,15 +144,16 @@ fn simple_mode_in_coordinator_mode_adds_agent_task_stop_send_message() {
 
 #[test]
 fn simple_mode_still_applies_deny_rules() {
+    let mut rules = claude_code::permissions();
     let mut env = env();
     env.switches.set(switch::SIMPLE, true);
-    env.permissions
-        .add(Behavior::Deny, RuleSource::User, "Read");
-    assert_eq!(tool_names(&env), ["Bash", "Edit"]);
+    rules.add(Behavior::Deny, RuleSource::User, "Read");
+    assert_eq!(tool_names(&env, &rules), ["Bash", "Edit"]);
 }
 
 #[test]
 fn simple_repl_mode_is_only_repl_when_the_repl_tool_exists() {
+    let rules = claude_code::permissions();
     let mut env = env();
     env.switches.set(switch::SIMPLE, true);
     env.switches.set(switch::REPL, true);
@@ -155,11 +162,12 @@ fn simple_repl_mode_is_only_repl_when_the_repl_tool_exists() {
     } else {
         &["Bash", "Read", "Edit"]
     };
-    assert_eq!(tool_names(&env), expected);
+    assert_eq!(tool_names(&env, &rules), expected);
 }
 
 #[test]
 fn special_tools_are_in_the_base_list_but_not_offered() {
+    let rules = claude_code::permissions();
     let env = env();
     let base: Vec<&str> = get_all_base_tools(&env, &catalog())
         .iter()
@@ -167,57 +175,59 @@ fn special_tools_are_in_the_base_list_but_not_offered() {
         .collect();
     for special in ["ListMcpResources", "ReadMcpResource", "StructuredOutput"] {
         assert!(base.contains(&special), "{special}");
-        assert!(!has(&env, special), "{special}");
+        assert!(!has(&env, &rules, special), "{special}");
     }
 }
 
 #[test]
 fn deny_rule_removes_the_builtin_from_the_pool() {
-    let mut env = env();
-    env.permissions
-        .add(Behavior::Deny, RuleSource::Policy, "WebFetch");
-    assert!(!has(&env, "WebFetch"));
-    env.permissions
-        .add(Behavior::Deny, RuleSource::Policy, "Bash(rm:*)");
+    let mut rules = claude_code::permissions();
+    let env = env();
+    rules.add(Behavior::Deny, RuleSource::Policy, "WebFetch");
+    assert!(!has(&env, &rules, "WebFetch"));
+    rules.add(Behavior::Deny, RuleSource::Policy, "Bash(rm:*)");
     assert!(
-        has(&env, "Bash"),
+        has(&env, &rules, "Bash"),
         "a rule with content never removes a tool"
     );
 }
 
 #[test]
 fn repl_mode_hides_the_primitive_tools_only_when_repl_survived() {
+    let mut rules = claude_code::permissions();
     let mut env = env();
     env.switches.set(switch::REPL, true);
     if tools::features().is_on(feature::INTERNAL_BUILD) {
-        assert!(!has(&env, "Bash") && has(&env, "REPL"));
-        env.permissions
-            .add(Behavior::Deny, RuleSource::User, "REPL");
+        assert!(!has(&env, &rules, "Bash") && has(&env, &rules, "REPL"));
+        rules.add(Behavior::Deny, RuleSource::User, "REPL");
     }
     assert!(
-        has(&env, "Bash") && has(&env, "Read"),
+        has(&env, &rules, "Bash") && has(&env, &rules, "Read"),
         "without REPL nothing is hidden"
     );
 }
 
 #[test]
 fn embedded_search_tools_drop_glob_and_grep() {
+    let rules = claude_code::permissions();
     let mut env = env();
-    assert!(has(&env, "Glob") && has(&env, "Grep"));
+    assert!(has(&env, &rules, "Glob") && has(&env, &rules, "Grep"));
     env.switches.set(switch::EMBEDDED_SEARCH_TOOLS, true);
-    assert!(!has(&env, "Glob") && !has(&env, "Grep"));
+    assert!(!has(&env, &rules, "Glob") && !has(&env, &rules, "Grep"));
 }
 
 #[test]
 fn tool_search_is_in_the_catalog_only_when_it_might_be_on() {
+    let rules = claude_code::permissions();
     let mut env = env();
-    assert!(has(&env, "ToolSearch"));
+    assert!(has(&env, &rules, "ToolSearch"));
     env.tool_search.enable_tool_search = Some("false".into());
-    assert!(!has(&env, "ToolSearch"));
+    assert!(!has(&env, &rules, "ToolSearch"));
 }
 
 #[test]
 fn run_time_gates_decide_presence() {
+    let rules = claude_code::permissions();
     let mut env = env();
     let gated = [
         "TaskCreate",
@@ -232,7 +242,7 @@ fn run_time_gates_decide_presence() {
         "PowerShell",
     ];
     for name in gated {
-        assert!(!has(&env, name), "{name} is off by default");
+        assert!(!has(&env, &rules, name), "{name} is off by default");
     }
     env.switches.set(switch::TODO_V2, true);
     env.switches.set(switch::WORKTREE_MODE, true);
@@ -240,7 +250,7 @@ fn run_time_gates_decide_presence() {
     env.switches.set(switch::LSP, true);
     env.switches.set(switch::POWERSHELL, true);
     for name in gated {
-        assert!(has(&env, name), "{name} with its switch on");
+        assert!(has(&env, &rules, name), "{name} with its switch on");
     }
 }
 
@@ -283,22 +293,23 @@ fn assert_partitioned(pool: &[Arc<ToolInfo>]) {
 
 #[test]
 fn fixture_pool_is_a_sorted_builtin_prefix_and_a_sorted_mcp_suffix() {
+    let rules = claude_code::permissions();
     let env = env();
     let mcp = load(&fixtures());
     assert_eq!(mcp.len(), 134);
-    let pool = assemble_tool_pool(&env, &catalog(), &mcp);
-    assert_eq!(pool.len(), get_tools(&env, &catalog()).len() + 134);
+    let pool = assemble_tool_pool(&env, &rules, &catalog(), &mcp);
+    assert_eq!(pool.len(), get_tools(&env, &rules, &catalog()).len() + 134);
     assert_partitioned(&pool);
 }
 
 #[test]
 fn deny_mcp_git_removes_exactly_the_git_tools() {
+    let mut rules = claude_code::permissions();
     let mcp = load(&fixtures());
-    let before = assemble_tool_pool(&env(), &catalog(), &mcp);
-    let mut env = env();
-    env.permissions
-        .add(Behavior::Deny, RuleSource::User, "mcp__git");
-    let after = assemble_tool_pool(&env, &catalog(), &mcp);
+    let before = assemble_tool_pool(&env(), &rules, &catalog(), &mcp);
+    let env = env();
+    rules.add(Behavior::Deny, RuleSource::User, "mcp__git");
+    let after = assemble_tool_pool(&env, &rules, &catalog(), &mcp);
     let removed: Vec<&str> = names(&before)
         .into_iter()
         .filter(|name| !names(&after).contains(name))
@@ -312,11 +323,12 @@ fn deny_mcp_git_removes_exactly_the_git_tools() {
 
 #[test]
 fn adding_a_server_changes_no_byte_before_the_first_mcp_tool() {
+    let rules = claude_code::permissions();
     let env = env();
     let servers = fixtures();
     let (without_last, _) = servers.split_at(servers.len() - 1);
     let render = |servers: &[(String, serde_json::Value)]| {
-        let pool = assemble_tool_pool(&env, &catalog(), &load(servers));
+        let pool = assemble_tool_pool(&env, &rules, &catalog(), &load(servers));
         let options = RenderOptions {
             tool_search: true,
             strategy: DeferStrategy::AllDeferred,
@@ -335,11 +347,12 @@ fn adding_a_server_changes_no_byte_before_the_first_mcp_tool() {
 
 #[test]
 fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
+    let rules = claude_code::permissions();
     let env = env();
     let mut impostor = ToolInfo::new("Bash", "not the real one");
     impostor.origin =
         registry_core::pool::Origin::Mcp(registry_core::pool::McpInfo::new("x", "Bash"));
-    let pool = assemble_tool_pool(&env, &catalog(), &[Arc::new(impostor)]);
+    let pool = assemble_tool_pool(&env, &rules, &catalog(), &[Arc::new(impostor)]);
     let bash: Vec<_> = pool.iter().filter(|tool| tool.name == "Bash").collect();
     assert_eq!(bash.len(), 1);
     assert!(bash[0].builtin().is_some());
@@ -347,8 +360,9 @@ fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
 
 #[test]
 fn merge_keeps_initial_tools_first_and_sorts_partitions() {
+    let rules = claude_code::permissions();
     let env = env();
-    let assembled = assemble_tool_pool(&env, &catalog(), &load(&fixtures()[..2]));
+    let assembled = assemble_tool_pool(&env, &rules, &catalog(), &load(&fixtures()[..2]));
     let initial = vec![
         Arc::new(ToolInfo::new("Read", "host's own Read")),
         Arc::new(ToolInfo::new("Zeta", "extra")),
@@ -368,10 +382,11 @@ fn merge_keeps_initial_tools_first_and_sorts_partitions() {
 
 #[test]
 fn merge_in_coordinator_mode_keeps_only_the_coordinator_set() {
+    let rules = claude_code::permissions();
     let mut env = env();
     env.features.set(feature::COORDINATOR_MODE, true);
     env.switches.set(switch::COORDINATOR, true);
-    let assembled = assemble_tool_pool(&env, &catalog(), &[]);
+    let assembled = assemble_tool_pool(&env, &rules, &catalog(), &[]);
     let merged = merge_and_filter_tools(&env, &[], &assembled);
     assert_eq!(names(&merged), ["Agent", "SendMessage", "TaskStop"]);
 }

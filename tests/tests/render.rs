@@ -17,11 +17,12 @@ use registry_core::{Pool, assemble_tool_pool};
 use serde_json::{Value, json};
 
 fn pool() -> Pool {
+    let rules = registry_core::claude_code::permissions();
     let servers: Vec<_> = fixtures()
         .into_iter()
         .filter(|(name, _)| name == "git" || name == "time")
         .collect();
-    assemble_tool_pool(&env(), &catalog(), &load(&servers))
+    assemble_tool_pool(&env(), &rules, &catalog(), &load(&servers))
 }
 
 fn render_all(pool: &Pool) -> Value {

@@ -161,11 +161,10 @@ fn tool_search_without_a_search_engine_says_so() {
 #[test]
 fn tool_search_answers_with_tool_reference_blocks_from_the_attached_engine() {
     use registry_core::search::{SearchEngine, Strategy};
-    use registry_core::{Env, Switches, Tool, ToolInfo};
+    use registry_core::{Switches, Tool, ToolInfo};
 
-    let mut lazy = ToolInfo::new("mcp__nb__run_cell", "Run a jupyter notebook cell");
-    lazy.flags.defer = true;
-    let engine = SearchEngine::new(&Env::default(), vec![Arc::new(lazy)], Strategy::Seed);
+    let lazy = ToolInfo::new("mcp__nb__run_cell", "Run a jupyter notebook cell");
+    let engine = SearchEngine::new(vec![Arc::new(lazy)], Strategy::Seed);
     let switches = Switches::default();
     let ctx = ToolContext::new(std::path::Path::new("."), &switches).with_searcher(&engine);
     let found: ToolSearchTool = serde_json::from_value(json!({"query": "jupyter"})).unwrap();

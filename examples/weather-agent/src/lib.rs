@@ -25,7 +25,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use registry_core::{
-    Catalog, Dispatcher, Env, State, Tool, ToolContext, ToolError, assemble_tool_pool, tool,
+    Catalog, Dispatcher, Env, PermissionContext, State, Tool, ToolContext, ToolError,
+    assemble_tool_pool, tool,
 };
 use serde::Deserialize;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
@@ -158,12 +159,14 @@ impl Tool for RadarTool {
 /// The pool of this crate's tools (and the core's ToolSearch), as the model is offered it.
 pub fn pool() -> Vec<Arc<registry_core::ToolInfo>> {
     let builtins = registry_core::builtins().unwrap_or_else(|clash| panic!("{clash}"));
-    assemble_tool_pool(&Env::default(), &Catalog::new(builtins, &[]), &[])
+    let rules = PermissionContext::new();
+    assemble_tool_pool(&Env::default(), &rules, &Catalog::new(builtins, &[]), &[])
 }
 
 /// A dispatcher over this crate's tools, with `app` as the state they share.
 pub fn dispatcher(app: Arc<AppState>) -> Dispatcher {
-    Dispatcher::new(Env::default(), pool(), ".").with_state(State::new().with(app))
+    Dispatcher::new(Env::default(), PermissionContext::new(), pool(), ".")
+        .with_state(State::new().with(app))
 }
 
 /// A one-route HTTP service on 127.0.0.1 that answers every request with `body`; returns its

@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use crate::descriptor::ToolDescriptor;
 use crate::env::{Env, Provider, ToolSearchSettings};
+use crate::permissions::PermissionContext;
 use crate::switches::{Features, is_truthy};
 use crate::tool_info::ToolInfo;
 
@@ -130,10 +131,6 @@ impl Profile for ClaudeCode {
         "claude-code"
     }
 
-    fn legacy_names(&self) -> &'static [(&'static str, &'static str)] {
-        names::LEGACY
-    }
-
     /// Glob and Grep only without embedded search tools.
     fn in_base_list(&self, tool: &ToolDescriptor, gates: Gates<'_>) -> bool {
         !matches!(tool.name, names::GLOB | names::GREP)
@@ -208,12 +205,11 @@ impl Profile for ClaudeCode {
 }
 
 /// The design's environment: this profile, `features` from the tools crate, and the switches and
-/// tool-search settings read from the process environment; the permission context starts
-/// without rules, with `HOME` as the home directory of `~/` path rules.
+/// tool-search settings read from the process environment.
 ///
 /// Variables: those of [`switch::VARIABLES`], `ENABLE_TOOL_SEARCH`,
 /// `CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS`, `CLAUDE_CODE_USE_BEDROCK`,
-/// `CLAUDE_CODE_USE_VERTEX`, `CLAUDE_CODE_USE_FOUNDRY`, `ANTHROPIC_BASE_URL`, `HOME`. A switch
+/// `CLAUDE_CODE_USE_VERTEX`, `CLAUDE_CODE_USE_FOUNDRY`, `ANTHROPIC_BASE_URL`. A switch
 /// is on when its variable is truthy: `1`, `true`, `yes` or `on`, in any case.
 pub fn env_from_env(features: Features) -> Env {
     env_from_lookup(features, |name| std::env::var(name).ok())
@@ -232,9 +228,6 @@ pub fn env_from_lookup(features: Features, get: impl Fn(&str) -> Option<String>)
         Provider::FirstParty
     };
     let mut env = env(features);
-    if let Some(home) = get("HOME").filter(|home| !home.is_empty()) {
-        env.permissions.set_home(home);
-    }
     for (name, variable) in switch::VARIABLES {
         env.switches.set(name, on(variable));
     }
@@ -248,12 +241,29 @@ pub fn env_from_lookup(features: Features, get: impl Fn(&str) -> Option<String>)
 }
 
 /// The design's environment with nothing read from the process: this profile, `features`,
-/// every switch off, default tool-search settings, no rules.
+/// every switch off, default tool-search settings.
 pub fn env(features: Features) -> Env {
     Env {
         features,
         ..Env::with_profile(ClaudeCode)
     }
+}
+
+/// A permission context for the design: no rules yet, the [legacy names](names::LEGACY) renamed
+/// in every rule added, and `HOME` from the process as the home directory of `~/` path rules.
+pub fn permissions_from_env() -> PermissionContext {
+    let mut rules = permissions();
+    if let Some(home) = std::env::var_os("HOME").filter(|home| !home.is_empty()) {
+        rules.set_home(home);
+    }
+    rules
+}
+
+/// Like [`permissions_from_env`], with nothing read from the process (no home directory).
+pub fn permissions() -> PermissionContext {
+    let mut rules = PermissionContext::new();
+    rules.set_legacy_names(names::LEGACY);
+    rules
 }
 
 #[cfg(test)]

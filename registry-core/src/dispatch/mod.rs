@@ -36,9 +36,8 @@ use tokio_util::sync::CancellationToken;
 pub use error::DispatchError;
 
 use crate::context::{ProgressSink, State, ToolContext};
-use crate::defer::is_deferred;
 use crate::env::Env;
-use crate::permissions::{Access, PermissionMode, Subject, Verdict};
+use crate::permissions::{Access, PermissionContext, PermissionMode, Subject, Verdict};
 use crate::search::{SearchEngine, SearchOutput, Strategy, ToolSearcher};
 use crate::tool::{BoxFuture, PermissionDecision, ToolError, ToolOutput, json_kind};
 use crate::tool_info::{ToolInfo, find_tool};
@@ -158,6 +157,7 @@ impl ToolResult {
 #[derive(Clone)]
 pub struct Dispatcher {
     env: Arc<Env>,
+    rules: Arc<PermissionContext>,
     pool: Arc<[Arc<ToolInfo>]>,
     cwd: Arc<PathBuf>,
     state: Arc<State>,
@@ -179,20 +179,22 @@ impl std::fmt::Debug for Dispatcher {
 }
 
 impl Dispatcher {
-    /// A dispatcher for `pool` under `env`'s rules, with tools working in `cwd`.
+    /// A dispatcher for `pool` (as assembled for `env` and `rules`), checking every call
+    /// against `rules`, with tools working in `cwd`.
     pub fn new(
         env: impl Into<Arc<Env>>,
+        rules: impl Into<Arc<PermissionContext>>,
         pool: impl Into<Arc<[Arc<ToolInfo>]>>,
         cwd: impl Into<PathBuf>,
     ) -> Self {
         let (env, pool) = (env.into(), pool.into());
         Dispatcher {
             searcher: Arc::new(PoolSearch {
-                env: Arc::clone(&env),
                 pool: Arc::clone(&pool),
                 engine: OnceLock::new(),
             }),
             env,
+            rules: rules.into(),
             pool,
             cwd: Arc::new(cwd.into()),
             state: Arc::default(),
@@ -239,9 +241,14 @@ impl Dispatcher {
         &self.pool
     }
 
-    /// The rules' inputs.
+    /// The environment the pool was assembled for.
     pub fn env(&self) -> &Env {
         &self.env
+    }
+
+    /// The permission rules every call is checked against.
+    pub fn permissions(&self) -> &PermissionContext {
+        &self.rules
     }
 
     /// Runs one `tool_use` and returns its `tool_result`.
@@ -268,7 +275,7 @@ impl Dispatcher {
         let mut ctx = ToolContext::new(&self.cwd, &self.env.switches)
             .with_tool_use_id(&call.id)
             .with_state(&self.state)
-            .with_permissions(&self.env.permissions)
+            .with_permissions(&self.rules)
             .with_cancellation(cancel)
             .with_searcher(&*self.searcher);
         if let Some(progress) = progress {
@@ -302,7 +309,7 @@ impl Dispatcher {
             tool: tool.name.clone(),
             path,
             message,
-            load_hint: is_deferred(tool, &self.env) && !self.loaded.contains(&tool.name),
+            load_hint: tool.is_deferred() && !self.loaded.contains(&tool.name),
         }
     }
 
@@ -312,7 +319,7 @@ impl Dispatcher {
         input: &Value,
         ctx: &ToolContext<'_>,
     ) -> Result<ToolOutput, DispatchError> {
-        if let Some(rule) = self.env.permissions.deny_rule_for_tool(tool.rule_target()) {
+        if let Some(rule) = self.rules.deny_rule_for_tool(tool.rule_target()) {
             return Err(DispatchError::Denied {
                 tool: tool.name.clone(),
                 refusal: crate::permissions::Refusal::Rule(rule.clone()),
@@ -390,7 +397,7 @@ impl Dispatcher {
         ctx: &ToolContext<'_>,
         own_check: impl FnOnce() -> PermissionDecision,
     ) -> Result<(), DispatchError> {
-        let rules = &self.env.permissions;
+        let rules = &*self.rules;
         let decision = match rules.check(tool.rule_target(), subject, ctx.cwd) {
             Verdict::Deny(refusal) => {
                 return Err(DispatchError::Denied {
@@ -450,7 +457,6 @@ impl Dispatcher {
 
 /// The search engine of a dispatcher's pool, built on first use.
 struct PoolSearch {
-    env: Arc<Env>,
     pool: Arc<[Arc<ToolInfo>]>,
     engine: OnceLock<SearchEngine>,
 }
@@ -458,7 +464,7 @@ struct PoolSearch {
 impl ToolSearcher for PoolSearch {
     fn search(&self, query: &str, max_results: usize) -> SearchOutput {
         self.engine
-            .get_or_init(|| SearchEngine::new(&self.env, self.pool.to_vec(), Strategy::Seed))
+            .get_or_init(|| SearchEngine::new(self.pool.to_vec(), Strategy::Seed))
             .search(query, max_results)
     }
 }

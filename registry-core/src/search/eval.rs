@@ -15,7 +15,6 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{SearchEngine, Strategy};
-use crate::env::Env;
 use crate::mcp::load_servers;
 use crate::tool_info::ToolInfo;
 
@@ -236,11 +235,7 @@ pub struct Metrics {
 
 /// Evaluates a strategy at cut-off `k`.
 pub fn evaluate(set: &EvalSet, strategy: Strategy, k: usize) -> Metrics {
-    evaluate_engine(
-        set,
-        &SearchEngine::new(&Env::default(), set.pool.clone(), strategy),
-        k,
-    )
+    evaluate_engine(set, &SearchEngine::new(set.pool.clone(), strategy), k)
 }
 
 /// Evaluates an engine built over `set.pool` at cut-off `k`.

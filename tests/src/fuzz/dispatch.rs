@@ -7,7 +7,7 @@ use registry_core::dispatch::{DispatchError, Dispatcher, ToolUse};
 use registry_core::permissions::path::{absolute, canonical_path};
 use registry_core::permissions::{Access, Verdict};
 use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{Env, Subject, ToolContext, ToolInfo, ToolOutput};
+use registry_core::{Env, PermissionContext, Subject, ToolContext, ToolInfo, ToolOutput};
 use serde_json::Value;
 
 use super::input::{arbitrary_json, object_for};
@@ -21,6 +21,7 @@ const WRITERS: [&str; 3] = ["Write", "Edit", "NotebookEdit"];
 struct Setup {
     scratch: Scratch,
     env: Arc<Env>,
+    rules: Arc<PermissionContext>,
     pool: Arc<[Arc<ToolInfo>]>,
     schemas: Vec<Value>,
     /// Two dispatchers: no deferred tool loaded, and every one loaded.
@@ -45,8 +46,8 @@ fn setup() -> &'static Setup {
         ] {
             env.switches.set(name, true);
         }
-        env.permissions = scratch.permissions();
-        scratch.check(&env.permissions);
+        let rules = Arc::new(scratch.permissions());
+        scratch.check(&rules);
         // Every tool of the catalog, the special ones too (a host adds those itself).
         let pool: Arc<[Arc<ToolInfo>]> = (catalog().tools().iter())
             .map(|tool| Arc::new(ToolInfo::from_builtin(tool, &env.switches)))
@@ -54,11 +55,16 @@ fn setup() -> &'static Setup {
         let schemas = (pool.iter())
             .map(|tool| serde_json::from_str(&tool.input_schema).expect("schemas are JSON"))
             .collect();
-        let engine = Arc::new(SearchEngine::new(&env, pool.to_vec(), Strategy::Seed));
+        let engine = Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Seed));
         let env = Arc::new(env);
-        let dispatcher = Dispatcher::new(Arc::clone(&env), Arc::clone(&pool), &scratch.work)
-            .with_state(tools::default_state())
-            .with_searcher(engine);
+        let dispatcher = Dispatcher::new(
+            Arc::clone(&env),
+            Arc::clone(&rules),
+            Arc::clone(&pool),
+            &scratch.work,
+        )
+        .with_state(tools::default_state())
+        .with_searcher(engine);
         let all = pool.iter().map(|tool| tool.name.clone());
         let dispatchers = [dispatcher.clone(), dispatcher.with_loaded(all)];
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -71,6 +77,7 @@ fn setup() -> &'static Setup {
         Setup {
             scratch,
             env,
+            rules,
             pool,
             schemas,
             dispatchers,
@@ -100,8 +107,7 @@ fn preflight(s: &Setup, tool: &ToolInfo, input: &Value, ctx: &ToolContext<'_>) {
     };
     let subject = parsed.rule_subject(ctx);
     let verdict = s
-        .env
-        .permissions
+        .rules
         .check(tool.rule_target(), subject.as_ref(), &s.scratch.work);
     let refused = matches!(verdict, Verdict::Deny(_));
     if NEVER_RUN.contains(&tool.name.as_str()) {
@@ -166,7 +172,7 @@ pub fn dispatch(data: &[u8]) {
         let state = tools::default_state();
         let ctx = ToolContext::new(&s.scratch.work, &s.env.switches)
             .with_state(&state)
-            .with_permissions(&s.env.permissions);
+            .with_permissions(&s.rules);
         preflight(s, tool, &input, &ctx);
     }
     let dispatcher = &s.dispatchers[usize::from(g.bool())];

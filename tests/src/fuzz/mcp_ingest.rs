@@ -180,7 +180,7 @@ fn check(servers: &[(&str, &Value)], limits: &McpLimits, loaded: &McpTools) {
 
 fn render_once(tools: &[Arc<ToolInfo>]) {
     let env = claude_code::env(Features::none());
-    let pool = assemble_tool_pool(&env, catalog(), tools);
+    let pool = assemble_tool_pool(&env, &claude_code::permissions(), catalog(), tools);
     let in_pool: HashSet<&str> = pool.iter().map(|tool| tool.name.as_str()).collect();
     for tool in tools {
         assert!(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use registry_core::claude_code::{self, feature, switch};
 use registry_core::env::ToolSearchSettings;
 use registry_core::mcp::load_servers;
-use registry_core::permissions::{Behavior, RuleSource};
+use registry_core::permissions::{Behavior, PermissionContext, RuleSource};
 use registry_core::{
     AgentKind, Env, Features, Provider, Switches, ToolInfo, assemble_tool_pool,
     filter_tools_for_agent,
@@ -148,18 +148,18 @@ fn random_extra_tools(g: &mut Gen<'_>) -> Vec<Arc<ToolInfo>> {
 /// A random environment and the pool assembled in it from the built-ins and random extra
 /// tools, with a few random whole-tool deny rules and, sometimes, an agent's filter.
 pub(crate) fn random_pool(g: &mut Gen<'_>) -> (Env, Vec<Arc<ToolInfo>>) {
-    let mut env = random_env(g);
+    let env = random_env(g);
     let extra = random_extra_tools(g);
+    let mut rules = PermissionContext::new();
     for _ in 0..g.below(3) {
         let rule = match g.below(3) {
             0 => (*g.pick(builtin_names())).to_owned(),
             1 if !extra.is_empty() => extra[g.below(extra.len())].permission_name().to_owned(),
             _ => format!("mcp__{}", g.pick(SERVER_NAMES)),
         };
-        env.permissions
-            .add(Behavior::Deny, *g.pick(&RuleSource::ALL), &rule);
+        rules.add(Behavior::Deny, *g.pick(&RuleSource::ALL), &rule);
     }
-    let pool = assemble_tool_pool(&env, catalog(), &extra);
+    let pool = assemble_tool_pool(&env, &rules, catalog(), &extra);
     let pool = if g.chance(1, 4) {
         filter_tools_for_agent(&pool, *g.pick(&AgentKind::ALL), &env)
     } else {

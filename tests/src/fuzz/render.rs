@@ -4,7 +4,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use registry_core::cache::{CacheSettings, SchemaCache};
-use registry_core::defer::is_deferred;
+use registry_core::defer::deferral;
 use registry_core::render::{
     self, BETA_FIRST_PARTY, BETA_OTHER_CLOUDS, CacheControl, DeferStrategy, OpenAiFormat,
     RenderOptions,
@@ -142,7 +142,7 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
                 "{name:?}, tool search off"
             );
             assert!(!defer_loading && message.is_none());
-        } else if !is_deferred(tool, env) {
+        } else if !deferral(tool, env) {
             assert!(
                 entry.is_some() && !defer_loading,
                 "{name:?} is not deferred"

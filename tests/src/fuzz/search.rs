@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use registry_core::defer::is_deferred;
+use registry_core::defer::deferral;
 use registry_core::search::seed::{self, select_names};
 use registry_core::search::text::js_trim;
 use registry_core::search::{SearchEngine, Strategy};
@@ -78,7 +78,7 @@ fn check(env: &Env, pool: &[Arc<ToolInfo>], engine: &SearchEngine, q: &str, max:
     let names = unique_names(pool);
     let deferred: HashSet<&str> = pool
         .iter()
-        .filter(|tool| is_deferred(tool, env))
+        .filter(|tool| deferral(tool, env))
         .map(|tool| tool.name.as_str())
         .collect();
     assert_eq!(output.total_deferred_tools, deferred.len(), "{q:?}");
@@ -129,7 +129,7 @@ pub fn search(data: &[u8]) {
         .map(|_| (query(&mut g, &pool), g.usize_any()))
         .collect();
     for strategy in [Strategy::Seed, Strategy::Ranked] {
-        let engine = SearchEngine::new(&env, pool.clone(), strategy);
+        let engine = SearchEngine::new(pool.clone(), strategy);
         for (q, max) in &queries {
             check(&env, &pool, &engine, q, *max);
             if strategy == Strategy::Seed {

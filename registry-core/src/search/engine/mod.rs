@@ -10,8 +10,6 @@ use super::ranked::{RankedIndex, RankedScores, Weights};
 use super::seed::{parse_terms, select_names};
 use super::text::js_trim;
 use super::{SearchOutput, ToolSearcher};
-use crate::defer::is_deferred;
-use crate::env::Env;
 use crate::tool_info::ToolInfo;
 
 /// How many candidates each side first proposes to the ranked strategy's blend.
@@ -52,9 +50,9 @@ pub struct SearchEngine {
 }
 
 impl SearchEngine {
-    /// Indexes the deferred tools of `pool`.
-    pub fn new(env: &Env, pool: Vec<Arc<ToolInfo>>, strategy: Strategy) -> Self {
-        let deferred = deferred_of(env, &pool);
+    /// Indexes the [deferred](ToolInfo::deferred) tools of `pool`.
+    pub fn new(pool: Vec<Arc<ToolInfo>>, strategy: Strategy) -> Self {
+        let deferred = deferred_of(&pool);
         let engine = SearchEngine {
             seed: SeedIndex::build(&deferred),
             pool_names: NameTable::build(&pool, false),
@@ -81,8 +79,8 @@ impl SearchEngine {
     }
 
     /// Replaces the pool; the indexes are rebuilt only when the deferred names changed.
-    pub fn update(&mut self, env: &Env, pool: Vec<Arc<ToolInfo>>) {
-        let deferred = deferred_of(env, &pool);
+    pub fn update(&mut self, pool: Vec<Arc<ToolInfo>>) {
+        let deferred = deferred_of(&pool);
         let same = deferred.len() == self.deferred.len()
             && deferred
                 .iter()
@@ -312,9 +310,9 @@ pub(super) fn names_at(
     names
 }
 
-fn deferred_of(env: &Env, pool: &[Arc<ToolInfo>]) -> Vec<Arc<ToolInfo>> {
+fn deferred_of(pool: &[Arc<ToolInfo>]) -> Vec<Arc<ToolInfo>> {
     pool.iter()
-        .filter(|tool| is_deferred(tool, env))
+        .filter(|tool| tool.is_deferred())
         .cloned()
         .collect()
 }

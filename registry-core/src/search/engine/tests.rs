@@ -56,7 +56,7 @@ fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
         ));
         pool.push(deferred(&format!("mcp__{server}__reader"), "reads files"));
     }
-    let engine = SearchEngine::new(&Env::default(), pool, Strategy::Ranked);
+    let engine = SearchEngine::new(pool, Strategy::Ranked);
     let queries = [
         "search",
         "search files",

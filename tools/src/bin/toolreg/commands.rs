@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use registry_core::cache::{CacheSettings, SchemaCache};
-use registry_core::defer::{RequestModel, is_deferred, is_tool_search_enabled, tool_search_needed};
+use registry_core::defer::{RequestModel, is_tool_search_enabled, tool_search_needed};
 use registry_core::dispatch::{Dispatcher, ToolUse};
 use registry_core::render::{self, OpenAiFormat, RenderOptions};
 use registry_core::search::eval::{EvalSet, evaluate};
@@ -79,7 +79,6 @@ fn flags(tool: &ToolInfo, deferred: bool) -> String {
 }
 
 fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
-    let env = &setup.env;
     if json {
         let tools: Vec<Value> = setup
             .pool
@@ -89,7 +88,7 @@ fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
                     "name": tool.name,
                     "aliases": tool.aliases,
                     "mcp": tool.is_mcp(),
-                    "deferred": is_deferred(tool, env),
+                    "deferred": tool.is_deferred(),
                     "search_hint": tool.search_hint,
                     "description": tool.description,
                     "read_only": tool.flags.read_only,
@@ -111,14 +110,14 @@ fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
     );
     let (mut mcp, mut deferred) = (0, 0);
     for tool in &setup.pool {
-        let is_deferred = is_deferred(tool, env);
+        let deferral = tool.is_deferred();
         mcp += usize::from(tool.is_mcp());
-        deferred += usize::from(is_deferred);
+        deferred += usize::from(deferral);
         let kind = if tool.is_mcp() { "mcp" } else { "built-in" };
         let row = format!(
             "{:<width$}  {kind:<8}  {:<36}  {}",
             tool.name,
-            flags(tool, is_deferred),
+            flags(tool, deferral),
             tool.aliases.join(",")
         );
         text.push_str(row.trim_end());
@@ -148,7 +147,7 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
         (None, None) => return Err("give a QUERY or --queries FILE".into()),
     };
     let started = Instant::now();
-    let engine = SearchEngine::new(&setup.env, setup.pool.clone(), strategy);
+    let engine = SearchEngine::new(setup.pool.clone(), strategy);
     let build = started.elapsed();
     let searching = Instant::now();
     let outputs: Vec<_> = queries
@@ -209,7 +208,7 @@ fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
         Format::Anthropic => {
             let model = RequestModel::new(&args.model, args.context_window);
             let tool_search = is_tool_search_enabled(env, &setup.pool, &model)
-                && tool_search_needed(env, &setup.pool, 0);
+                && tool_search_needed(&setup.pool, 0);
             let options = RenderOptions {
                 tool_search,
                 strategy: match args.strategy {
@@ -259,10 +258,15 @@ fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
 /// search engine; no MCP caller and no approver (a call that asks is refused).
 fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
-    let engine = SearchEngine::new(&setup.env, setup.pool.clone(), Strategy::Seed);
-    Ok(Dispatcher::new(setup.env.clone(), setup.pool.clone(), cwd)
-        .with_state(tools::default_state())
-        .with_searcher(Arc::new(engine)))
+    let engine = SearchEngine::new(setup.pool.clone(), Strategy::Seed);
+    Ok(Dispatcher::new(
+        setup.env.clone(),
+        setup.rules.clone(),
+        setup.pool.clone(),
+        cwd,
+    )
+    .with_state(tools::default_state())
+    .with_searcher(Arc::new(engine)))
 }
 
 /// A runtime for the commands that run tools.

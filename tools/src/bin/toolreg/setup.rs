@@ -6,16 +6,17 @@ use std::sync::Arc;
 
 use registry_core::claude_code::{self, switch};
 use registry_core::mcp::load_servers;
-use registry_core::permissions::{Behavior, PermissionMode, RuleSource};
+use registry_core::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
 use registry_core::{AgentKind, Env, ToolInfo, assemble_tool_pool, filter_tools_for_agent};
 use serde_json::Value;
 
 use crate::cli::{Context, Mode, PoolArgs};
 use crate::demo;
 
-/// The environment, the pool, and what loading the MCP servers reported.
+/// The environment, the permission rules, the pool, and what loading the MCP servers reported.
 pub struct Setup {
     pub env: Env,
+    pub rules: PermissionContext,
     pub pool: Vec<Arc<ToolInfo>>,
     pub warnings: Vec<String>,
 }
@@ -95,23 +96,24 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
             env.switches.set(flag, true);
         }
     }
+    let mut permissions = claude_code::permissions_from_env();
     for (behavior, rules) in [
         (Behavior::Deny, &args.deny),
         (Behavior::Allow, &args.allow),
         (Behavior::Ask, &args.ask),
     ] {
         for rule in rules {
-            env.permissions.add(behavior, RuleSource::CliArg, rule);
+            permissions.add(behavior, RuleSource::CliArg, rule);
         }
     }
-    env.permissions.mode = match args.permission_mode {
+    permissions.mode = match args.permission_mode {
         Mode::Default => PermissionMode::Default,
         Mode::AcceptEdits => PermissionMode::AcceptEdits,
         Mode::Bypass => PermissionMode::BypassPermissions,
         Mode::Plan => PermissionMode::Plan,
     };
     for dir in &args.add_dir {
-        env.permissions.add_working_directory(dir);
+        permissions.add_working_directory(dir);
     }
     let servers = servers(args)?;
     let loaded = load_servers(servers.iter().map(|(name, value)| (name.as_str(), value)));
@@ -121,10 +123,11 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
         .map(|error| format!("skipped: {error}"))
         .collect();
     let catalog = tools::catalog().map_err(|clash| clash.to_string())?;
-    let assembled = assemble_tool_pool(&env, &catalog, &loaded.tools);
+    let assembled = assemble_tool_pool(&env, &permissions, &catalog, &loaded.tools);
     let pool = filter_tools_for_agent(&assembled, kind(args.context), &env);
     Ok(Setup {
         env,
+        rules: permissions,
         pool,
         warnings,
     })
