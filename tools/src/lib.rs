@@ -22,6 +22,18 @@
 //! (SendMessage, TeamCreate, TeamDelete) `agent_swarms`, PowerShell `powershell`. The gates that
 //! depend on more than one tool's own switch (Glob and Grep without embedded search tools,
 //! ToolSearch when tool search might be on) are the catalog's, in `registry_core`.
+//!
+//! # Adding a built-in
+//! A new tool touches its own file and one table:
+//! 1. `src/<tool>.rs` with the `#[tool]` struct and its `impl Tool` (a gated tool puts
+//!    `feature = "..."` in its attribute and declares the feature in `Cargo.toml`), and its
+//!    `pub mod` line here;
+//! 2. its name in [`BASE_ORDER`], where it belongs in the prompt-cache order (a test fails for a
+//!    registered tool that is not there).
+//!
+//! Its schema snapshot (`tests/snapshots/schemas/`) is generated: `UPDATE_SNAPSHOTS=1 cargo test
+//! -p toolreg-tests --all-features --test schemas`. A constant in [`names`] is needed only when
+//! the design's profile singles the tool out by name.
 
 #![deny(missing_docs)]
 // Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,

@@ -72,6 +72,21 @@ fn exactly_the_tools_whose_feature_is_on_are_registered() {
     }
 }
 
+/// The one table a new built-in is added to: a registered tool missing from it (or spelling its
+/// name otherwise than the table) would slide to the end of the catalog's order.
+#[test]
+fn every_registered_tool_has_its_place_in_the_base_order() {
+    tools::link();
+    for tool in builtins().unwrap().tools() {
+        assert!(
+            BASE_ORDER.contains(&tool.name),
+            "{} ({}) is registered but not in tools::BASE_ORDER",
+            tool.name,
+            tool.source.file
+        );
+    }
+}
+
 #[test]
 fn deferred_tools_are_exactly_the_specified_set() {
     let deferred: BTreeSet<&str> = [

@@ -3,7 +3,8 @@
 //! The profile's rules single out tools by name (ToolSearch is never deferred, simple mode keeps
 //! Bash, Read and Edit, …); these constants are what the rules compare against. `#[tool(name =
 //! "...")]` takes a string literal, so a tool spells its name once more in its attribute; the
-//! tools crate asserts at compile time that each descriptor carries exactly its constant.
+//! tools crate's tests check that every registered tool is named in its base order and that
+//! every name there is registered when its feature is on.
 
 /// Launches a sub-agent (legacy name `Task`).
 pub const AGENT: &str = "Agent";
