@@ -65,7 +65,7 @@ pub fn get_all_base_tools(env: &Env, catalog: &Catalog) -> Vec<&'static ToolDesc
 /// The built-ins offered in this environment under these rules, in exactly the design's order
 /// of operations: the profile's reduced set, if it has one for this environment (and return);
 /// the base tools minus the profile's special ones; deny rules; the profile's hiding;
-/// `is_enabled`. Each tool's [`deferred`](ToolInfo::deferred) is decided for `env`.
+/// `is_enabled`. Each tool's [deferral](ToolInfo::deferral) is decided for `env`.
 pub fn get_tools(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Pool {
     let mut tools = offered(env, rules, catalog);
     decide_deferral(&mut tools, env);

@@ -94,7 +94,7 @@ pub fn tool_search_mode(settings: &ToolSearchSettings) -> ToolSearchMode {
 
 /// Reads an integer the way JavaScript's `parseInt(text, 10)` does: leading whitespace, an
 /// optional sign, then digits; `None` when there are no digits. Saturates instead of overflowing.
-pub fn parse_int_prefix(text: &str) -> Option<i64> {
+fn parse_int_prefix(text: &str) -> Option<i64> {
     let text = text.trim_start();
     let (negative, digits) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
@@ -232,5 +232,21 @@ pub(crate) fn decide_deferral(pool: &mut [Arc<ToolInfo>], env: &Env) {
         if tool.is_deferred() != decided {
             Arc::make_mut(tool).deferral = Some(decided);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_int_prefix;
+
+    #[test]
+    fn parse_int_prefix_reads_like_javascript_parse_int() {
+        assert_eq!(parse_int_prefix("42"), Some(42));
+        assert_eq!(parse_int_prefix("  7x"), Some(7));
+        assert_eq!(parse_int_prefix("+3"), Some(3));
+        assert_eq!(parse_int_prefix("-5"), Some(-5));
+        assert_eq!(parse_int_prefix("x"), None);
+        assert_eq!(parse_int_prefix(""), None);
+        assert_eq!(parse_int_prefix("99999999999999999999999"), Some(i64::MAX));
     }
 }

@@ -41,7 +41,7 @@ fn partitioned_sort(tools: Pool) -> Pool {
 /// The pool for a request: the built-ins of [`get_tools`], the MCP tools no deny rule of
 /// `rules` matches, each partition sorted by name, built-ins first, later duplicates by name
 /// removed (a built-in beats an MCP tool of the same name). Each tool's
-/// [`deferred`](ToolInfo::deferred) is decided for `env`.
+/// [deferral](ToolInfo::deferral) is decided for `env`.
 pub fn assemble_tool_pool(
     env: &Env,
     rules: &PermissionContext,
@@ -64,7 +64,7 @@ pub fn assemble_tool_pool(
 /// Merges extra initial tools into an assembled pool: unique by name over `initial` then
 /// `assembled` (initial wins), partitioned sort, built-ins first; then only the tools the
 /// profile [keeps](crate::profile::Profile::keeps_in_final_pool) (the design's coordinator mode
-/// keeps the coordinator's set). Each tool's [`deferred`](ToolInfo::deferred) is decided for
+/// keeps the coordinator's set). Each tool's [deferral](ToolInfo::deferral) is decided for
 /// `env`.
 pub fn merge_and_filter_tools(
     env: &Env,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use registry_core::claude_code::{ClaudeCode, feature, switch};
 use registry_core::defer::{
     RequestModel, TokenCounter, ToolSearchMode, deferral, is_tool_search_enabled,
-    is_tool_search_enabled_optimistic, parse_int_prefix, tool_search_mode, tool_search_needed,
+    is_tool_search_enabled_optimistic, tool_search_mode, tool_search_needed,
 };
 use registry_core::env::{Env, Features, Provider, ToolSearchSettings};
 use registry_core::mcp::load_server;
@@ -94,16 +94,6 @@ fn unset_empty_or_other_is_always() {
 fn auto_matching_is_case_sensitive() {
     assert_eq!(mode(Some("AUTO")), ToolSearchMode::Always);
     assert_eq!(mode(Some("Auto:50")), ToolSearchMode::Always);
-}
-
-#[test]
-fn parse_int_prefix_reads_like_javascript_parse_int() {
-    assert_eq!(parse_int_prefix("42"), Some(42));
-    assert_eq!(parse_int_prefix("  7x"), Some(7));
-    assert_eq!(parse_int_prefix("+3"), Some(3));
-    assert_eq!(parse_int_prefix("x"), None);
-    assert_eq!(parse_int_prefix(""), None);
-    assert_eq!(parse_int_prefix("99999999999999999999999"), Some(i64::MAX));
 }
 
 fn settings(value: Option<&str>, provider: Provider, base_url: Option<&str>) -> ToolSearchSettings {

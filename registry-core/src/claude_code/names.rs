@@ -97,9 +97,9 @@ pub const STRUCTURED_OUTPUT: &str = "StructuredOutput";
 /// Loads deferred tools.
 pub const TOOL_SEARCH: &str = crate::tool_search::NAME;
 
-/// Old names still accepted in permission rules (the profile's
-/// [`legacy_names`](crate::profile::Profile::legacy_names)), with the current name; each
-/// built-in also lists its old names as aliases, so calls naming them reach it.
+/// Old names still accepted in permission rules, with the current name (a permission context
+/// from [`permissions`](super::permissions) renames them); each built-in also lists its old
+/// names as aliases, so calls naming them reach it.
 pub const LEGACY: &[(&str, &str)] = &[
     ("Task", AGENT),
     ("KillShell", TASK_STOP),

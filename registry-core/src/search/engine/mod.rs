@@ -50,7 +50,7 @@ pub struct SearchEngine {
 }
 
 impl SearchEngine {
-    /// Indexes the [deferred](ToolInfo::deferred) tools of `pool`.
+    /// Indexes the [deferred](ToolInfo::is_deferred) tools of `pool`.
     pub fn new(pool: Vec<Arc<ToolInfo>>, strategy: Strategy) -> Self {
         let deferred = deferred_of(&pool);
         let engine = SearchEngine {
@@ -66,12 +66,13 @@ impl SearchEngine {
             builds: 1,
         };
         if strategy == Strategy::Ranked {
-            engine.ranked_index();
+            engine.ranked();
         }
         engine
     }
 
     /// Uses other ranked-strategy weights (drops the ranked index).
+    #[cfg(feature = "internals")]
     pub fn with_weights(mut self, weights: Weights) -> Self {
         self.weights = weights;
         self.ranked = OnceLock::new();
@@ -118,17 +119,24 @@ impl SearchEngine {
     }
 
     /// How many times the indexes were built (for tests of the memo).
+    #[cfg(feature = "internals")]
     pub fn builds(&self) -> usize {
         self.builds
     }
 
     /// The seed index.
+    #[cfg(feature = "internals")]
     pub fn seed_index(&self) -> &SeedIndex {
         &self.seed
     }
 
     /// The ranked index, built on first use.
+    #[cfg(feature = "internals")]
     pub fn ranked_index(&self) -> &RankedIndex {
+        self.ranked()
+    }
+
+    fn ranked(&self) -> &RankedIndex {
         self.ranked
             .get_or_init(|| RankedIndex::build(&self.deferred, self.weights))
     }
@@ -277,7 +285,7 @@ impl SearchEngine {
                     if allowed.as_ref().is_some_and(Vec::is_empty) {
                         Vec::new()
                     } else {
-                        let scores = self.ranked_index().score(query);
+                        let scores = self.ranked().score(query);
                         let depth = max_results.saturating_mul(DIVERSIFY_DEPTH);
                         let blended = self.blend(&scores, &terms, depth, allowed.as_deref());
                         scores.diversify(&blended, max_results)

@@ -10,7 +10,7 @@ fn deferred(name: &str, description: &str) -> Arc<ToolInfo> {
 /// Every allowed tool's blended score, sorted (pool order on ties) and cut to `max`.
 fn blend_every_tool(engine: &SearchEngine, query: &str, terms: &Terms, max: usize) -> Vec<usize> {
     let allowed = engine.seed.required(&terms.required);
-    let ranked = engine.ranked_index().score(query);
+    let ranked = engine.ranked().score(query);
     let weight = engine.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
     let mut all: Vec<(usize, f32)> = (0..engine.deferred.len())
         .filter(|i| {
@@ -69,7 +69,7 @@ fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
     for query in queries {
         let terms = parse_terms(query);
         let allowed = engine.seed.required(&terms.required);
-        let scores = engine.ranked_index().score(query);
+        let scores = engine.ranked().score(query);
         for max in 1..12 {
             let expected = blend_every_tool(&engine, query, &terms, max);
             assert!(!expected.is_empty(), "{query:?} finds tools");
