@@ -235,6 +235,7 @@ const CONTEXTS: [&str; 6] = [
 mod common;
 
 mod call;
+mod mcp;
 mod pool;
 mod render;
 mod rules;

@@ -27,7 +27,11 @@ pub struct PoolArgs {
     /// Add an MCP server's tools: FILE holds its tools/list result ({"tools": [...]} or an array).
     #[arg(long = "mcp", value_name = "SERVER=FILE", global = true)]
     pub mcp: Vec<String>,
-    /// Leave out the demo catalog used when no --mcp is given.
+    /// Connect the live MCP servers of FILE (`{"mcpServers": {"name": {"command", "args",
+    /// "env", "cwd"}}}`) and add their tools.
+    #[arg(long = "mcp-config", value_name = "FILE", global = true)]
+    pub mcp_config: Option<PathBuf>,
+    /// Leave out the demo catalog used when neither --mcp nor --mcp-config is given.
     #[arg(long, global = true)]
     pub no_demo: bool,
     /// The agent the pool is for.
@@ -114,6 +118,9 @@ pub enum Command {
     /// Run an assistant message's tool calls as a turn and print the user message of
     /// tool_results.
     Turn(TurnArgs),
+    /// The live MCP servers of --mcp-config.
+    #[command(subcommand)]
+    Mcp(McpCommand),
     /// Retrieval quality of each ToolSearch strategy on evaluation sets.
     Eval {
         /// Folders holding tools.jsonl and queries.jsonl.
@@ -122,6 +129,17 @@ pub enum Command {
         /// The cut-off of recall and hit.
         #[arg(long, default_value_t = 5)]
         k: usize,
+    },
+}
+
+/// `toolreg mcp`.
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Each server of --mcp-config: connected (protocol version, tool count) or failed (why).
+    Servers {
+        /// One JSON array of servers.
+        #[arg(long)]
+        json: bool,
     },
 }
 

@@ -17,7 +17,8 @@ use registry_core::{ToolInfo, TurnOptions};
 use serde_json::{Value, json};
 
 use crate::cli::{
-    Args, Command, DeferStrategy, Format, RenderArgs, SearchArgs, SearchStrategy, TurnArgs,
+    Args, Command, DeferStrategy, Format, McpCommand, RenderArgs, SearchArgs, SearchStrategy,
+    TurnArgs,
 };
 use crate::setup::{Setup, setup};
 
@@ -45,6 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Command::Call { name, input } => call(&pool()?, name, input),
         Command::Turn(turn_args) => turn(&pool()?, turn_args),
         Command::Eval { sets, k } => eval(sets, *k),
+        Command::Mcp(McpCommand::Servers { json }) => mcp_servers(&args.pool, *json),
     }
 }
 
@@ -255,26 +257,25 @@ fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
 }
 
 /// The dispatcher for the pool: the CLI's working directory, the in-memory host, the seed
-/// search engine; no MCP caller and no approver (a call that asks is refused).
+/// search engine, the live servers of `--mcp-config` (the tools of `--mcp` files have no
+/// server to call), and no approver (a call that asks is refused).
 fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let engine = SearchEngine::new(setup.pool.clone(), Strategy::Seed);
-    Ok(Dispatcher::new(
+    let dispatcher = Dispatcher::new(
         setup.env.clone(),
         setup.rules.clone(),
         setup.pool.clone(),
         cwd,
     )
     .with_state(tools::default_state())
-    .with_searcher(Arc::new(engine)))
-}
-
-/// A runtime for the commands that run tools.
-fn runtime() -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| format!("could not start the async runtime: {error}"))
+    .with_searcher(Arc::new(engine));
+    #[cfg(feature = "mcp")]
+    let dispatcher = match &setup.live {
+        Some(hub) => dispatcher.with_mcp(hub.clone()),
+        None => dispatcher,
+    };
+    Ok(dispatcher)
 }
 
 fn call(setup: &Setup, name: &str, input: &str) -> Result<ExitCode> {
@@ -283,7 +284,7 @@ fn call(setup: &Setup, name: &str, input: &str) -> Result<ExitCode> {
         serde_json::from_str(input).map_err(|error| format!("--input is not JSON: {error}"))?;
     let dispatcher = dispatcher(setup)?;
     let call = ToolUse::new("toolu_cli", name, input);
-    let result = runtime()?.block_on(dispatcher.dispatch(&call));
+    let result = setup.runtime.block_on(dispatcher.dispatch(&call));
     out(&serde_json::to_string_pretty(&result.to_json()).map_err(|e| e.to_string())?)
 }
 
@@ -355,7 +356,9 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
         ..TurnOptions::default()
     };
     let dispatcher = dispatcher(setup)?;
-    let turn = runtime()?.block_on(dispatcher.run_turn(&calls, &options));
+    let turn = setup
+        .runtime
+        .block_on(dispatcher.run_turn(&calls, &options));
     if args.stats {
         let ms = |at: Duration| at.as_secs_f64() * 1e3;
         let calls: Vec<Value> = calls
@@ -401,4 +404,66 @@ fn eval(sets: &[std::path::PathBuf], k: usize) -> Result<ExitCode> {
         }
     }
     out(text.trim_end())
+}
+
+/// `toolreg mcp servers`: each server's state, after connecting them all.
+#[cfg(feature = "mcp")]
+fn mcp_servers(args: &crate::cli::PoolArgs, json: bool) -> Result<ExitCode> {
+    use registry_mcp::ServerState;
+    let path = args
+        .mcp_config
+        .as_deref()
+        .ok_or("toolreg mcp servers needs --mcp-config FILE")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("could not start the async runtime: {error}"))?;
+    let (hub, _) = crate::setup::connect(path, &runtime)?;
+    let rows: Vec<Value> = hub
+        .statuses()
+        .into_iter()
+        .map(|status| match status.state {
+            ServerState::Connected { protocol, tools } => json!({
+                "name": status.name, "state": "connected", "protocol": protocol, "tools": tools,
+            }),
+            ServerState::Pending => json!({"name": status.name, "state": "pending"}),
+            ServerState::Failed(error) => json!({
+                "name": status.name, "state": "failed", "error": error.to_string(),
+            }),
+        })
+        .collect();
+    runtime.block_on(hub.close());
+    if json {
+        return out(&serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?);
+    }
+    let width = rows
+        .iter()
+        .filter_map(|row| row["name"].as_str().map(str::len))
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut text = format!(
+        "{:<width$}  {:<9}  {:<10}  {:>5}  ERROR",
+        "NAME", "STATE", "PROTOCOL", "TOOLS"
+    );
+    for row in &rows {
+        let field = |key: &str| row[key].as_str().unwrap_or("").to_owned();
+        let tools = row["tools"]
+            .as_u64()
+            .map_or(String::new(), |n| n.to_string());
+        text.push_str(&format!(
+            "\n{:<width$}  {:<9}  {:<10}  {:>5}  {}",
+            field("name"),
+            field("state"),
+            field("protocol"),
+            tools,
+            field("error")
+        ));
+    }
+    out(&text)
+}
+
+#[cfg(not(feature = "mcp"))]
+fn mcp_servers(_: &crate::cli::PoolArgs, _: bool) -> Result<ExitCode> {
+    Err("toolreg mcp: this toolreg was built without the `mcp` feature".into())
 }

@@ -13,12 +13,67 @@ use serde_json::Value;
 use crate::cli::{Context, Mode, PoolArgs};
 use crate::demo;
 
-/// The environment, the permission rules, the pool, and what loading the MCP servers reported.
+/// The environment, the permission rules, the pool, what loading the MCP servers reported, and
+/// the live servers with the runtime their sessions run on.
 pub struct Setup {
     pub env: Env,
     pub rules: PermissionContext,
     pub pool: Vec<Arc<ToolInfo>>,
     pub warnings: Vec<String>,
+    pub runtime: tokio::runtime::Runtime,
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub live: Option<Live>,
+}
+
+/// The servers of `--mcp-config`.
+#[cfg(feature = "mcp")]
+pub type Live = Arc<registry_mcp::McpHub>;
+/// The servers of `--mcp-config` (none: this build has no MCP client).
+#[cfg(not(feature = "mcp"))]
+pub type Live = std::convert::Infallible;
+
+/// A runtime for the live servers and the commands that run tools.
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("could not start the async runtime: {error}"))
+}
+
+/// Connects the servers of `--mcp-config`; the failed ones become warnings.
+#[cfg(feature = "mcp")]
+pub fn connect(
+    path: &Path,
+    runtime: &tokio::runtime::Runtime,
+) -> Result<(Live, Vec<String>), String> {
+    use registry_mcp::{McpConfig, McpHub, ServerState, Timeouts};
+    let config = McpConfig::load(path).map_err(|error| format!("--mcp-config {error}"))?;
+    let hub = runtime.block_on(McpHub::connect(&config, Timeouts::default()));
+    let warnings = hub
+        .statuses()
+        .into_iter()
+        .filter_map(|status| match status.state {
+            ServerState::Failed(error) => Some(format!("skipped: {error}")),
+            _ => None,
+        })
+        .collect();
+    Ok((hub, warnings))
+}
+
+#[cfg(not(feature = "mcp"))]
+pub fn connect(_: &Path, _: &tokio::runtime::Runtime) -> Result<(Live, Vec<String>), String> {
+    Err("--mcp-config: this toolreg was built without the `mcp` feature".into())
+}
+
+/// The live servers' `tools/list` results, to load with the `--mcp` files.
+#[cfg(feature = "mcp")]
+fn lists(live: &Live) -> Vec<(String, Value)> {
+    live.lists()
+}
+
+#[cfg(not(feature = "mcp"))]
+fn lists(live: &Live) -> Vec<(String, Value)> {
+    match *live {}
 }
 
 fn kind(context: Context) -> AgentKind {
@@ -53,7 +108,7 @@ pub(crate) fn read_capped(path: &Path, cap: u64) -> Result<String, String> {
 
 /// Reads `--mcp SERVER=FILE` options (or the demo catalog) into (server, result) pairs.
 fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
-    if args.mcp.is_empty() {
+    if args.mcp.is_empty() && args.mcp_config.is_none() {
         if args.no_demo {
             return Ok(Vec::new());
         }
@@ -115,13 +170,25 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
     for dir in &args.add_dir {
         permissions.add_working_directory(dir);
     }
-    let servers = servers(args)?;
+    let runtime = runtime()?;
+    let mut servers = servers(args)?;
+    let mut warnings = Vec::new();
+    let live = match &args.mcp_config {
+        None => None,
+        Some(path) => {
+            let (live, failed) = connect(path, &runtime)?;
+            warnings.extend(failed);
+            servers.extend(lists(&live));
+            Some(live)
+        }
+    };
     let loaded = load_servers(servers.iter().map(|(name, value)| (name.as_str(), value)));
-    let warnings = loaded
-        .errors
-        .iter()
-        .map(|error| format!("skipped: {error}"))
-        .collect();
+    warnings.extend(
+        loaded
+            .errors
+            .iter()
+            .map(|error| format!("skipped: {error}")),
+    );
     let catalog = tools::catalog().map_err(|clash| clash.to_string())?;
     let assembled = assemble_tool_pool(&env, &permissions, &catalog, &loaded.tools);
     let pool = filter_tools_for_agent(&assembled, kind(args.context), &env);
@@ -130,5 +197,7 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
         rules: permissions,
         pool,
         warnings,
+        runtime,
+        live,
     })
 }

@@ -1,0 +1,147 @@
+//! From an MCP `tools/call` result to a tool's output: what the model reads in its
+//! `tool_result`.
+//!
+//! * `isError: true` → the call failed, with the result's text as the message;
+//! * `structuredContent` → [`ToolOutput::Json`] (a server with an `outputSchema` must send it,
+//!   and its text blocks repeat it);
+//! * one text block → [`ToolOutput::Text`]; one image → [`ToolOutput::Image`];
+//! * anything else → [`ToolOutput::Blocks`] in the Messages API's shapes: text as text, images
+//!   as base64 `image` blocks, and what the API has no block for (audio, resources, resource
+//!   links) as a text block holding the MCP block's JSON, so nothing the server said is dropped.
+
+use registry_core::{ToolError, ToolOutput};
+use serde_json::{Value, json};
+
+/// Maps a `tools/call` result (as JSON) to the tool's output.
+pub fn call_result_to_output(result: &Value) -> Result<ToolOutput, ToolError> {
+    let blocks = result
+        .get("content")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    if result.get("isError").and_then(Value::as_bool) == Some(true) {
+        let text = texts(blocks);
+        return Err(ToolError::new(if text.is_empty() {
+            "the MCP tool reported an error without a message".to_owned()
+        } else {
+            text
+        }));
+    }
+    if let Some(structured) = result.get("structuredContent").filter(|v| !v.is_null()) {
+        return Ok(ToolOutput::Json(structured.clone()));
+    }
+    Ok(match blocks {
+        [] => ToolOutput::Text(String::new()),
+        [only] if kind(only) == Some("text") => ToolOutput::Text(text_of(only).to_owned()),
+        [only] if kind(only) == Some("image") => match image(only) {
+            Some((media_type, data)) => ToolOutput::Image { media_type, data },
+            None => ToolOutput::Blocks(vec![as_text_block(only)]),
+        },
+        many => ToolOutput::Blocks(many.iter().map(api_block).collect()),
+    })
+}
+
+fn kind(block: &Value) -> Option<&str> {
+    block.get("type").and_then(Value::as_str)
+}
+
+fn text_of(block: &Value) -> &str {
+    block
+        .get("text")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+fn texts(blocks: &[Value]) -> String {
+    let parts: Vec<&str> = blocks
+        .iter()
+        .filter(|block| kind(block) == Some("text"))
+        .map(text_of)
+        .collect();
+    parts.join("\n")
+}
+
+fn image(block: &Value) -> Option<(String, String)> {
+    let data = block.get("data")?.as_str()?;
+    let media_type = block.get("mimeType")?.as_str()?;
+    Some((media_type.to_owned(), data.to_owned()))
+}
+
+fn as_text_block(block: &Value) -> Value {
+    json!({"type": "text", "text": block.to_string()})
+}
+
+fn api_block(block: &Value) -> Value {
+    match kind(block) {
+        Some("text") => json!({"type": "text", "text": text_of(block)}),
+        Some("image") => match image(block) {
+            Some((media_type, data)) => json!({
+                "type": "image",
+                "source": {"type": "base64", "media_type": media_type, "data": data},
+            }),
+            None => as_text_block(block),
+        },
+        _ => as_text_block(block),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_result_fails_the_call_with_its_text() {
+        let result =
+            json!({"content": [{"type": "text", "text": "no such file"}], "isError": true});
+        assert_eq!(
+            call_result_to_output(&result).unwrap_err().message(),
+            "no such file"
+        );
+        let bare = json!({"content": [], "isError": true});
+        assert!(call_result_to_output(&bare).is_err());
+    }
+
+    #[test]
+    fn structured_content_wins_over_its_text_copy() {
+        let result = json!({
+            "content": [{"type": "text", "text": "{\"a\":1}"}],
+            "structuredContent": {"a": 1},
+        });
+        assert_eq!(
+            call_result_to_output(&result).unwrap(),
+            ToolOutput::Json(json!({"a": 1}))
+        );
+    }
+
+    #[test]
+    fn one_text_or_image_block_is_that_output() {
+        let text = json!({"content": [{"type": "text", "text": "hi"}]});
+        assert_eq!(
+            call_result_to_output(&text).unwrap(),
+            ToolOutput::Text("hi".into())
+        );
+        let image =
+            json!({"content": [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]});
+        assert_eq!(
+            call_result_to_output(&image).unwrap(),
+            ToolOutput::Image {
+                media_type: "image/png".into(),
+                data: "AAAA".into()
+            }
+        );
+    }
+
+    #[test]
+    fn blocks_the_api_has_no_shape_for_are_kept_as_their_json() {
+        let result = json!({"content": [
+            {"type": "text", "text": "two things"},
+            {"type": "image", "data": "AAAA", "mimeType": "image/gif"},
+            {"type": "resource_link", "uri": "file:///a", "name": "a"},
+        ]});
+        let ToolOutput::Blocks(blocks) = call_result_to_output(&result).unwrap() else {
+            panic!("blocks")
+        };
+        assert_eq!(blocks[0], json!({"type": "text", "text": "two things"}));
+        assert_eq!(blocks[1]["source"]["media_type"], "image/gif");
+        assert!(blocks[2]["text"].as_str().unwrap().contains("file:///a"));
+    }
+}

@@ -1,0 +1,58 @@
+//! # MCP for toolreg, on rmcp
+//!
+//! Live MCP servers in a pool: list them in the common `mcpServers` file, connect them with an
+//! [`McpHub`], assemble the pool from [`McpHub::tools`], and give the hub to the dispatcher as
+//! its [`McpCaller`](registry_core::dispatch::McpCaller). The protocol is rmcp's, the official
+//! Rust SDK (pinned to one exact version).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use registry_core::{Catalog, Dispatcher, Env, PermissionContext, assemble_tool_pool, builtins};
+//! use registry_mcp::{McpConfig, McpHub, Timeouts};
+//!
+//! let config = McpConfig::parse(r#"{"mcpServers": {
+//!     "time": {"command": "mcp-server-time", "args": ["--local-timezone", "UTC"]}
+//! }}"#)?;
+//! let hub = McpHub::connect(&config, Timeouts::default()).await;
+//! for status in hub.statuses() {
+//!     println!("{}: {:?}", status.name, status.state); // connected, or failed and why
+//! }
+//! let (env, rules) = (Env::default(), PermissionContext::new());
+//! let catalog = Catalog::new(builtins()?, &[]);
+//! let pool = assemble_tool_pool(&env, &rules, &catalog, &hub.tools().tools);
+//! let dispatcher = Dispatcher::new(env, rules, pool, ".").with_mcp(hub.clone());
+//! # Ok(()) }
+//! ```
+//!
+//! # What the hub guarantees
+//! * Servers connect side by side. Each is *pending* until its tools arrive, then *connected*,
+//!   or *failed* with its error (the problem, and the end of its stderr). A server that hangs
+//!   fails at its timeout, one that crashes or speaks no MCP fails at once, and neither holds
+//!   up or breaks the others.
+//! * The handshake is rmcp's `Auto` lifecycle: `server/discover` (2026-07-28) first, the
+//!   `initialize` handshake (2025-11-25) for servers that do not know it. `tools/list` pages are
+//!   all followed.
+//! * The tools become pool entries through [`registry_core::mcp::load_servers`], named in the
+//!   order of the configuration, so the live pool equals the pool of the same lists captured
+//!   to files.
+//! * `tools/list_changed` (the notification of 2025-11-25 sessions, or on 2026-07-28 the
+//!   subscription, opened only when the server advertises `listChanged`) marks the server
+//!   stale; [`McpHub::changed`] wakes and [`McpHub::refresh`] fetches its tools again.
+//! * A call runs with the per-call timeout, which each progress notification restarts; the
+//!   turn's cancellation (or the runner dropping the call) sends `notifications/cancelled`;
+//!   progress reaches the turn's progress sink; results map to the tool's output as
+//!   [`content`] describes.
+//!
+//! Streamable HTTP entries (`"url"`) are read but not connected by this build: they are
+//! reported failed, saying so.
+
+#![deny(missing_docs)]
+
+pub mod config;
+mod connection;
+pub mod content;
+mod hub;
+
+pub use config::{ConfigError, McpConfig, ServerSpec, Transport};
+pub use connection::{Problem, ServerError, Timeouts};
+pub use hub::{McpHub, ServerState, ServerStatus};

@@ -1,0 +1,380 @@
+//! The hub against real servers: the five of MCP-GROUND.md (npm and PyPI) and a Python SDK
+//! server of our own, each started as a child process. Nothing here is mocked.
+
+mod peers;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use registry_core::mcp::load_servers;
+use registry_core::search::{SearchEngine, Strategy};
+use registry_core::{
+    Dispatcher, Env, PermissionContext, PermissionMode, Progress, ToolInfo, ToolOutput, ToolUse,
+    TurnOptions,
+};
+use registry_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
+use serde_json::{Value, json};
+
+fn timeouts(connect_secs: u64) -> Timeouts {
+    Timeouts {
+        connect: Duration::from_secs(connect_secs),
+        ..Timeouts::default()
+    }
+}
+
+fn fixture(server: &str) -> Value {
+    let path = format!(
+        "{}/../../shared/mcp-fixtures/{server}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// What the pool holds of a tool, beside its name.
+fn entry(tool: &ToolInfo) -> Value {
+    json!({
+        "name": tool.name,
+        "description": tool.description,
+        "input_schema": serde_json::from_str::<Value>(&tool.input_schema).unwrap(),
+        "output_schema": tool.output_schema.as_deref().map(|s| serde_json::from_str::<Value>(s).unwrap()),
+        "read_only": tool.flags.read_only,
+        "destructive": tool.flags.destructive,
+        "deferred": tool.is_deferred(),
+    })
+}
+
+/// A dispatcher over the hub's tools that asks nothing (the servers' tools are destructive
+/// unless annotated otherwise).
+fn dispatcher(hub: &Arc<McpHub>) -> Dispatcher {
+    let mut rules = PermissionContext::new();
+    rules.mode = PermissionMode::BypassPermissions;
+    Dispatcher::new(Env::default(), rules, hub.tools().tools, ".").with_mcp(hub.clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_live_pool_equals_the_pool_of_the_captured_lists() {
+    let Some(peers) = peers::peers() else { return };
+    let config = McpConfig {
+        servers: vec![
+            peers.everything(),
+            peers.filesystem(),
+            peers.memory(),
+            peers.git(),
+            peers.time(),
+        ],
+    };
+    let hub = McpHub::connect(&config, timeouts(60)).await;
+    for status in hub.statuses() {
+        assert!(
+            matches!(status.state, ServerState::Connected { .. }),
+            "{}: {:?}",
+            status.name,
+            status.state
+        );
+    }
+    let live = hub.tools();
+    assert!(live.errors.is_empty(), "{:?}", live.errors);
+    let names = ["everything", "filesystem", "memory", "git", "time"];
+    let captured: Vec<(&str, Value)> = names.iter().map(|name| (*name, fixture(name))).collect();
+    let captured = load_servers(captured.iter().map(|(name, list)| (*name, list)));
+    let live: Vec<Value> = live.tools.iter().map(|tool| entry(tool)).collect();
+    let captured: Vec<Value> = captured.tools.iter().map(|tool| entry(tool)).collect();
+    assert_eq!(live.len(), 50, "13 + 14 + 9 + 12 + 2 tools");
+    for (live, captured) in live.iter().zip(&captured) {
+        assert_eq!(live, captured);
+    }
+    assert_eq!(live.len(), captured.len());
+    hub.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hanging_crashing_and_lying_servers_fail_while_the_others_connect() {
+    let Some(peers) = peers::peers() else { return };
+    let config = McpConfig {
+        servers: vec![
+            peers.python("hangs", "import time; time.sleep(600)"),
+            peers.python("crashes", "import sys; sys.stderr.write('boom: no config'); sys.exit(3)"),
+            peers.python("lies", "import sys, time; print('this is not JSON-RPC'); sys.stdout.flush(); time.sleep(600)"),
+            registry_mcp::ServerSpec::stdio("missing", "/nonexistent/mcp-server", Vec::<String>::new()),
+            peers.time(),
+        ],
+    };
+    let hub = McpHub::connect(&config, timeouts(20)).await;
+    let states: Vec<(String, ServerState)> = hub
+        .statuses()
+        .into_iter()
+        .map(|s| (s.name, s.state))
+        .collect();
+    let failed = |i: usize| match &states[i].1 {
+        ServerState::Failed(error) => error.clone(),
+        other => panic!("{}: {other:?}", states[i].0),
+    };
+    assert!(matches!(
+        failed(0).problem,
+        Problem::TimedOut {
+            stage: "handshake",
+            ..
+        }
+    ));
+    let crashed = failed(1);
+    assert!(
+        matches!(crashed.problem, Problem::Handshake(_)),
+        "{crashed}"
+    );
+    assert_eq!(
+        crashed.stderr.as_deref(),
+        Some("boom: no config"),
+        "{crashed}"
+    );
+    assert!(matches!(
+        failed(2).problem,
+        Problem::Handshake(_) | Problem::TimedOut { .. }
+    ));
+    assert!(
+        matches!(failed(3).problem, Problem::Spawn(_)),
+        "{}",
+        failed(3)
+    );
+    assert!(failed(3).to_string().contains("/nonexistent/mcp-server"));
+    assert!(
+        matches!(&states[4].1, ServerState::Connected { tools: 2, .. }),
+        "{:?}",
+        states[4]
+    );
+    let names: Vec<String> = hub.tools().tools.iter().map(|t| t.name.clone()).collect();
+    assert_eq!(
+        names,
+        ["mcp__time__get_current_time", "mcp__time__convert_time"]
+    );
+    hub.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_reach_the_servers_and_their_results_become_tool_results() {
+    let Some(peers) = peers::peers() else { return };
+    let config = McpConfig {
+        servers: vec![peers.everything(), peers.time(), peers.filesystem()],
+    };
+    let hub = McpHub::connect(&config, timeouts(60)).await;
+    let dispatcher = dispatcher(&hub);
+    let root = peers.scratch.path().join("fsroot/hello.txt");
+    let calls = [
+        ToolUse::new(
+            "t1",
+            "mcp__everything__echo",
+            json!({"message": "from toolreg"}),
+        ),
+        ToolUse::new(
+            "t2",
+            "mcp__time__get_current_time",
+            json!({"timezone": "UTC"}),
+        ),
+        ToolUse::new(
+            "t3",
+            "mcp__time__get_current_time",
+            json!({"timezone": "Not/AZone"}),
+        ),
+        ToolUse::new(
+            "t4",
+            "mcp__filesystem__read_text_file",
+            json!({"path": root}),
+        ),
+    ];
+    let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
+    let [echo, now, bad, file] = &turn.results[..] else {
+        panic!()
+    };
+    assert_eq!(echo.content, ToolOutput::Text("Echo: from toolreg".into()));
+    let ToolOutput::Json(now) = &now.content else {
+        panic!("{now:?}")
+    };
+    assert_eq!(now["timezone"], "UTC", "structuredContent: {now}");
+    assert!(bad.is_error(), "{bad:?}");
+    let ToolOutput::Json(file) = &file.content else {
+        panic!("{file:?}")
+    };
+    assert!(
+        file.to_string()
+            .contains("hello from the filesystem server"),
+        "{file}"
+    );
+    hub.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_turn_cancels_the_call_on_the_server_and_progress_reaches_the_host() {
+    let Some(peers) = peers::peers() else { return };
+    let marker = peers.scratch.path().join("cancelled");
+    let config = McpConfig {
+        servers: vec![peers.changing(&marker)],
+    };
+    let hub = McpHub::connect(&config, timeouts(60)).await;
+    assert!(
+        matches!(hub.statuses()[0].state, ServerState::Connected { .. }),
+        "{:?}",
+        hub.statuses()
+    );
+    let dispatcher = dispatcher(&hub);
+    let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
+    let cancel = registry_core::CancellationToken::new();
+    let options = TurnOptions {
+        cancel: cancel.clone(),
+        progress: Some(Arc::new({
+            let seen = Arc::clone(&seen);
+            let cancel = cancel.clone();
+            move |progress: Progress| {
+                let mut seen = seen.lock().unwrap();
+                seen.push(progress);
+                if seen.len() == 3 {
+                    cancel.cancel();
+                }
+            }
+        })),
+        ..TurnOptions::default()
+    };
+    let call = ToolUse::new("slow1", "mcp__changing__slow", json!({"seconds": 30}));
+    let turn = dispatcher.run_turn(&[call], &options).await;
+    assert!(turn.results[0].is_error(), "{:?}", turn.results[0]);
+    assert!(
+        matches!(
+            turn.results[0].error,
+            Some(registry_core::DispatchError::Cancelled { .. })
+        ),
+        "{:?}",
+        turn.results[0].error
+    );
+    {
+        let seen = seen.lock().unwrap();
+        assert!(seen.len() >= 3);
+        assert_eq!(seen[0].tool_use_id, "slow1");
+        assert_eq!(seen[0].message, "step 0");
+        assert_eq!(seen[1].done, Some((1.0, Some(300.0))));
+    }
+    // The server hears the cancellation and stops the tool, which writes the marker.
+    for _ in 0..100 {
+        if marker.exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        std::fs::read_to_string(&marker).ok().as_deref(),
+        Some("cancelled")
+    );
+    hub.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_changed_is_followed_by_a_refreshed_pool() {
+    let Some(peers) = peers::peers() else { return };
+    let marker = peers.scratch.path().join("unused");
+    let config = McpConfig {
+        servers: vec![peers.changing(&marker), peers.time()],
+    };
+    let hub = McpHub::connect(&config, timeouts(60)).await;
+    let protocols: Vec<ServerState> = hub.statuses().into_iter().map(|s| s.state).collect();
+    // The Python SDK speaks 2026-07-28, where list_changed comes on a subscription.
+    assert!(
+        matches!(&protocols[0], ServerState::Connected { protocol, .. } if protocol == "2026-07-28"),
+        "{protocols:?}"
+    );
+    let before: Vec<String> = hub.tools().tools.iter().map(|t| t.name.clone()).collect();
+    assert!(
+        !before.contains(&"mcp__changing__weather".to_owned()),
+        "{before:?}"
+    );
+    let dispatcher = dispatcher(&hub);
+    let added = dispatcher
+        .dispatch(&ToolUse::new(
+            "a",
+            "mcp__changing__add_tool",
+            json!({"name": "weather"}),
+        ))
+        .await;
+    // The Python SDK sends a `-> str` tool's answer as structured content too.
+    assert_eq!(
+        added.content,
+        ToolOutput::Json(json!({"result": "added weather"})),
+        "{added:?}"
+    );
+    tokio::time::timeout(Duration::from_secs(30), hub.changed())
+        .await
+        .expect("the server says its tools changed");
+    assert_eq!(
+        hub.refresh().await,
+        ["changing"],
+        "only the server that changed is fetched"
+    );
+    let after: Vec<String> = hub.tools().tools.iter().map(|t| t.name.clone()).collect();
+    assert!(
+        after.contains(&"mcp__changing__weather".to_owned()),
+        "{after:?}"
+    );
+    assert_eq!(after.len(), before.len() + 1);
+    hub.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_changed_arrives_as_a_notification_on_the_2025_11_25_lane() {
+    let Some(peers) = peers::peers() else { return };
+    let config = McpConfig {
+        servers: vec![peers.everything()],
+    };
+    let hub = McpHub::connect(&config, timeouts(60)).await;
+    // The TypeScript SDK has no `server/discover`: the handshake falls back to `initialize`.
+    assert!(
+        matches!(&hub.statuses()[0].state, ServerState::Connected { protocol, .. } if protocol == "2025-11-25"),
+        "{:?}",
+        hub.statuses()
+    );
+    // server-everything registers a tool when the session starts and says so.
+    tokio::time::timeout(Duration::from_secs(30), hub.changed())
+        .await
+        .expect("the notification reaches the hub");
+    hub.refresh().await;
+    assert!(matches!(
+        hub.statuses()[0].state,
+        ServerState::Connected { .. }
+    ));
+    hub.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_still_connecting_is_named_when_a_search_finds_nothing() {
+    let Some(peers) = peers::peers() else { return };
+    let config = McpConfig {
+        servers: vec![
+            peers.time(),
+            peers.python("slowpoke", "import time; time.sleep(600)"),
+        ],
+    };
+    let hub = McpHub::start(&config, timeouts(600));
+    assert_eq!(
+        hub.pending_servers(),
+        ["time", "slowpoke"],
+        "nothing has arrived yet"
+    );
+    tokio::time::timeout(Duration::from_secs(60), async {
+        while hub.pending_servers().len() > 1 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("time connects");
+    assert_eq!(hub.pending_servers(), ["slowpoke"]);
+    let mut engine = SearchEngine::new(hub.tools().tools, Strategy::Seed);
+    engine.set_pending_servers(hub.pending_servers());
+    let output = engine.search("weather radar", 5);
+    assert!(output.matches.is_empty());
+    assert_eq!(
+        output.pending_mcp_servers.as_deref(),
+        Some(&["slowpoke".to_owned()][..])
+    );
+    let found = engine.search("current time", 5);
+    assert_eq!(found.matches[0], "mcp__time__get_current_time");
+    assert_eq!(
+        found.pending_mcp_servers, None,
+        "only a search that finds nothing names them"
+    );
+    hub.close().await;
+}
