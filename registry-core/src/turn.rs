@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::future::{Either, select};
-use futures_util::stream::{self, StreamExt as _};
+use futures_util::stream::{FuturesOrdered, StreamExt as _};
 use serde_json::{Value, json};
 pub use tokio_util::sync::CancellationToken;
 
@@ -104,12 +104,20 @@ impl Dispatcher {
                 .count();
             let (batch, after) = rest.split_at(safe.max(1));
             rest = after;
+            // At most `limit` running, results in the blocks' order. (Futures pushed by hand,
+            // not a `map` closure over the batch: such a closure makes the turn's future fail
+            // `Send` checks that name its lifetimes, as a server's handler does.)
             let limit = options.max_concurrency.max(1);
-            let mut results = stream::iter(batch)
-                .map(|call| self.run_one(call, options, start))
-                .buffered(limit);
-            while let Some(outcome) = results.next().await {
+            let mut waiting = batch.iter();
+            let mut running = FuturesOrdered::new();
+            for call in waiting.by_ref().take(limit) {
+                running.push_back(self.run_one(call, options, start));
+            }
+            while let Some(outcome) = running.next().await {
                 done.push(outcome);
+                if let Some(call) = waiting.next() {
+                    running.push_back(self.run_one(call, options, start));
+                }
             }
         }
         let (results, timings) = done.into_iter().unzip();

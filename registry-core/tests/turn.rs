@@ -340,3 +340,28 @@ async fn destructive_tool_asks_and_without_an_approver_is_refused() {
         .await;
     assert!(!result.is_error(), "{result:?}");
 }
+
+/// A turn inside a handler whose future must be `Send` (an MCP server's `call_tool`, a
+/// spawned task): this compiles only when the turn's future is `Send` for every lifetime.
+fn in_a_send_handler<'a>(
+    dispatcher: &'a Dispatcher,
+    calls: &'a [ToolUse],
+    options: &'a TurnOptions,
+) -> registry_core::BoxFuture<'a, registry_core::Turn> {
+    Box::pin(dispatcher.run_turn(calls, options))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_runs_in_a_spawned_task_and_a_send_handler() {
+    let (dispatcher, _) = dispatcher();
+    let calls = uses(&[("Wait", json!({"ms": 1})), ("Note", json!({"line": "x"}))]);
+    let options = TurnOptions::default();
+    let turn = in_a_send_handler(&dispatcher, &calls, &options).await;
+    assert!(
+        turn.results.iter().all(|r| !r.is_error()),
+        "{:?}",
+        turn.results
+    );
+    let spawned = tokio::spawn(async move { dispatcher.run_turn(&calls, &options).await });
+    assert_eq!(spawned.await.unwrap().results.len(), 2);
+}
