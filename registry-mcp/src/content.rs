@@ -8,8 +8,12 @@
 //! * anything else → [`ToolOutput::Blocks`] in the Messages API's shapes: text as text, images
 //!   as base64 `image` blocks, and what the API has no block for (audio, resources, resource
 //!   links) as a text block holding the MCP block's JSON, so nothing the server said is dropped.
+//!
+//! The gateway maps the other way ([`tool_result_json`]): a failed or refused call is
+//! `isError` with the error's text, JSON output is `structuredContent` with its text beside it,
+//! images are MCP `image` blocks.
 
-use registry_core::{ToolError, ToolOutput};
+use registry_core::{ToolError, ToolOutput, ToolResult};
 use serde_json::{Value, json};
 
 /// Maps a `tools/call` result (as JSON) to the tool's output.
@@ -84,6 +88,54 @@ fn api_block(block: &Value) -> Value {
     }
 }
 
+/// The JSON of a `tools/call` result for a dispatched call.
+pub fn tool_result_json(result: &ToolResult) -> Value {
+    if let Some(error) = &result.error {
+        return json!({"content": [{"type": "text", "text": error.to_string()}], "isError": true});
+    }
+    match &result.content {
+        ToolOutput::Text(text) => json!({"content": [{"type": "text", "text": text}]}),
+        ToolOutput::Json(value) => json!({
+            "content": [{"type": "text", "text": value.to_string()}],
+            "structuredContent": value,
+        }),
+        ToolOutput::Image { media_type, data } => {
+            json!({"content": [{"type": "image", "data": data, "mimeType": media_type}]})
+        }
+        ToolOutput::Blocks(blocks) => {
+            json!({"content": blocks.iter().map(mcp_block).collect::<Vec<_>>()})
+        }
+    }
+}
+
+/// A Messages API content block as an MCP one: text and base64 images as they are, anything
+/// else (a `tool_reference`) as a text block of its JSON.
+fn mcp_block(block: &Value) -> Value {
+    match kind(block) {
+        Some("text") => json!({"type": "text", "text": text_of(block)}),
+        Some("image") => {
+            let source = &block["source"];
+            match (source["data"].as_str(), source["media_type"].as_str()) {
+                (Some(data), Some(media_type)) => {
+                    json!({"type": "image", "data": data, "mimeType": media_type})
+                }
+                _ => as_text_block(block),
+            }
+        }
+        _ => as_text_block(block),
+    }
+}
+
+/// A dispatched call's `tools/call` result.
+#[cfg(feature = "server")]
+pub(crate) fn tool_result_to_call_result(result: &ToolResult) -> rmcp::model::CallToolResult {
+    serde_json::from_value(tool_result_json(result)).unwrap_or_else(|error| {
+        rmcp::model::CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
+            "the result could not be sent: {error}"
+        ))])
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +180,34 @@ mod tests {
                 data: "AAAA".into()
             }
         );
+    }
+
+    #[test]
+    fn a_dispatched_result_maps_back_to_an_mcp_result() {
+        let ok = |content| ToolResult {
+            tool_use_id: "t".into(),
+            content,
+            error: None,
+        };
+        assert_eq!(
+            tool_result_json(&ok(ToolOutput::Json(json!({"a": 1})))),
+            json!({"content": [{"type": "text", "text": "{\"a\":1}"}], "structuredContent": {"a": 1}})
+        );
+        let image = ToolOutput::Image {
+            media_type: "image/png".into(),
+            data: "AAAA".into(),
+        };
+        let back = tool_result_json(&ok(image.clone()));
+        assert_eq!(call_result_to_output(&back).unwrap(), image, "a round trip");
+        let refused = ToolResult::from_error(
+            "t",
+            registry_core::DispatchError::NotInPool {
+                name: "Bash".into(),
+            },
+        );
+        let back = tool_result_json(&refused);
+        assert_eq!(back["isError"], true);
+        assert!(call_result_to_output(&back).is_err());
     }
 
     #[test]

@@ -1,9 +1,15 @@
 //! # MCP for toolreg, on rmcp
 //!
-//! Live MCP servers in a pool: list them in the common `mcpServers` file, connect them with an
-//! [`McpHub`], assemble the pool from [`McpHub::tools`], and give the hub to the dispatcher as
-//! its [`McpCaller`](registry_core::dispatch::McpCaller). The protocol is rmcp's, the official
-//! Rust SDK (pinned to one exact version).
+//! Both sides of MCP, on rmcp (the official Rust SDK, pinned to one exact version):
+//!
+//! * **client** (feature `client`): live MCP servers in a pool. List them in the common
+//!   `mcpServers` file, connect them with an [`McpHub`], assemble the pool from
+//!   [`McpHub::tools`], and give the hub to the dispatcher as its
+//!   [`McpCaller`](registry_core::dispatch::McpCaller).
+//! * **server** (feature `server`): a pool served to any MCP client by a [`Gateway`], with
+//!   deferred tools behind `search_tools` and `call_tool` (or listed with the registry's
+//!   deferral hints), every call going through the dispatcher's permission path; see
+//!   [`gateway`].
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -24,7 +30,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! # What the hub guarantees
+//! # What the hub guarantees (client)
 //! * Servers connect side by side. Each is *pending* until its tools arrive, then *connected*,
 //!   or *failed* with its error (the problem, and the end of its stderr). A server that hangs
 //!   fails at its timeout, one that crashes or speaks no MCP fails at once, and neither holds
@@ -49,10 +55,18 @@
 #![deny(missing_docs)]
 
 pub mod config;
+#[cfg(feature = "client")]
 mod connection;
 pub mod content;
+#[cfg(feature = "server")]
+pub mod gateway;
+#[cfg(feature = "client")]
 mod hub;
 
 pub use config::{ConfigError, McpConfig, ServerSpec, Transport};
+#[cfg(feature = "client")]
 pub use connection::{Problem, ServerError, Timeouts};
+#[cfg(feature = "server")]
+pub use gateway::{Gateway, GatewayMode};
+#[cfg(feature = "client")]
 pub use hub::{McpHub, ServerState, ServerStatus};

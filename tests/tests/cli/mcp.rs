@@ -6,6 +6,11 @@ use super::*;
 
 /// The `mcp-server-time` of the installed peers.
 fn time_server() -> Option<PathBuf> {
+    peers().map(|dir| dir.join("venv/bin/mcp-server-time"))
+}
+
+/// The folder of the installed peers.
+fn peers() -> Option<PathBuf> {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = std::env::var_os("TOOLREG_MCP_PEERS")
         .map_or_else(|| workspace.join("target/mcp-peers"), PathBuf::from);
@@ -20,8 +25,12 @@ fn time_server() -> Option<PathBuf> {
                 .status();
         });
     }
-    if server.exists() {
-        return Some(server);
+    if server.exists()
+        && dir
+            .join("node/node_modules/@modelcontextprotocol/sdk")
+            .exists()
+    {
+        return Some(dir);
     }
     let reason = format!(
         "MCP peers not installed ({} is missing): run tests/mcp-peers/install.sh",
@@ -132,4 +141,162 @@ fn a_bad_mcp_config_is_refused_naming_the_field() {
         "{error}"
     );
     assert!(error.contains("mcp.json"), "{error}");
+}
+
+/// Runs a client script against `toolreg mcp serve` (the time server upstream, Read offered,
+/// Write denied) in `mode`; what the script saw.
+fn client_run(program: &Path, script: &Path, mode: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let time = peers().unwrap().join("venv/bin/mcp-server-time");
+    let config = config(dir.path(), &time);
+    let note = dir.path().join("note.txt");
+    std::fs::write(&note, "hello gateway\n").unwrap();
+    let output = std::process::Command::new(program)
+        .arg(script)
+        .args([mode, note.to_str().unwrap(), "--"])
+        .arg(binary())
+        .arg("--mcp-config")
+        .arg(&config)
+        .args([
+            "--deny",
+            "Write",
+            "--allow",
+            "mcp__time",
+            "mcp",
+            "serve",
+            "--builtins",
+            "Read",
+            "--mode",
+            mode,
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{} {mode} failed:\n{}",
+        script.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// What each client script must have seen.
+fn assert_script(seen: &Value, mode: &str) {
+    assert_eq!(seen["server"], "toolreg");
+    assert_eq!(seen["list_is_stable"], true);
+    let tools: Vec<&str> = seen["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    if mode == "search" {
+        assert_eq!(
+            tools,
+            ["Read", "search_tools", "call_tool"],
+            "deferred tools are not listed"
+        );
+        assert_eq!(seen["search"][0], "mcp__time__get_current_time", "{seen}");
+    } else {
+        assert_eq!(
+            tools,
+            [
+                "Read",
+                "mcp__time__convert_time",
+                "mcp__time__get_current_time"
+            ]
+        );
+        assert_eq!(
+            seen["meta"]["mcp__time__get_current_time"]["anthropic/alwaysLoad"],
+            false
+        );
+        assert_eq!(seen["meta"]["Read"]["anthropic/alwaysLoad"], true);
+    }
+    assert_eq!(seen["time"]["is_error"], false, "{seen}");
+    assert_eq!(
+        seen["time"]["structured"]["timezone"], "UTC",
+        "forwarded upstream: {seen}"
+    );
+    assert_eq!(seen["read"]["is_error"], false, "{seen}");
+    assert!(
+        seen["read"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("hello gateway"),
+        "{seen}"
+    );
+    assert_eq!(seen["denied"]["is_error"], true, "{seen}");
+    assert!(
+        seen["denied"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("not in this agent's tool pool"),
+        "refused as the library refuses: {seen}"
+    );
+}
+
+fn scripts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-peers/clients")
+}
+
+#[test]
+fn the_python_sdk_client_completes_its_script_in_each_mode() {
+    let Some(peers) = peers() else { return };
+    for mode in ["search", "direct"] {
+        let seen = client_run(
+            &peers.join("venv/bin/python"),
+            &scripts().join("python_client.py"),
+            mode,
+        );
+        assert_eq!(seen["protocol"], "2025-11-25");
+        assert_script(&seen, mode);
+    }
+}
+
+#[test]
+fn the_typescript_sdk_client_completes_its_script_in_each_mode() {
+    let Some(peers) = peers() else { return };
+    // Node resolves the SDK from the script's folder: the script runs from the peers' folder.
+    let script = peers.join("node/ts_client.mjs");
+    std::fs::copy(scripts().join("ts_client.mjs"), &script).unwrap();
+    for mode in ["search", "direct"] {
+        assert_script(&client_run(Path::new("node"), &script, mode), mode);
+    }
+}
+
+#[test]
+fn a_toolreg_gateway_serves_another_toolreg_on_the_2026_lane() {
+    let Some(peers) = peers() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let inner = config(dir.path(), &peers.join("venv/bin/mcp-server-time"));
+    let outer = dir.path().join("outer.json");
+    let serve = json!({"mcpServers": {"gateway": {
+        "command": binary(),
+        "args": ["--mcp-config", inner, "--allow", "mcp__time", "mcp", "serve", "--mode", "direct"],
+    }}});
+    std::fs::write(&outer, serve.to_string()).unwrap();
+    let servers = json_of(
+        toolreg()
+            .arg("--mcp-config")
+            .arg(&outer)
+            .args(["mcp", "servers", "--json"]),
+    );
+    assert_eq!(servers[0]["state"], "connected", "{servers}");
+    assert_eq!(
+        servers[0]["protocol"], "2026-07-28",
+        "rmcp on both sides: {servers}"
+    );
+    assert_eq!(servers[0]["tools"], 2);
+    let result = json_of(toolreg().arg("--mcp-config").arg(&outer).args([
+        "--permission-mode",
+        "bypass",
+        "call",
+        "mcp__gateway__mcp__time__get_current_time",
+        "--input",
+        r#"{"timezone": "UTC"}"#,
+    ]));
+    let content: Value = serde_json::from_str(result["content"].as_str().unwrap()).unwrap();
+    assert_eq!(content["timezone"], "UTC", "two hops: {result}");
 }

@@ -141,6 +141,26 @@ pub enum McpCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the pool to an MCP client on stdin and stdout: the MCP tools (of --mcp-config,
+    /// forwarded to their servers) and the built-ins named by --builtins, behind the pool's
+    /// rules and agent context.
+    Serve {
+        /// What tools/list offers.
+        #[arg(long, value_enum, default_value_t = ServeMode::Search)]
+        mode: ServeMode,
+        /// Built-ins to offer too, by name (`Read,Glob`); none by default.
+        #[arg(long, value_delimiter = ',', value_name = "LIST")]
+        builtins: Vec<String>,
+    },
+}
+
+/// What `toolreg mcp serve` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ServeMode {
+    /// The tools that are not deferred, plus search_tools and call_tool.
+    Search,
+    /// Every tool, with the registry's deferral hints in `_meta`.
+    Direct,
 }
 
 /// `toolreg turn`.

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use crate::cli::{
     Args, Command, DeferStrategy, Format, McpCommand, RenderArgs, SearchArgs, SearchStrategy,
-    TurnArgs,
+    ServeMode, TurnArgs,
 };
 use crate::setup::{Setup, setup};
 
@@ -47,6 +47,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Command::Turn(turn_args) => turn(&pool()?, turn_args),
         Command::Eval { sets, k } => eval(sets, *k),
         Command::Mcp(McpCommand::Servers { json }) => mcp_servers(&args.pool, *json),
+        Command::Mcp(McpCommand::Serve { mode, builtins }) => serve(&pool()?, *mode, builtins),
     }
 }
 
@@ -465,5 +466,38 @@ fn mcp_servers(args: &crate::cli::PoolArgs, json: bool) -> Result<ExitCode> {
 
 #[cfg(not(feature = "mcp"))]
 fn mcp_servers(_: &crate::cli::PoolArgs, _: bool) -> Result<ExitCode> {
+    Err("toolreg mcp: this toolreg was built without the `mcp` feature".into())
+}
+
+/// `toolreg mcp serve`: the gateway on stdin and stdout, until the client disconnects.
+#[cfg(feature = "mcp")]
+fn serve(setup: &Setup, mode: ServeMode, builtins: &[String]) -> Result<ExitCode> {
+    use registry_mcp::{Gateway, GatewayMode};
+    let offered = |name: &str| {
+        setup
+            .pool
+            .iter()
+            .any(|tool| tool.name == name && !tool.is_mcp())
+    };
+    if let Some(name) = builtins.iter().find(|name| !offered(name)) {
+        return Err(format!(
+            "--builtins: `{name}` is not a built-in of this pool"
+        ));
+    }
+    let mode = match mode {
+        ServeMode::Search => GatewayMode::Search,
+        ServeMode::Direct => GatewayMode::Direct,
+    };
+    let expose = |tool: &ToolInfo| tool.is_mcp() || builtins.contains(&tool.name);
+    let gateway = Gateway::new(dispatcher(setup)?, expose, mode);
+    setup
+        .runtime
+        .block_on(gateway.serve_stdio())
+        .map_err(|error| format!("mcp serve: {error}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "mcp"))]
+fn serve(_: &Setup, _: ServeMode, _: &[String]) -> Result<ExitCode> {
     Err("toolreg mcp: this toolreg was built without the `mcp` feature".into())
 }
