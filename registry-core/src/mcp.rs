@@ -35,14 +35,17 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::descriptor::Flags;
+pub use crate::tool_info::{McpAnnotations, mcp_tool_name, normalize_name_for_mcp};
 use crate::tool_info::{McpInfo, Origin, ToolInfo};
-pub use crate::tool_info::{mcp_tool_name, normalize_name_for_mcp};
 
 /// The most characters of an MCP tool's description that are sent and searched.
 pub const MAX_DESCRIPTION_CHARS: usize = 2048;
 
 /// What ends a description that was cut to [`MAX_DESCRIPTION_CHARS`].
 pub const TRUNCATION_MARKER: &str = "… [description truncated]";
+
+/// The most characters of an MCP tool's display title kept.
+pub const MAX_TITLE_CHARS: usize = 256;
 
 /// The longest tool name the APIs accept.
 pub const MAX_NAME_LEN: usize = 64;
@@ -332,12 +335,29 @@ fn tool_info<'a>(
             .and_then(|annotations| annotations.get(name))
             .and_then(Value::as_bool)
     };
-    let read_only = hint("readOnlyHint") == Some(true);
+    let annotations = McpAnnotations {
+        read_only: hint("readOnlyHint"),
+        destructive: hint("destructiveHint"),
+        idempotent: hint("idempotentHint"),
+        open_world: hint("openWorldHint"),
+    };
+    let read_only = annotations.read_only == Some(true);
     // The MCP spec: `destructiveHint` defaults to true and means something only when the tool
     // is not read-only. An absent hint is taken at its default, so a tool that does not say
     // it is harmless asks before it runs, unless a rule allows it.
     let destructive = !read_only && hint("destructiveHint") != Some(false);
-    let mcp = McpInfo::new(server, raw_name);
+    let title = [
+        object.get("title"),
+        object.get("annotations").and_then(|a| a.get("title")),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(Value::as_str)
+    .find(|title| !title.trim().is_empty())
+    .map(|title| title.chars().take(MAX_TITLE_CHARS).collect());
+    let mut mcp = McpInfo::new(server, raw_name);
+    mcp.title = title;
+    mcp.annotations = annotations;
     Ok(ToolInfo {
         name: names.unique(&mcp),
         aliases: Vec::new(),

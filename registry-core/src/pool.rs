@@ -14,7 +14,7 @@ use crate::defer::decide_deferral;
 use crate::env::Env;
 use crate::permissions::PermissionContext;
 use crate::registry::compare_names;
-pub use crate::tool_info::{McpInfo, Origin, Pool, ToolInfo, find_tool};
+pub use crate::tool_info::{McpAnnotations, McpInfo, Origin, Pool, ToolInfo, find_tool};
 
 fn by_name(a: &Arc<ToolInfo>, b: &Arc<ToolInfo>) -> std::cmp::Ordering {
     compare_names(&a.name, &b.name)

@@ -20,6 +20,27 @@ pub struct McpInfo {
     /// `mcp__<normalized server>__<normalized tool>`: what permission rules name, whatever
     /// display name the pool gives the tool (no length or uniqueness rule applied).
     pub permission_name: String,
+    /// The display title the server sent (`title`, else `annotations.title`), for listings;
+    /// the model never sees it.
+    pub title: Option<String>,
+    /// The behaviour hints the server sent, as sent (`None` where absent). They are the
+    /// server's claims: the pool's flags read `readOnlyHint` and `destructiveHint`, and no hint
+    /// allows a call by itself.
+    pub annotations: McpAnnotations,
+}
+
+/// An MCP tool's `annotations` hints, as the server sent them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct McpAnnotations {
+    /// `readOnlyHint` (the spec's default: false).
+    pub read_only: Option<bool>,
+    /// `destructiveHint` (default: true, meaningful only when not read-only).
+    pub destructive: Option<bool>,
+    /// `idempotentHint` (default: false).
+    pub idempotent: Option<bool>,
+    /// `openWorldHint` (default: true).
+    pub open_world: Option<bool>,
 }
 
 impl McpInfo {
@@ -31,6 +52,8 @@ impl McpInfo {
             permission_name: mcp_tool_name(&server, &tool),
             server,
             tool,
+            title: None,
+            annotations: McpAnnotations::default(),
         }
     }
 }

@@ -97,6 +97,38 @@ fn read_only_hint_sets_read_only_and_concurrency_safe() {
 }
 
 #[test]
+fn annotations_and_title_are_kept_as_the_server_sent_them() {
+    let loaded = load_server(
+        "s",
+        &json!([
+            {"name": "a", "title": "Read a file", "inputSchema": {}, "annotations": {
+                "title": "ignored: the top-level title wins",
+                "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false,
+            }},
+            {"name": "b", "inputSchema": {}, "annotations": {"title": "Delete", "destructiveHint": true}},
+            {"name": "c", "inputSchema": {}},
+        ]),
+    );
+    let mcp = |i: usize| loaded.tools[i].mcp().unwrap().clone();
+    assert_eq!(mcp(0).title.as_deref(), Some("Read a file"));
+    assert_eq!(mcp(0).annotations.read_only, Some(true));
+    assert_eq!(mcp(0).annotations.idempotent, Some(true));
+    assert_eq!(mcp(0).annotations.open_world, Some(false));
+    assert_eq!(mcp(0).annotations.destructive, None, "absent stays absent");
+    assert_eq!(
+        mcp(1).title.as_deref(),
+        Some("Delete"),
+        "annotations.title when no title"
+    );
+    assert_eq!(mcp(1).annotations.destructive, Some(true));
+    assert_eq!(mcp(2).title, None);
+    assert_eq!(
+        mcp(2).annotations,
+        registry_core::mcp::McpAnnotations::default()
+    );
+}
+
+#[test]
 fn long_description_is_cut_to_2048_characters_with_a_marker() {
     let long = "é".repeat(3000);
     let loaded = load_server(

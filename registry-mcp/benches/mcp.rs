@@ -26,7 +26,9 @@ fn main() {
 fn peers() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/mcp-peers");
     let ok = dir.join("venv/bin/mcp-server-time").exists()
-        && dir.join("node/node_modules/.bin/mcp-server-everything").exists();
+        && dir
+            .join("node/node_modules/.bin/mcp-server-everything")
+            .exists();
     if !ok {
         eprintln!("skipped: MCP peers not installed: run tests/mcp-peers/install.sh");
     }
@@ -50,18 +52,48 @@ fn five(peers: &Path, scratch: &Path) -> McpConfig {
     let repo = scratch.join("repo");
     std::fs::create_dir_all(&fsroot).unwrap();
     std::fs::create_dir_all(&repo).unwrap();
-    std::process::Command::new("git").args(["init", "-q"]).current_dir(&repo).status().unwrap();
-    let mut memory = ServerSpec::stdio("memory", bin("node/node_modules/.bin/mcp-server-memory"), Vec::<String>::new());
+    std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&repo)
+        .status()
+        .unwrap();
+    let mut memory = ServerSpec::stdio(
+        "memory",
+        bin("node/node_modules/.bin/mcp-server-memory"),
+        Vec::<String>::new(),
+    );
     if let Transport::Stdio { env, .. } = &mut memory.transport {
-        env.insert("MEMORY_FILE_PATH".into(), scratch.join("memory.jsonl").to_string_lossy().into_owned());
+        env.insert(
+            "MEMORY_FILE_PATH".into(),
+            scratch.join("memory.jsonl").to_string_lossy().into_owned(),
+        );
     }
     McpConfig {
         servers: vec![
-            ServerSpec::stdio("everything", bin("node/node_modules/.bin/mcp-server-everything"), ["stdio"]),
-            ServerSpec::stdio("filesystem", bin("node/node_modules/.bin/mcp-server-filesystem"), [fsroot.to_string_lossy().into_owned()]),
+            ServerSpec::stdio(
+                "everything",
+                bin("node/node_modules/.bin/mcp-server-everything"),
+                ["stdio"],
+            ),
+            ServerSpec::stdio(
+                "filesystem",
+                bin("node/node_modules/.bin/mcp-server-filesystem"),
+                [fsroot.to_string_lossy().into_owned()],
+            ),
             memory,
-            ServerSpec::stdio("git", bin("venv/bin/mcp-server-git"), ["--repository".to_owned(), repo.to_string_lossy().into_owned()]),
-            ServerSpec::stdio("time", bin("venv/bin/mcp-server-time"), ["--local-timezone", "UTC"]),
+            ServerSpec::stdio(
+                "git",
+                bin("venv/bin/mcp-server-git"),
+                [
+                    "--repository".to_owned(),
+                    repo.to_string_lossy().into_owned(),
+                ],
+            ),
+            ServerSpec::stdio(
+                "time",
+                bin("venv/bin/mcp-server-time"),
+                ["--local-timezone", "UTC"],
+            ),
         ],
     }
 }
@@ -94,15 +126,25 @@ fn time() -> Option<&'static Time> {
         let peers = peers()?;
         let time = ServerSpec::stdio(
             "time",
-            peers.join("venv/bin/mcp-server-time").to_string_lossy().into_owned(),
+            peers
+                .join("venv/bin/mcp-server-time")
+                .to_string_lossy()
+                .into_owned(),
             ["--local-timezone", "UTC"],
         );
-        let config = McpConfig { servers: vec![time] };
+        let config = McpConfig {
+            servers: vec![time],
+        };
         Some(runtime().block_on(async {
             let hub = McpHub::connect(&config, Timeouts::default()).await;
             let mut rules = PermissionContext::new();
-            rules.add(registry_core::Behavior::Allow, registry_core::RuleSource::User, "mcp__time");
-            let dispatcher = Dispatcher::new(Env::default(), rules, hub.tools().tools, ".").with_mcp(hub.clone());
+            rules.add(
+                registry_core::Behavior::Allow,
+                registry_core::RuleSource::User,
+                "mcp__time",
+            );
+            let dispatcher = Dispatcher::new(Env::default(), rules, hub.tools().tools, ".")
+                .with_mcp(hub.clone());
             let gateway = Gateway::new(dispatcher, |tool| tool.is_mcp(), GatewayMode::Direct);
             let (client_end, server_end) = tokio::io::duplex(1 << 16);
             tokio::spawn(async move {
@@ -144,7 +186,8 @@ fn call_through_gateway(bencher: divan::Bencher) {
     let arguments = json!({"timezone": "UTC"}).as_object().cloned().unwrap();
     bencher.bench(|| {
         runtime().block_on(async {
-            let params = CallToolRequestParams::new("mcp__time__get_current_time").with_arguments(arguments.clone());
+            let params = CallToolRequestParams::new("mcp__time__get_current_time")
+                .with_arguments(arguments.clone());
             let result = time.client.call_tool(params).await.unwrap();
             assert_ne!(result.is_error, Some(true), "{result:?}");
             result

@@ -236,6 +236,21 @@ fn mcp_tool(tool: &ToolInfo, mode: GatewayMode) -> Tool {
     if let Some(output) = &tool.output_schema {
         value["outputSchema"] = schema(output);
     }
+    // An upstream tool keeps the hints and title its server sent.
+    if let Some(mcp) = tool.mcp() {
+        let hints = [
+            ("idempotentHint", mcp.annotations.idempotent),
+            ("openWorldHint", mcp.annotations.open_world),
+        ];
+        for (key, hint) in hints {
+            if let Some(hint) = hint {
+                value["annotations"][key] = json!(hint);
+            }
+        }
+        if let Some(title) = &mcp.title {
+            value["title"] = json!(title);
+        }
+    }
     if mode == GatewayMode::Direct {
         let mut meta = json!({"anthropic/alwaysLoad": !tool.is_deferred()});
         if let Some(hint) = &tool.search_hint {
