@@ -150,6 +150,11 @@ pub struct Timeouts {
     pub list: Duration,
     /// One `tools/call`, restarted by each progress notification. Default 120 s.
     pub call: Duration,
+    /// How long after a failed connection [`McpHub::reconnect`](crate::McpHub::reconnect)
+    /// first tries again; the wait doubles with each failure. Default 1 s.
+    pub retry_after: Duration,
+    /// The longest wait between tries. Default 60 s.
+    pub retry_max: Duration,
 }
 
 impl Default for Timeouts {
@@ -158,6 +163,8 @@ impl Default for Timeouts {
             connect: Duration::from_secs(30),
             list: Duration::from_secs(30),
             call: Duration::from_secs(120),
+            retry_after: Duration::from_secs(1),
+            retry_max: Duration::from_secs(60),
         }
     }
 }
@@ -303,7 +310,8 @@ impl Connection {
 
     /// Whether the session has ended (the process exited or closed its pipes).
     pub(crate) fn is_closed(&self) -> bool {
-        self.service.is_closed()
+        // The service loop ends when the transport does, dropping the peer's channel.
+        self.service.is_closed() || self.service.peer().is_transport_closed()
     }
 
     /// Runs one `tools/call`. The turn's cancellation sends `notifications/cancelled` (also

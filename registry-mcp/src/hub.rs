@@ -2,7 +2,7 @@
 //! entries, and calls routed to the right one.
 
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use registry_core::BoxFuture;
 use registry_core::dispatch::{McpCall, McpCaller};
@@ -42,6 +42,16 @@ pub struct ServerStatus {
 struct Slot {
     spec: ServerSpec,
     state: RwLock<SlotState>,
+    retry: std::sync::Mutex<Retry>,
+}
+
+/// When a server that is not connected may be tried again.
+#[derive(Default)]
+struct Retry {
+    /// Failed tries since it was last connected.
+    failures: u32,
+    /// Not before then.
+    not_before: Option<Instant>,
 }
 
 enum SlotState {
@@ -99,6 +109,7 @@ impl McpHub {
             .map(|spec| Slot {
                 spec: spec.clone(),
                 state: RwLock::new(SlotState::Pending),
+                retry: std::sync::Mutex::default(),
             })
             .collect();
         Arc::new(McpHub {
@@ -125,14 +136,66 @@ impl McpHub {
                 },
                 Err(error) => Err(error),
             };
+        let mut retry = slot.retry.lock().unwrap_or_else(|e| e.into_inner());
         *write(&slot.state) = match outcome {
-            Ok((connection, listed)) => SlotState::Connected {
-                connection: Arc::new(connection),
-                listed,
-            },
-            Err(error) => SlotState::Failed(error),
+            Ok((connection, listed)) => {
+                *retry = Retry::default();
+                SlotState::Connected {
+                    connection: Arc::new(connection),
+                    listed,
+                }
+            }
+            Err(error) => {
+                let wait = self
+                    .timeouts
+                    .retry_after
+                    .saturating_mul(1 << retry.failures.min(16))
+                    .min(self.timeouts.retry_max);
+                retry.failures = retry.failures.saturating_add(1);
+                retry.not_before = Some(Instant::now() + wait);
+                SlotState::Failed(error)
+            }
         };
+        drop(retry);
         self.connected.notify_waiters();
+    }
+
+    /// Connects again every server that failed or whose session ended (its tools left the
+    /// pool), each when its wait is over: a server's first try after its session ended is at
+    /// once, and after each failed try the wait doubles, from
+    /// [`Timeouts::retry_after`] up to [`Timeouts::retry_max`]. Returns the servers tried;
+    /// [`statuses`](Self::statuses) tells how it went. Call it between turns, or keep
+    /// [`keep_connected`](Self::keep_connected) running.
+    pub async fn reconnect(&self) -> Vec<String> {
+        let now = Instant::now();
+        let due: Vec<usize> = (0..self.slots.len())
+            .filter(|&i| {
+                let slot = &self.slots[i];
+                let down = match &*read(&slot.state) {
+                    SlotState::Pending => false,
+                    SlotState::Connected { connection, .. } => connection.is_closed(),
+                    SlotState::Failed(_) => true,
+                };
+                let retry = slot.retry.lock().unwrap_or_else(|e| e.into_inner());
+                down && retry.not_before.is_none_or(|at| at <= now)
+            })
+            .collect();
+        for &i in &due {
+            *write(&self.slots[i].state) = SlotState::Pending;
+        }
+        let tries = due.iter().map(|&i| self.connect_slot(i));
+        futures_util::future::join_all(tries).await;
+        due.iter()
+            .map(|&i| self.slots[i].spec.name.clone())
+            .collect()
+    }
+
+    /// Runs [`reconnect`](Self::reconnect) every second, forever: spawn it beside the host.
+    pub async fn keep_connected(&self) {
+        loop {
+            self.reconnect().await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
     }
 
     /// Waits until no server is pending.

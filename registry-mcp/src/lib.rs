@@ -44,6 +44,8 @@
 //! * `tools/list_changed` (the notification of 2025-11-25 sessions, or on 2026-07-28 the
 //!   subscription, opened only when the server advertises `listChanged`) marks the server
 //!   stale; [`McpHub::changed`] wakes and [`McpHub::refresh`] fetches its tools again.
+//! * A server whose session ends (the process exited) leaves the pool; [`McpHub::reconnect`]
+//!   (or [`McpHub::keep_connected`]) starts it again, with a doubling wait between failed tries.
 //! * A call runs with the per-call timeout, which each progress notification restarts; the
 //!   turn's cancellation (or the runner dropping the call) sends `notifications/cancelled`;
 //!   progress reaches the turn's progress sink; results map to the tool's output as

@@ -278,7 +278,8 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
         matches!(&protocols[0], ServerState::Connected { protocol, .. } if protocol == "2026-07-28"),
         "{protocols:?}"
     );
-    let before: Vec<String> = hub.tools().tools.iter().map(|t| t.name.clone()).collect();
+    let search_pool = hub.tools().tools;
+    let before: Vec<String> = search_pool.iter().map(|t| t.name.clone()).collect();
     assert!(
         !before.contains(&"mcp__changing__weather".to_owned()),
         "{before:?}"
@@ -311,6 +312,14 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
         "{after:?}"
     );
     assert_eq!(after.len(), before.len() + 1);
+    // The search index follows the refreshed pool.
+    let mut engine = SearchEngine::new(search_pool, Strategy::Seed);
+    assert!(engine.search("weather", 5).matches.is_empty());
+    engine.update(hub.tools().tools);
+    assert_eq!(
+        engine.search("weather", 5).matches,
+        ["mcp__changing__weather"]
+    );
     hub.close().await;
 }
 
@@ -376,5 +385,56 @@ async fn a_server_still_connecting_is_named_when_a_search_finds_nothing() {
         found.pending_mcp_servers, None,
         "only a search that finds nothing names them"
     );
+    hub.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_whose_session_ends_leaves_the_pool_and_reconnects() {
+    let Some(peers) = peers::peers() else { return };
+    let marker = peers.scratch.path().join("unused");
+    let config = McpConfig {
+        servers: vec![
+            peers.changing(&marker),
+            registry_mcp::ServerSpec::stdio(
+                "missing",
+                "/nonexistent/mcp-server",
+                Vec::<String>::new(),
+            ),
+        ],
+    };
+    let timeouts = Timeouts {
+        retry_after: Duration::from_secs(600),
+        ..timeouts(60)
+    };
+    let hub = McpHub::connect(&config, timeouts).await;
+    let names = |hub: &McpHub| -> Vec<String> {
+        hub.tools().tools.iter().map(|t| t.name.clone()).collect()
+    };
+    assert!(names(&hub).contains(&"mcp__changing__ping".to_owned()));
+    let dispatcher = dispatcher(&hub);
+    dispatcher
+        .dispatch(&ToolUse::new("x", "mcp__changing__exit_server", json!({})))
+        .await;
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while !names(&hub).is_empty() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the ended session's tools leave the pool");
+    assert!(
+        matches!(&hub.statuses()[0].state, ServerState::Failed(error) if error.problem == Problem::Closed),
+        "{:?}",
+        hub.statuses()
+    );
+    // The ended session is tried at once; the server that failed waits out its 600 s.
+    assert_eq!(hub.reconnect().await, ["changing"]);
+    assert!(
+        matches!(hub.statuses()[0].state, ServerState::Connected { .. }),
+        "{:?}",
+        hub.statuses()
+    );
+    assert!(names(&hub).contains(&"mcp__changing__ping".to_owned()));
+    assert!(hub.reconnect().await.is_empty(), "nothing is due");
     hub.close().await;
 }

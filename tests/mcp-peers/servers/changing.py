@@ -6,8 +6,10 @@ says so (`tools/list_changed`), reports progress, and records a cancellation.
 `slow` writes `cancelled` to MARKER_FILE when the client cancels it.
 """
 
+import os
 import pathlib
 import sys
+import threading
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -52,6 +54,13 @@ async def slow(seconds: float, ctx: Context) -> str:
             marker.write_text("cancelled")
         raise
     return "done"
+
+
+@server.tool()
+def exit_server() -> str:
+    """Ends this server's process, as a crash would, shortly after answering."""
+    threading.Timer(0.2, lambda: os._exit(0)).start()
+    return "exiting"
 
 
 server.run("stdio")
