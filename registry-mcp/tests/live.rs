@@ -438,3 +438,112 @@ async fn a_server_whose_session_ends_leaves_the_pool_and_reconnects() {
     assert!(hub.reconnect().await.is_empty(), "nothing is due");
     hub.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_image_result_of_a_real_server_becomes_an_image_or_image_blocks() {
+    let Some(peers) = peers::peers() else { return };
+    let config = McpConfig {
+        servers: vec![peers.everything()],
+    };
+    let hub = McpHub::connect(&config, timeouts(60)).await;
+    let result = dispatcher(&hub)
+        .dispatch(&ToolUse::new(
+            "img",
+            "mcp__everything__get-tiny-image",
+            json!({}),
+        ))
+        .await;
+    assert!(!result.is_error(), "{result:?}");
+    let blocks = match &result.content {
+        ToolOutput::Image { media_type, .. } => {
+            assert_eq!(media_type, "image/png");
+            return hub.close().await;
+        }
+        ToolOutput::Blocks(blocks) => blocks.clone(),
+        other => panic!("{other:?}"),
+    };
+    let image = blocks
+        .iter()
+        .find(|b| b["type"] == "image")
+        .expect("an image block");
+    assert_eq!(image["source"]["type"], "base64");
+    assert_eq!(image["source"]["media_type"], "image/png");
+    assert!(!image["source"]["data"].as_str().unwrap().is_empty());
+    hub.close().await;
+}
+
+/// Counts the progress notifications a client of the gateway receives.
+#[derive(Clone, Default)]
+struct Counting(Arc<std::sync::atomic::AtomicUsize>);
+
+impl rmcp::ClientHandler for Counting {
+    async fn on_progress(
+        &self,
+        _: rmcp::model::ProgressNotificationParam,
+        _: rmcp::service::NotificationContext<rmcp::RoleClient>,
+    ) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_passes_progress_and_cancellation_through_to_the_upstream_server() {
+    use rmcp::ServiceExt as _;
+    use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
+    use rmcp::service::PeerRequestOptions;
+
+    let Some(peers) = peers::peers() else { return };
+    let marker = peers.scratch.path().join("cancelled");
+    let config = McpConfig {
+        servers: vec![peers.changing(&marker)],
+    };
+    let hub = McpHub::connect(&config, timeouts(60)).await;
+    let gateway = registry_mcp::Gateway::new(
+        dispatcher(&hub),
+        |tool| tool.is_mcp(),
+        registry_mcp::GatewayMode::Direct,
+    );
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = gateway.serve(tokio::io::split(server_end)).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let counting = Counting::default();
+    let client = counting
+        .clone()
+        .serve(tokio::io::split(client_end))
+        .await
+        .unwrap();
+    let arguments = json!({"seconds": 30}).as_object().cloned().unwrap();
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+        CallToolRequestParams::new("mcp__changing__slow").with_arguments(arguments),
+    ));
+    let handle = client
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while counting.0.load(std::sync::atomic::Ordering::SeqCst) < 3 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the upstream tool's progress reaches the gateway's client");
+    handle
+        .cancel(Some("the user stopped".into()))
+        .await
+        .unwrap();
+    for _ in 0..100 {
+        if marker.exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        std::fs::read_to_string(&marker).ok().as_deref(),
+        Some("cancelled"),
+        "the client's cancellation reaches the upstream server through the gateway"
+    );
+    hub.close().await;
+}
