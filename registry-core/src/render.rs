@@ -52,9 +52,12 @@ pub enum CacheControl {
     /// Nowhere.
     #[default]
     None,
-    /// On the last tool of the array.
+    /// On the last tool of the array that is not deferred: the API refuses `cache_control` on
+    /// a tool with `defer_loading` (a 400), and a deferred tool is not part of the cached
+    /// prefix anyway. None when every tool sent is deferred.
     Last(Value),
-    /// On the named tools.
+    /// On the named tools that are not deferred (a named deferred tool carries none, for the
+    /// same reason).
     Tools(Vec<String>, Value),
 }
 
@@ -132,7 +135,7 @@ pub fn render_anthropic(
             }
         }
     }
-    let last = chosen.len().checked_sub(1);
+    let last = chosen.iter().rposition(|(_, defer_loading)| !defer_loading);
     let mut bases = Vec::with_capacity(chosen.len());
     for (tool, _) in &chosen {
         bases.push(cache.get_or_render(tool, &options.settings)?);
@@ -145,7 +148,9 @@ pub fn render_anthropic(
             let cache_control = match &options.cache_control {
                 CacheControl::None => None,
                 CacheControl::Last(value) => (Some(index) == last).then_some(value),
-                CacheControl::Tools(names, value) => names.contains(&tool.name).then_some(value),
+                CacheControl::Tools(names, value) => {
+                    (!defer_loading && names.contains(&tool.name)).then_some(value)
+                }
             };
             AnthropicTool {
                 name: &base.name,

@@ -233,6 +233,35 @@ fn all_deferred_sends_every_tool_with_defer_loading_and_no_message() {
 }
 
 #[test]
+fn cache_control_never_lands_on_a_deferred_tool() {
+    let marker = json!({"type": "ephemeral"});
+    let mut options = search_on(DeferStrategy::AllDeferred);
+    options.cache_control = CacheControl::Last(marker.clone());
+    let out = render_anthropic(&Env::default(), &pool(), &SchemaCache::new(), &options).unwrap();
+    let tools = tools_json(&out.tools);
+    assert_eq!(
+        tools.last().unwrap()["defer_loading"],
+        true,
+        "the last tool is deferred"
+    );
+    let marked: Vec<&str> = tools
+        .iter()
+        .filter(|t| t.get("cache_control").is_some())
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(marked, ["ToolSearch"], "the last tool that is not deferred");
+    options.cache_control = CacheControl::Tools(vec!["Bash".into(), "WebFetch".into()], marker);
+    let tools = tools_json(
+        &render_anthropic(&Env::default(), &pool(), &SchemaCache::new(), &options)
+            .unwrap()
+            .tools,
+    );
+    assert!(tools[0].get("cache_control").is_some(), "Bash is loaded");
+    let web = tools.iter().find(|t| t["name"] == "WebFetch").unwrap();
+    assert!(web.get("cache_control").is_none(), "WebFetch is deferred");
+}
+
+#[test]
 fn beta_header_for_other_clouds() {
     let mut env = Env::default();
     env.tool_search.provider = Provider::Vertex;

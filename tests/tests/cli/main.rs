@@ -143,10 +143,13 @@ fn failure_of(command: &mut Command) -> String {
 // ---------------------------------------------------------------------------------------------
 // Pools
 
-/// `toolreg ARGS list --json`.
+/// The tools of `toolreg ARGS list --json`.
 fn list(args: &[&str]) -> Vec<Value> {
     let value = json_of(toolreg().args(args).args(["list", "--json"]));
-    value.as_array().expect("a JSON array").clone()
+    value["tools"]
+        .as_array()
+        .expect("a JSON array of tools")
+        .clone()
 }
 
 /// The keys of a JSON object (none for any other value).

@@ -100,8 +100,8 @@ fn live_servers_join_the_pool_and_answer_calls() {
     assert!(output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("skipped: MCP server `broken`"), "{stderr}");
-    let tools: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let names: Vec<&str> = tools
+    let listing: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&str> = listing["tools"]
         .as_array()
         .unwrap()
         .iter()

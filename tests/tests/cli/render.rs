@@ -144,7 +144,16 @@ fn render_without_tool_search_sends_everything_in_full() {
             .env("ENABLE_TOOL_SEARCH", "false")
             .args(["list", "--json"]),
     );
-    let tools = names(listed.as_array().unwrap());
+    assert_eq!(listed["tool_search"]["mode"], "off");
+    let tools = names(listed["tools"].as_array().unwrap());
+    assert!(
+        listed["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["deferred"] == false),
+        "nothing is deferred when tool search is off"
+    );
     let mut expected = list_names(&[]);
     expected.retain(|name| name != "ToolSearch");
     assert_eq!(tools, expected, "everything but ToolSearch");

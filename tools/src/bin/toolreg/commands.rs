@@ -81,7 +81,32 @@ fn flags(tool: &ToolInfo, deferred: bool) -> String {
     flags.join(",")
 }
 
+/// Whether tool search is in force for this pool's environment, as `list` reports it: off in
+/// standard mode and when it cannot be on (then nothing is deferred), on, or on only when the
+/// deferred tools reach a share of the model's context window.
+fn search_mode(setup: &Setup) -> (Value, Option<String>) {
+    use registry_core::defer::{
+        ToolSearchMode, is_tool_search_enabled_optimistic, tool_search_mode,
+    };
+    let settings = &setup.env.tool_search;
+    match (
+        is_tool_search_enabled_optimistic(settings),
+        tool_search_mode(settings),
+    ) {
+        (false, _) | (_, ToolSearchMode::Standard) => (json!({"mode": "off"}), None),
+        (true, ToolSearchMode::Always) => (json!({"mode": "on"}), Some("tool search on".into())),
+        (true, ToolSearchMode::Auto { percent }) => (
+            json!({"mode": "auto", "percent": percent}),
+            Some(format!(
+                "tool search auto: on when the deferred tools reach {percent}% of the context window"
+            )),
+        ),
+    }
+}
+
 fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
+    let (mode, searching) = search_mode(setup);
+    let deferred = |tool: &ToolInfo| searching.is_some() && tool.is_deferred();
     if json {
         let tools: Vec<Value> = setup
             .pool
@@ -91,14 +116,15 @@ fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
                     "name": tool.name,
                     "aliases": tool.aliases,
                     "mcp": tool.is_mcp(),
-                    "deferred": tool.is_deferred(),
+                    "deferred": deferred(tool),
                     "search_hint": tool.search_hint,
                     "description": tool.description,
                     "read_only": tool.flags.read_only,
                 })
             })
             .collect();
-        return out(&serde_json::to_string_pretty(&tools).map_err(|e| e.to_string())?);
+        let listing = json!({"tool_search": mode, "tools": tools});
+        return out(&serde_json::to_string_pretty(&listing).map_err(|e| e.to_string())?);
     }
     let width = setup
         .pool
@@ -111,11 +137,11 @@ fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
         "{:<width$}  {:<8}  {:<36}  ALIASES\n",
         "NAME", "KIND", "FLAGS"
     );
-    let (mut mcp, mut deferred) = (0, 0);
+    let (mut mcp, mut deferred_count) = (0, 0);
     for tool in &setup.pool {
-        let deferral = tool.is_deferred();
+        let deferral = deferred(tool);
         mcp += usize::from(tool.is_mcp());
-        deferred += usize::from(deferral);
+        deferred_count += usize::from(deferral);
         let kind = if tool.is_mcp() { "mcp" } else { "built-in" };
         let row = format!(
             "{:<width$}  {kind:<8}  {:<36}  {}",
@@ -126,12 +152,16 @@ fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
         text.push_str(row.trim_end());
         text.push('\n');
     }
-    text.push_str(&format!(
-        "{} tools: {} built-in, {mcp} MCP; {deferred} deferred, {} loaded up front",
-        setup.pool.len(),
-        setup.pool.len() - mcp,
-        setup.pool.len() - deferred
-    ));
+    let (total, builtins) = (setup.pool.len(), setup.pool.len() - mcp);
+    text.push_str(&match searching {
+        None => format!(
+            "{total} tools: {builtins} built-in, {mcp} MCP; tool search off: every tool loaded up front"
+        ),
+        Some(mode) => format!(
+            "{total} tools: {builtins} built-in, {mcp} MCP; {deferred_count} deferred, {} loaded up front ({mode})",
+            total - deferred_count
+        ),
+    });
     out(&text)
 }
 
