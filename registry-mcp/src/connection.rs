@@ -197,7 +197,9 @@ impl Connection {
             ));
         };
         let mut child = tokio::process::Command::new(command);
-        child.args(args).envs(env);
+        // Killed when its session is dropped, also when no runtime is left to run rmcp's own
+        // cleanup (a hub dropped while the server still starts, or at the end of a program).
+        child.args(args).envs(env).kill_on_drop(true);
         if let Some(dir) = cwd {
             child.current_dir(dir);
         }

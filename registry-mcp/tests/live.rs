@@ -90,9 +90,13 @@ async fn the_live_pool_equals_the_pool_of_the_captured_lists() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hanging_crashing_and_lying_servers_fail_while_the_others_connect() {
     let Some(peers) = peers::peers() else { return };
+    let pid_file = peers.scratch.path().join("hangs.pid");
     let config = McpConfig {
         servers: vec![
-            peers.python("hangs", "import time; time.sleep(600)"),
+            peers.python("hangs", &format!(
+                "import os, time; open({:?}, 'w').write(str(os.getpid())); time.sleep(600)",
+                pid_file.to_str().unwrap()
+            )),
             peers.python("crashes", "import sys; sys.stderr.write('boom: no config'); sys.exit(3)"),
             peers.python("lies", "import sys, time; print('this is not JSON-RPC'); sys.stdout.flush(); time.sleep(600)"),
             registry_mcp::ServerSpec::stdio("missing", "/nonexistent/mcp-server", Vec::<String>::new()),
@@ -147,6 +151,15 @@ async fn hanging_crashing_and_lying_servers_fail_while_the_others_connect() {
         ["mcp__time__get_current_time", "mcp__time__convert_time"]
     );
     hub.close().await;
+    // The server that hung is not left running.
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    for _ in 0..100 {
+        if !alive(&pid) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(!alive(&pid), "the hung server {pid} was killed");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -546,4 +559,49 @@ async fn the_gateway_passes_progress_and_cancellation_through_to_the_upstream_se
         "the client's cancellation reaches the upstream server through the gateway"
     );
     hub.close().await;
+}
+
+/// Whether process `pid` still runs (a killed child its parent has not reaped yet is a zombie,
+/// which no longer runs).
+fn alive(pid: &str) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+    // `pid (comm) state …`: the state follows the last `)`.
+    let state = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().next());
+    state.is_some_and(|state| state != "Z" && state != "X")
+}
+
+#[test]
+fn a_server_still_starting_is_killed_when_its_runtime_ends() {
+    let Some(peers) = peers::peers() else { return };
+    let pid_file = peers.scratch.path().join("slow.pid");
+    let code = format!(
+        "import os, time; open({:?}, 'w').write(str(os.getpid())); time.sleep(600)",
+        pid_file.to_str().unwrap()
+    );
+    let config = McpConfig {
+        servers: vec![peers.python("slow", &code)],
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let hub = runtime.block_on(async { McpHub::start(&config, timeouts(600)) });
+    while !pid_file.exists() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(alive(&pid));
+    assert_eq!(hub.pending_servers(), ["slow"]);
+    drop(runtime);
+    drop(hub);
+    for _ in 0..100 {
+        if !alive(&pid) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        !alive(&pid),
+        "the starting server {pid} was killed with its runtime"
+    );
 }
