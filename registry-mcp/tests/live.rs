@@ -605,3 +605,22 @@ fn a_server_still_starting_is_killed_when_its_runtime_ends() {
         "the starting server {pid} was killed with its runtime"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_page_of_a_paginated_tool_list_is_fetched() {
+    let Some(peers) = peers::peers() else { return };
+    let config = McpConfig {
+        servers: vec![peers.paging()],
+    };
+    let hub = McpHub::connect(&config, timeouts(60)).await;
+    let names: Vec<String> = hub.tools().tools.iter().map(|t| t.name.clone()).collect();
+    assert_eq!(
+        names,
+        (0..5)
+            .map(|i| format!("mcp__paging__tool_{i}"))
+            .collect::<Vec<_>>(),
+        "{:?}",
+        hub.statuses()
+    );
+    hub.close().await;
+}

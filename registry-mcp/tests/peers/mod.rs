@@ -136,6 +136,17 @@ impl Peers {
         )
     }
 
+    /// The Python SDK server of `tests/mcp-peers/servers/paging.py`: five tools, two a page.
+    pub fn paging(&self) -> ServerSpec {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let script = workspace.join("tests/mcp-peers/servers/paging.py");
+        ServerSpec::stdio(
+            "paging",
+            self.bin("venv/bin/python"),
+            [script.to_string_lossy().into_owned()],
+        )
+    }
+
     /// A Python one-liner as a server.
     pub fn python(&self, name: &str, code: &str) -> ServerSpec {
         ServerSpec::stdio(name, self.bin("venv/bin/python"), ["-c", code])
