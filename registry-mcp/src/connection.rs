@@ -11,8 +11,8 @@ use registry_core::dispatch::McpCall;
 use registry_core::{ToolError, ToolOutput};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientCapabilities,
-    ClientConfig, ClientRequest, Implementation, ProgressNotificationParam, ProgressToken,
-    ProtocolVersion, ServerResult, SubscriptionFilter,
+    ClientConfig, ClientRequest, Implementation, ListToolsRequest, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerResult, SubscriptionFilter,
 };
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt as _, NotificationContext, PeerRequestOptions,
@@ -26,6 +26,11 @@ use tokio::sync::{Notify, mpsc};
 
 use crate::config::{ServerSpec, Transport};
 use crate::content::call_result_to_output;
+
+/// The most tool entries read from one server's `tools/list` pages: one more than
+/// [`McpLimits::max_tools_per_server`](registry_core::mcp::McpLimits)'s default, so loading
+/// reports the excess.
+pub const MAX_LISTED_TOOLS: usize = 10_001;
 
 /// The most bytes of a server's stderr kept for its error messages (the last ones).
 const STDERR_TAIL_BYTES: usize = 2048;
@@ -283,7 +288,13 @@ impl Connection {
         });
     }
 
-    /// The server's tools, all pages, as `{"tools": [...]}`.
+    /// The server's tools, all pages, as `{"tools": [...]}`, each entry as the server sent it.
+    ///
+    /// The pages are read as JSON, not as rmcp's typed tools: one malformed entry (a schema
+    /// that is not an object, a missing name) would fail the whole typed list, while
+    /// [`load_servers`](registry_core::mcp::load_servers) skips and reports just that entry.
+    /// A server that repeats a cursor, or sends more than [`MAX_LISTED_TOOLS`] entries, is
+    /// cut off there.
     pub(crate) async fn list_tools(
         &self,
         name: &str,
@@ -295,13 +306,54 @@ impl Connection {
             problem,
             stderr: stderr_tail(&self.stderr),
         };
-        match tokio::time::timeout(timeout, self.service.peer().list_all_tools()).await {
+        match tokio::time::timeout(timeout, self.list_pages()).await {
             Err(_) => Err(fail(Problem::TimedOut {
                 stage: "tools/list",
                 after: timeout,
             })),
-            Ok(Err(error)) => Err(fail(Problem::ListTools(error.to_string()))),
+            Ok(Err(message)) => Err(fail(Problem::ListTools(message))),
             Ok(Ok(tools)) => Ok(json!({ "tools": tools })),
+        }
+    }
+
+    async fn list_pages(&self) -> Result<Vec<Value>, String> {
+        let peer = self.service.peer();
+        let (mut tools, mut cursors) = (Vec::new(), std::collections::HashSet::new());
+        let mut cursor: Option<String> = None;
+        loop {
+            let request = ClientRequest::ListToolsRequest(ListToolsRequest {
+                method: Default::default(),
+                params: cursor
+                    .clone()
+                    .map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor))),
+                extensions: Default::default(),
+            });
+            let page = match peer
+                .send_request(request)
+                .await
+                .map_err(|e| e.to_string())?
+            {
+                ServerResult::ListToolsResult(page) => {
+                    serde_json::to_value(page).map_err(|e| e.to_string())?
+                }
+                ServerResult::CustomResult(page) => page.0,
+                _ => return Err("the answer to tools/list is not a tool list".into()),
+            };
+            match page.get("tools") {
+                Some(Value::Array(entries)) => {
+                    let room = MAX_LISTED_TOOLS.saturating_sub(tools.len());
+                    tools.extend(entries.iter().take(room).cloned());
+                }
+                _ => return Err("the answer to tools/list has no `tools` array".into()),
+            }
+            cursor = page
+                .get("nextCursor")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            match &cursor {
+                Some(next) if tools.len() < MAX_LISTED_TOOLS && cursors.insert(next.clone()) => {}
+                _ => return Ok(tools),
+            }
         }
     }
 

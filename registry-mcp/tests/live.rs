@@ -624,3 +624,66 @@ async fn every_page_of_a_paginated_tool_list_is_fetched() {
     );
     hub.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_a_server_got_wrong_is_skipped_and_reported_and_its_other_tools_load() {
+    let Some(peers) = peers::peers() else { return };
+    let tools = json!([
+        {"name": "good", "description": "Works", "inputSchema": {"type": "object"}},
+        {"name": "bad_schema", "description": "Lies", "inputSchema": "not an object"},
+        {"description": "no name", "inputSchema": {"type": "object"}},
+        {"name": "also_good", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}},
+    ]);
+    let config = McpConfig {
+        servers: vec![peers.raw("liar", &tools), peers.time()],
+    };
+    let hub = McpHub::connect(&config, timeouts(60)).await;
+    let loaded = hub.tools();
+    let names: Vec<&str> = loaded.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "mcp__liar__good",
+            "mcp__liar__also_good",
+            "mcp__time__get_current_time",
+            "mcp__time__convert_time"
+        ],
+        "{:?}",
+        hub.statuses()
+    );
+    let errors: Vec<String> = loaded.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].contains("liar") && errors[0].contains("bad_schema"),
+        "{errors:?}"
+    );
+    hub.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_repeats_its_cursor_is_listed_once_not_forever() {
+    let Some(peers) = peers::peers() else { return };
+    let mut spec = peers.raw(
+        "loop",
+        &json!([{"name": "only", "inputSchema": {"type": "object"}}]),
+    );
+    if let registry_mcp::Transport::Stdio { args, .. } = &mut spec.transport {
+        args.push("again".into());
+    }
+    let hub = McpHub::connect(
+        &McpConfig {
+            servers: vec![spec],
+        },
+        timeouts(60),
+    )
+    .await;
+    let names: Vec<String> = hub.tools().tools.iter().map(|t| t.name.clone()).collect();
+    // The first page, then the second (cursor `again`), which repeats the cursor: the end.
+    assert_eq!(names.len(), 2, "{names:?} {:?}", hub.statuses());
+    assert_eq!(names[0], "mcp__loop__only");
+    assert!(
+        names[1].starts_with("mcp__loop__only_"),
+        "the repeat is renamed: {names:?}"
+    );
+    hub.close().await;
+}

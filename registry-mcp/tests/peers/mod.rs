@@ -147,6 +147,17 @@ impl Peers {
         )
     }
 
+    /// The raw JSON-RPC server of `tests/mcp-peers/servers/raw.py`, listing `tools` as given.
+    pub fn raw(&self, name: &str, tools: &serde_json::Value) -> ServerSpec {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let script = workspace.join("tests/mcp-peers/servers/raw.py");
+        ServerSpec::stdio(
+            name,
+            self.bin("venv/bin/python"),
+            [script.to_string_lossy().into_owned(), tools.to_string()],
+        )
+    }
+
     /// A Python one-liner as a server.
     pub fn python(&self, name: &str, code: &str) -> ServerSpec {
         ServerSpec::stdio(name, self.bin("venv/bin/python"), ["-c", code])
