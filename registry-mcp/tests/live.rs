@@ -282,7 +282,12 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
     let Some(peers) = peers::peers() else { return };
     let marker = peers.scratch.path().join("unused");
     let config = McpConfig {
-        servers: vec![peers.changing(&marker), peers.time()],
+        servers: vec![
+            peers.changing(&marker),
+            peers.time(),
+            peers.memory(),
+            peers.filesystem(),
+        ],
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     let protocols: Vec<ServerState> = hub.statuses().into_iter().map(|s| s.state).collect();
@@ -333,6 +338,13 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
         engine.search("weather", 5).matches,
         ["mcp__changing__weather"]
     );
+    let layout = engine.shards();
+    assert_eq!(
+        layout.last(),
+        Some(&(Some("changing".to_owned()), 5)),
+        "only the server that changed is indexed again: {layout:?}"
+    );
+    assert_eq!(engine.builds(), 1);
     hub.close().await;
 }
 

@@ -3,7 +3,13 @@
 
 use std::sync::{Arc, OnceLock};
 
+mod shards;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use self::shards::{Shards, server_of};
 use super::distinct::push_new;
+#[cfg(feature = "internals")]
 use super::index::SeedIndex;
 use super::names::NameTable;
 use super::ranked::{RankedIndex, RankedScores, Weights};
@@ -34,14 +40,18 @@ pub enum Strategy {
 ///
 /// The indexes are the memo of the tools' searchable text: [`update`](Self::update) keeps
 /// them while the set of deferred names stays the same (a changed description of a tool that
-/// stays deferred is not picked up, as in the design) and rebuilds them when it changes.
+/// stays deferred is not picked up, as in the design). When only some MCP servers' deferred
+/// tools changed (a server re-listed after `tools/list_changed`), the seed index re-indexes
+/// those servers' tools only, with results equal to a full build; any other change, or many
+/// such changes piled up, rebuilds it whole. The ranked index is rebuilt, on its next use,
+/// whenever the deferred set changes (its statistics span every tool).
 #[derive(Debug)]
 pub struct SearchEngine {
     pool: Vec<Arc<ToolInfo>>,
     deferred: Vec<Arc<ToolInfo>>,
     pool_names: NameTable,
     deferred_names: NameTable,
-    seed: SeedIndex,
+    seed: Shards,
     ranked: OnceLock<RankedIndex>,
     strategy: Strategy,
     weights: Weights,
@@ -54,7 +64,7 @@ impl SearchEngine {
     pub fn new(pool: Vec<Arc<ToolInfo>>, strategy: Strategy) -> Self {
         let deferred = deferred_of(&pool);
         let engine = SearchEngine {
-            seed: SeedIndex::build(&deferred),
+            seed: Shards::build(&deferred),
             pool_names: NameTable::build(&pool, false),
             deferred_names: NameTable::build(&deferred, true),
             pool,
@@ -79,7 +89,8 @@ impl SearchEngine {
         self
     }
 
-    /// Replaces the pool; the indexes are rebuilt only when the deferred names changed.
+    /// Replaces the pool; the indexes change only when the deferred names changed, and when
+    /// only some MCP servers' deferred tools did, the seed index re-indexes just those.
     pub fn update(&mut self, pool: Vec<Arc<ToolInfo>>) {
         let deferred = deferred_of(&pool);
         let same = deferred.len() == self.deferred.len()
@@ -89,13 +100,24 @@ impl SearchEngine {
                 .all(|(a, b)| a.name == b.name);
         self.pool_names = NameTable::build(&pool, false);
         self.pool = pool;
-        if !same {
-            self.seed = SeedIndex::build(&deferred);
-            self.deferred_names = NameTable::build(&deferred, true);
-            self.ranked = OnceLock::new();
-            self.deferred = deferred;
+        if same {
+            return;
+        }
+        let by_server = changed_servers(&self.deferred, &deferred);
+        if !by_server.is_some_and(|servers| self.seed.replace_servers(&deferred, &servers)) {
+            self.seed = Shards::build(&deferred);
             self.builds += 1;
         }
+        self.deferred_names = NameTable::build(&deferred, true);
+        self.ranked = OnceLock::new();
+        self.deferred = deferred;
+    }
+
+    /// The seed index's shards: the base (`None`) and one per re-indexed server, each with
+    /// how many live tools it holds.
+    #[cfg(feature = "internals")]
+    pub fn shards(&self) -> Vec<(Option<String>, usize)> {
+        self.seed.layout()
     }
 
     /// The MCP servers still connecting, reported when a search finds nothing.
@@ -124,10 +146,12 @@ impl SearchEngine {
         self.builds
     }
 
-    /// The seed index.
+    /// The seed index (its base shard, the whole index until a server is re-indexed).
     #[cfg(feature = "internals")]
     pub fn seed_index(&self) -> &SeedIndex {
-        &self.seed
+        self.seed
+            .base()
+            .unwrap_or_else(|| unreachable!("the engine always has a base shard"))
     }
 
     /// The ranked index, built on first use.
@@ -316,6 +340,35 @@ pub(super) fn names_at(
             .map(|tool| tool.name.clone()),
     );
     names
+}
+
+/// The MCP servers whose deferred tools differ between `old` and `new`, when nothing else
+/// does; `None` when a tool that is not an MCP server's changed.
+fn changed_servers(old: &[Arc<ToolInfo>], new: &[Arc<ToolInfo>]) -> Option<BTreeSet<String>> {
+    let group = |tools: &[Arc<ToolInfo>]| {
+        let mut groups: BTreeMap<Option<String>, Vec<String>> = BTreeMap::new();
+        for tool in tools {
+            groups
+                .entry(server_of(tool))
+                .or_default()
+                .push(tool.name.clone());
+        }
+        groups
+    };
+    let (old, new) = (group(old), group(new));
+    if old.get(&None) != new.get(&None) {
+        return None;
+    }
+    let servers = old.keys().chain(new.keys()).flatten();
+    Some(
+        servers
+            .filter(|server| {
+                let key = Some((*server).clone());
+                old.get(&key) != new.get(&key)
+            })
+            .cloned()
+            .collect(),
+    )
 }
 
 fn deferred_of(pool: &[Arc<ToolInfo>]) -> Vec<Arc<ToolInfo>> {

@@ -19,7 +19,7 @@ fn blend_every_tool(engine: &SearchEngine, query: &str, terms: &Terms, max: usiz
                 .is_none_or(|list| list.contains(&(*i as u32)))
         })
         .map(|i| {
-            let seed = engine.seed.text(i).score(&terms.scoring) as f32;
+            let seed = engine.seed.base().unwrap().text(i).score(&terms.scoring) as f32;
             (i, ranked.of(i) + weight * seed)
         })
         .filter(|(_, score)| *score > 0.0)

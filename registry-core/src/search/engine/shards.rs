@@ -1,0 +1,233 @@
+//! The seed index in shards, so that a change to one MCP server's tools re-indexes that
+//! server's tools only.
+//!
+//! The base shard indexes the deferred tools of the last full build. When the tools of some
+//! servers change (and nothing else does), their tools in every shard are marked dead and each
+//! changed server gets a shard of its own over its new tools. Seed scores have no global
+//! statistics (each tool's score depends on the tool and the query alone), so ranking each
+//! shard and merging by score, then pool position, gives exactly the ranking of one index
+//! over every tool: within a shard, local order is pool order. Past [`MAX_OVERLAYS`] server
+//! shards, or once a quarter of the base is dead, the engine builds one index again.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use super::super::index::SeedIndex;
+use super::super::seed::Terms;
+use crate::tool_info::ToolInfo;
+
+/// The most server shards beside the base before everything is indexed again.
+pub(super) const MAX_OVERLAYS: usize = 4;
+
+/// Marks a dead tool in [`Shard::global`].
+const DEAD: u32 = u32::MAX;
+
+#[derive(Debug)]
+struct Shard {
+    /// `None` for the base; otherwise the server whose tools it holds.
+    server: Option<String>,
+    index: SeedIndex,
+    /// Each indexed tool's server (`None` for a tool that is not an MCP tool).
+    servers: Vec<Option<String>>,
+    /// Each indexed tool's name.
+    names: Vec<String>,
+    /// Each indexed tool's position among the engine's deferred tools, or [`DEAD`].
+    global: Vec<u32>,
+    dead: usize,
+}
+
+impl Shard {
+    fn new(server: Option<String>, tools: &[Arc<ToolInfo>]) -> Shard {
+        Shard {
+            server,
+            index: SeedIndex::build(tools),
+            servers: tools.iter().map(|tool| server_of(tool)).collect(),
+            names: tools.iter().map(|tool| tool.name.clone()).collect(),
+            global: (0..tools.len() as u32).collect(),
+            dead: 0,
+        }
+    }
+}
+
+/// The server a tool's shard is keyed by.
+pub(super) fn server_of(tool: &ToolInfo) -> Option<String> {
+    tool.mcp().map(|mcp| mcp.server.clone())
+}
+
+/// The seed index of an engine: one shard, or a base and a few server shards.
+#[derive(Debug)]
+pub(super) struct Shards {
+    shards: Vec<Shard>,
+    /// For each deferred position: its shard and local position (only with several shards).
+    owner: Vec<(u32, u32)>,
+}
+
+impl Shards {
+    /// One index over `deferred`.
+    pub(super) fn build(deferred: &[Arc<ToolInfo>]) -> Shards {
+        Shards {
+            shards: vec![Shard::new(None, deferred)],
+            owner: Vec::new(),
+        }
+    }
+
+    fn single(&self) -> Option<&SeedIndex> {
+        match self.shards.as_slice() {
+            [only] if only.dead == 0 && only.server.is_none() => Some(&only.index),
+            _ => None,
+        }
+    }
+
+    /// The base shard's index (the whole index when there is one shard).
+    #[cfg(any(test, feature = "internals"))]
+    pub(super) fn base(&self) -> Option<&SeedIndex> {
+        self.shards.first().map(|shard| &shard.index)
+    }
+
+    /// Each shard: its server (`None` for the base) and how many live tools it holds.
+    #[cfg(any(test, feature = "internals"))]
+    pub(super) fn layout(&self) -> Vec<(Option<String>, usize)> {
+        (self.shards.iter())
+            .map(|shard| (shard.server.clone(), shard.global.len() - shard.dead))
+            .collect()
+    }
+
+    /// Re-indexes the tools of `changed` servers only, for the new `deferred` list (whose other
+    /// tools are those already indexed). `false` when a full build is due instead.
+    pub(super) fn replace_servers(
+        &mut self,
+        deferred: &[Arc<ToolInfo>],
+        changed: &BTreeSet<String>,
+    ) -> bool {
+        for shard in &mut self.shards {
+            for (server, global) in shard.servers.iter().zip(&mut shard.global) {
+                if server
+                    .as_ref()
+                    .is_some_and(|server| changed.contains(server))
+                    && *global != DEAD
+                {
+                    *global = DEAD;
+                    shard.dead += 1;
+                }
+            }
+        }
+        let base_full = |shards: &[Shard]| {
+            shards
+                .first()
+                .is_none_or(|base| base.dead * 4 > base.global.len())
+        };
+        if base_full(&self.shards) {
+            return false;
+        }
+        self.shards
+            .retain(|shard| shard.server.is_none() || shard.dead < shard.global.len());
+        for server in changed {
+            let tools: Vec<Arc<ToolInfo>> = (deferred.iter())
+                .filter(|tool| tool.mcp().is_some_and(|mcp| &mcp.server == server))
+                .cloned()
+                .collect();
+            if !tools.is_empty() {
+                self.shards.push(Shard::new(Some(server.clone()), &tools));
+            }
+        }
+        if self.shards.len() - 1 > MAX_OVERLAYS {
+            return false;
+        }
+        // Every live tool's new position; a shard's live tools stay in pool order.
+        let positions: HashMap<&str, u32> = (deferred.iter().enumerate())
+            .map(|(i, tool)| (tool.name.as_str(), i as u32))
+            .collect();
+        self.owner = vec![(u32::MAX, u32::MAX); deferred.len()];
+        for (s, shard) in self.shards.iter_mut().enumerate() {
+            for (local, (name, global)) in shard.names.iter().zip(&mut shard.global).enumerate() {
+                if *global == DEAD {
+                    continue;
+                }
+                match positions.get(name.as_str()) {
+                    Some(&at) => {
+                        *global = at;
+                        if let Some(slot) = self.owner.get_mut(at as usize) {
+                            *slot = (s as u32, local as u32);
+                        }
+                    }
+                    None => {
+                        *global = DEAD;
+                        shard.dead += 1;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The best `max_results` deferred positions for a keyword query, as one index ranks them.
+    pub(super) fn rank(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
+        if let Some(index) = self.single() {
+            return index.rank(terms, max_results);
+        }
+        let mut scored: Vec<(u32, u32)> = Vec::new();
+        for shard in &self.shards {
+            let mut local: Vec<u32> = shard
+                .index
+                .rank(terms, max_results.saturating_add(shard.dead))
+                .into_iter()
+                .map(|i| i as u32)
+                .filter(|&i| shard.global.get(i as usize).is_some_and(|&g| g != DEAD))
+                .collect();
+            local.sort_unstable();
+            let scores = shard.index.scores(&terms.scoring, &local);
+            scored.extend(
+                (local.iter().zip(scores))
+                    .filter_map(|(&i, score)| Some((*shard.global.get(i as usize)?, score))),
+            );
+        }
+        scored.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored.truncate(max_results);
+        scored.into_iter().map(|(at, _)| at as usize).collect()
+    }
+
+    /// The deferred positions that pass the required-term filter, sorted; `None` when nothing
+    /// is required.
+    pub(super) fn required(&self, required: &[String]) -> Option<Vec<u32>> {
+        if let Some(index) = self.single() {
+            return index.required(required);
+        }
+        let mut passing = Vec::new();
+        for shard in &self.shards {
+            let local = shard.index.required(required)?;
+            passing.extend(
+                (local.into_iter())
+                    .filter_map(|i| shard.global.get(i as usize).copied())
+                    .filter(|&g| g != DEAD),
+            );
+        }
+        passing.sort_unstable();
+        Some(passing)
+    }
+
+    /// The seed score of each of the deferred positions `tools` (ascending, each once).
+    pub(super) fn scores(&self, scoring: &[String], tools: &[u32]) -> Vec<u32> {
+        if let Some(index) = self.single() {
+            return index.scores(scoring, tools);
+        }
+        let mut per_shard: Vec<Vec<(u32, usize)>> = vec![Vec::new(); self.shards.len()];
+        for (at, &tool) in tools.iter().enumerate() {
+            if let Some(&(s, local)) = self.owner.get(tool as usize)
+                && let Some(list) = per_shard.get_mut(s as usize)
+            {
+                list.push((local, at));
+            }
+        }
+        let mut scores = vec![0; tools.len()];
+        for (shard, list) in self.shards.iter().zip(&mut per_shard) {
+            list.sort_unstable();
+            let local: Vec<u32> = list.iter().map(|&(local, _)| local).collect();
+            for (&(_, at), score) in list.iter().zip(shard.index.scores(scoring, &local)) {
+                if let Some(slot) = scores.get_mut(at) {
+                    *slot = score;
+                }
+            }
+        }
+        scores
+    }
+}
