@@ -6,7 +6,9 @@ mod peers;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use registry_core::cache::SchemaCache;
 use registry_core::mcp::load_servers;
+use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
 use registry_core::search::{SearchEngine, Strategy};
 use registry_core::{
     Dispatcher, Env, PermissionContext, PermissionMode, Progress, ToolInfo, ToolOutput, ToolUse,
@@ -297,6 +299,7 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
         "{protocols:?}"
     );
     let search_pool = hub.tools().tools;
+    let cache = SchemaCache::new();
     let before: Vec<String> = search_pool.iter().map(|t| t.name.clone()).collect();
     assert!(
         !before.contains(&"mcp__changing__weather".to_owned()),
@@ -331,7 +334,7 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
     );
     assert_eq!(after.len(), before.len() + 1);
     // The search index follows the refreshed pool.
-    let mut engine = SearchEngine::new(search_pool, Strategy::Seed);
+    let mut engine = SearchEngine::new(search_pool.clone(), Strategy::Seed);
     assert!(engine.search("weather", 5).matches.is_empty());
     engine.update(hub.tools().tools);
     assert_eq!(
@@ -345,6 +348,16 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
         "only the server that changed is indexed again: {layout:?}"
     );
     assert_eq!(engine.builds(), 1);
+    // The host drops the refreshed server's rendered schemas, then renders the new pool.
+    let options = RenderOptions {
+        tool_search: true,
+        strategy: DeferStrategy::AllDeferred,
+        ..RenderOptions::default()
+    };
+    render_anthropic(&Env::default(), &search_pool, &cache, &options).unwrap();
+    assert_eq!(cache.invalidate_server("changing"), 4, "its four old tools");
+    let rendered = render_anthropic(&Env::default(), &hub.tools().tools, &cache, &options).unwrap();
+    assert!(rendered.tools.contains("mcp__changing__weather"));
     hub.close().await;
 }
 
