@@ -184,3 +184,47 @@ fn ranked_one_term(bencher: divan::Bencher, n: usize) {
 fn ranked_request(bencher: divan::Bencher, n: usize) {
     query(bencher, n, true, REQUEST);
 }
+
+/// 10,000 deferred tools over 100 servers of 100, and the same pool after one server re-listed
+/// with one tool fewer.
+type BeforeAfter = (Vec<Arc<ToolInfo>>, Vec<Arc<ToolInfo>>);
+
+static RELISTED: LazyLock<BeforeAfter> = LazyLock::new(|| {
+    let lists = |last: usize| -> Vec<(String, Value)> {
+        (0..100)
+            .map(|k| {
+                let start = (k * 100) % (SEALTOOLS.len() - 100);
+                let take = if k == 42 { last } else { 100 };
+                (
+                    format!("srv{k}"),
+                    Value::Array(SEALTOOLS[start..start + take].to_vec()),
+                )
+            })
+            .collect()
+    };
+    let load = |lists: Vec<(String, Value)>| {
+        let mut pool =
+            registry_core::mcp::load_servers(lists.iter().map(|(s, v)| (s.as_str(), v))).tools;
+        pool.sort_by(|a, b| a.name.cmp(&b.name));
+        pool
+    };
+    (load(lists(100)), load(lists(99)))
+});
+
+/// One server of 100 re-listed: the engine's update (that server's tools indexed alone)
+/// against a new engine over the new pool (every tool indexed).
+#[divan::bench(args = ["update", "new"], sample_count = 10, sample_size = 1)]
+fn relist_one_server_of_100(bencher: divan::Bencher, how: &str) {
+    let (before, after) = &*RELISTED;
+    bencher
+        .with_inputs(|| SearchEngine::new(before.clone(), Strategy::Seed))
+        .bench_local_values(|mut engine| {
+            if how == "update" {
+                engine.update(black_box(after.clone()));
+                assert_eq!(engine.builds(), 1);
+                engine
+            } else {
+                SearchEngine::new(black_box(after.clone()), Strategy::Seed)
+            }
+        });
+}

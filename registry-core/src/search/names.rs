@@ -1,9 +1,11 @@
 //! Name lookups for the fast paths (`select:`, exact name, `mcp__` prefix) without a scan.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::tool_info::ToolInfo;
+
+/// Hashed with foldhash, as the ranked index's maps are: the keys are the pool's own names.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// Maps from names to the first tool (in list order) that has them.
 #[derive(Debug, Default)]

@@ -7,7 +7,7 @@ mod shards;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use self::shards::{Shards, server_of};
+use self::shards::Shards;
 use super::distinct::push_new;
 #[cfg(feature = "internals")]
 use super::index::SeedIndex;
@@ -345,16 +345,14 @@ pub(super) fn names_at(
 /// The MCP servers whose deferred tools differ between `old` and `new`, when nothing else
 /// does; `None` when a tool that is not an MCP server's changed.
 fn changed_servers(old: &[Arc<ToolInfo>], new: &[Arc<ToolInfo>]) -> Option<BTreeSet<String>> {
-    let group = |tools: &[Arc<ToolInfo>]| {
-        let mut groups: BTreeMap<Option<String>, Vec<String>> = BTreeMap::new();
+    fn group(tools: &[Arc<ToolInfo>]) -> BTreeMap<Option<&str>, Vec<&str>> {
+        let mut groups: BTreeMap<Option<&str>, Vec<&str>> = BTreeMap::new();
         for tool in tools {
-            groups
-                .entry(server_of(tool))
-                .or_default()
-                .push(tool.name.clone());
+            let server = tool.mcp().map(|mcp| mcp.server.as_str());
+            groups.entry(server).or_default().push(tool.name.as_str());
         }
         groups
-    };
+    }
     let (old, new) = (group(old), group(new));
     if old.get(&None) != new.get(&None) {
         return None;
@@ -362,11 +360,8 @@ fn changed_servers(old: &[Arc<ToolInfo>], new: &[Arc<ToolInfo>]) -> Option<BTree
     let servers = old.keys().chain(new.keys()).flatten();
     Some(
         servers
-            .filter(|server| {
-                let key = Some((*server).clone());
-                old.get(&key) != new.get(&key)
-            })
-            .cloned()
+            .filter(|&&server| old.get(&Some(server)) != new.get(&Some(server)))
+            .map(|server| (*server).to_owned())
             .collect(),
     )
 }

@@ -50,7 +50,7 @@ impl Shard {
 }
 
 /// The server a tool's shard is keyed by.
-pub(super) fn server_of(tool: &ToolInfo) -> Option<String> {
+fn server_of(tool: &ToolInfo) -> Option<String> {
     tool.mcp().map(|mcp| mcp.server.clone())
 }
 
@@ -134,9 +134,10 @@ impl Shards {
             return false;
         }
         // Every live tool's new position; a shard's live tools stay in pool order.
-        let positions: HashMap<&str, u32> = (deferred.iter().enumerate())
-            .map(|(i, tool)| (tool.name.as_str(), i as u32))
-            .collect();
+        let positions: HashMap<&str, u32, foldhash::fast::RandomState> =
+            (deferred.iter().enumerate())
+                .map(|(i, tool)| (tool.name.as_str(), i as u32))
+                .collect();
         self.owner = vec![(u32::MAX, u32::MAX); deferred.len()];
         for (s, shard) in self.shards.iter_mut().enumerate() {
             for (local, (name, global)) in shard.names.iter().zip(&mut shard.global).enumerate() {
