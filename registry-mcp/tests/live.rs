@@ -17,6 +17,30 @@ use registry_core::{
 use registry_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
 use serde_json::{Value, json};
 
+/// Waits up to `secs` for `done`, looking every 50 ms; whether it came true.
+async fn eventually(secs: u64, done: impl Fn() -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    while !done() {
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    true
+}
+
+/// [`eventually`] for a test without a runtime.
+fn eventually_blocking(secs: u64, done: impl Fn() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    while !done() {
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    true
+}
+
 fn timeouts(connect_secs: u64) -> Timeouts {
     Timeouts {
         connect: Duration::from_secs(connect_secs),
@@ -155,12 +179,7 @@ async fn hanging_crashing_and_lying_servers_fail_while_the_others_connect() {
     hub.close().await;
     // The server that hung is not left running.
     let pid = std::fs::read_to_string(&pid_file).unwrap();
-    for _ in 0..100 {
-        if !alive(&pid) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    eventually(10, || !alive(&pid)).await;
     assert!(!alive(&pid), "the hung server {pid} was killed");
 }
 
@@ -266,12 +285,7 @@ async fn cancelling_a_turn_cancels_the_call_on_the_server_and_progress_reaches_t
         assert_eq!(seen[1].done, Some((1.0, Some(300.0))));
     }
     // The server hears the cancellation and stops the tool, which writes the marker.
-    for _ in 0..100 {
-        if marker.exists() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    eventually(10, || marker.exists()).await;
     assert_eq!(
         std::fs::read_to_string(&marker).ok().as_deref(),
         Some("cancelled")
@@ -401,13 +415,10 @@ async fn a_server_still_connecting_is_named_when_a_search_finds_nothing() {
         ["time", "slowpoke"],
         "nothing has arrived yet"
     );
-    tokio::time::timeout(Duration::from_secs(60), async {
-        while hub.pending_servers().len() > 1 {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await
-    .expect("time connects");
+    assert!(
+        eventually(60, || hub.pending_servers().len() == 1).await,
+        "time connects"
+    );
     assert_eq!(hub.pending_servers(), ["slowpoke"]);
     let mut engine = SearchEngine::new(hub.tools().tools, Strategy::Seed);
     engine.set_pending_servers(hub.pending_servers());
@@ -453,13 +464,10 @@ async fn a_server_whose_session_ends_leaves_the_pool_and_reconnects() {
     dispatcher
         .dispatch(&ToolUse::new("x", "mcp__changing__exit_server", json!({})))
         .await;
-    tokio::time::timeout(Duration::from_secs(30), async {
-        while !names(&hub).is_empty() {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await
-    .expect("the ended session's tools leave the pool");
+    assert!(
+        eventually(30, || names(&hub).is_empty()).await,
+        "the ended session's tools leave the pool"
+    );
     assert!(
         matches!(&hub.statuses()[0].state, ServerState::Failed(error) if error.problem == Problem::Closed),
         "{:?}",
@@ -561,23 +569,17 @@ async fn the_gateway_passes_progress_and_cancellation_through_to_the_upstream_se
         .send_cancellable_request(request, PeerRequestOptions::no_options())
         .await
         .unwrap();
-    tokio::time::timeout(Duration::from_secs(30), async {
-        while counting.0.load(std::sync::atomic::Ordering::SeqCst) < 3 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await
-    .expect("the upstream tool's progress reaches the gateway's client");
+    assert!(
+        eventually(30, || counting.0.load(std::sync::atomic::Ordering::SeqCst)
+            >= 3)
+        .await,
+        "the upstream tool's progress reaches the gateway's client"
+    );
     handle
         .cancel(Some("the user stopped".into()))
         .await
         .unwrap();
-    for _ in 0..100 {
-        if marker.exists() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    eventually(10, || marker.exists()).await;
     assert_eq!(
         std::fs::read_to_string(&marker).ok().as_deref(),
         Some("cancelled"),
@@ -610,21 +612,17 @@ fn a_server_still_starting_is_killed_when_its_runtime_ends() {
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let hub = runtime.block_on(async { McpHub::start(&config, timeouts(600)) });
-    while !pid_file.exists() {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    assert!(
+        eventually_blocking(30, || pid_file.exists()),
+        "the server starts"
+    );
     std::thread::sleep(Duration::from_millis(100));
     let pid = std::fs::read_to_string(&pid_file).unwrap();
     assert!(alive(&pid));
     assert_eq!(hub.pending_servers(), ["slow"]);
     drop(runtime);
     drop(hub);
-    for _ in 0..100 {
-        if !alive(&pid) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    eventually_blocking(10, || !alive(&pid));
     assert!(
         !alive(&pid),
         "the starting server {pid} was killed with its runtime"
