@@ -17,7 +17,6 @@
 //! exactly as the library refuses it, as an `isError` result. The client's cancellation cancels
 //! the call (and an upstream MCP call with it); the tool's progress goes to the client.
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -353,9 +352,5 @@ impl ServerHandler for Gateway {
             (_, name) => self.run(name, arguments, &ctx).await,
         };
         Ok(result.into())
-    }
-
-    fn supported_protocol_versions(&self) -> Cow<'static, [rmcp::model::ProtocolVersion]> {
-        Cow::Borrowed(rmcp::model::ProtocolVersion::KNOWN_VERSIONS)
     }
 }

@@ -217,8 +217,7 @@ impl McpHub {
                 name: slot.spec.name.clone(),
                 state: match &*read(&slot.state) {
                     SlotState::Pending => ServerState::Pending,
-                    SlotState::Connected { connection, listed } if connection.is_closed() => {
-                        let _ = listed;
+                    SlotState::Connected { connection, .. } if connection.is_closed() => {
                         ServerState::Failed(ServerError {
                             server: slot.spec.name.clone(),
                             problem: crate::connection::Problem::Closed,
@@ -329,11 +328,6 @@ impl McpHub {
                 connection.close().await;
             }
         }
-    }
-
-    /// The per-call timeout.
-    pub fn call_timeout(&self) -> Duration {
-        self.timeouts.call
     }
 }
 
