@@ -187,26 +187,19 @@ impl Gateway {
                 })
             })
             .collect();
+        let nothing = tools.is_empty();
         let mut found = json!({ "tools": tools });
         if let Some(pending) = output.pending_mcp_servers {
             found["pending_mcp_servers"] = json!(pending);
         }
         let mut result = CallToolResult::structured(found);
-        if tools_is_empty(&result) {
+        if nothing {
             result.content = vec![rmcp::model::ContentBlock::text(format!(
                 "No tool matched {query:?}; call_tool takes only a tool's exact name."
             ))];
         }
         result
     }
-}
-
-fn tools_is_empty(result: &CallToolResult) -> bool {
-    result
-        .structured_content
-        .as_ref()
-        .and_then(|found| found["tools"].as_array())
-        .is_some_and(Vec::is_empty)
 }
 
 fn request_id(ctx: &RequestContext<RoleServer>) -> String {

@@ -445,10 +445,7 @@ fn mcp_servers(args: &crate::cli::PoolArgs, json: bool) -> Result<ExitCode> {
         .mcp_config
         .as_deref()
         .ok_or("toolreg mcp servers needs --mcp-config FILE")?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| format!("could not start the async runtime: {error}"))?;
+    let runtime = crate::setup::runtime()?;
     let (hub, _) = crate::setup::connect(path, &runtime)?;
     let rows: Vec<Value> = hub
         .statuses()

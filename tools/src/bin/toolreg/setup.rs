@@ -33,7 +33,7 @@ pub type Live = Arc<registry_mcp::McpHub>;
 pub type Live = std::convert::Infallible;
 
 /// A runtime for the live servers and the commands that run tools.
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
