@@ -124,9 +124,6 @@ pub fn is_tool_search_enabled_optimistic(settings: &ToolSearchSettings) -> bool 
         && !settings.base_url_is_first_party())
 }
 
-/// Model names (lower-case substrings) that cannot use tool references.
-pub const DEFAULT_UNSUPPORTED_MODELS: &[&str] = &["haiku"];
-
 /// Counts the tokens of the deferred tools' definitions.
 pub trait TokenCounter {
     /// The tokens of these tools as the API would count them.
@@ -145,28 +142,32 @@ pub struct RequestModel<'a> {
     pub model: &'a str,
     /// Its context window in tokens.
     pub context_window: u64,
-    /// Lower-case substrings of model names that cannot use tool references.
-    pub unsupported_models: &'a [&'a str],
+    /// Substrings of model names (compared in lower case) that cannot use tool references;
+    /// `None` takes the profile's
+    /// [`models_without_tool_references`](crate::Profile::models_without_tool_references).
+    pub unsupported_models: Option<&'a [&'a str]>,
     /// The token counter, if any.
     pub counter: Option<&'a dyn TokenCounter>,
 }
 
 impl<'a> RequestModel<'a> {
-    /// A model with the default unsupported list and no counter.
+    /// A model with the profile's list of models without tool references, and no counter.
     pub fn new(model: &'a str, context_window: u64) -> Self {
         RequestModel {
             model,
             context_window,
-            unsupported_models: DEFAULT_UNSUPPORTED_MODELS,
+            unsupported_models: None,
             counter: None,
         }
     }
 
-    /// Whether the model can use tool references.
-    pub fn supports_tool_reference(&self) -> bool {
+    /// Whether the model can use tool references: its name contains none of the request's
+    /// list, or of the profile's when the request names none.
+    pub fn supports_tool_reference(&self, env: &Env) -> bool {
         let model = self.model.to_lowercase();
         !self
             .unsupported_models
+            .unwrap_or_else(|| env.profile.models_without_tool_references())
             .iter()
             .any(|pattern| model.contains(&pattern.to_lowercase()))
     }
@@ -178,7 +179,7 @@ impl<'a> RequestModel<'a> {
 /// [`TOKEN_COUNT_PREAMBLE`], or without a counter their characters — name, description, schema
 /// JSON — against the threshold × [`CHARS_PER_TOKEN`]).
 pub fn is_tool_search_enabled(env: &Env, pool: &[Arc<ToolInfo>], model: &RequestModel<'_>) -> bool {
-    if !model.supports_tool_reference() {
+    if !model.supports_tool_reference(env) {
         return false;
     }
     if !pool.iter().any(|tool| tool.answers_to(tool_search::NAME)) {

@@ -140,6 +140,53 @@ pub trait Profile: fmt::Debug + Send + Sync {
         let _ = (tool, gates);
         true
     }
+
+    /// Model names (matched as lower-case substrings) that cannot use tool references, so tool
+    /// search is off for them (SEMANTICS §8). Default: none, every model is assumed able; a
+    /// request can name its own list ([`RequestModel`](crate::defer::RequestModel)).
+    fn models_without_tool_references(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The `anthropic-beta` header a request with deferred tools needs, per provider. Default:
+    /// [`Betas::CURRENT`].
+    fn betas(&self) -> Betas {
+        Betas::CURRENT
+    }
+}
+
+/// The `anthropic-beta` header values deferred loading needs: one for the first-party API, one
+/// for the other clouds (Bedrock, Vertex, Foundry). `None` sends no header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Betas {
+    /// On the first-party API.
+    pub first_party: Option<&'static str>,
+    /// On Bedrock, Vertex and Foundry.
+    pub other_clouds: Option<&'static str>,
+}
+
+impl Betas {
+    /// Today's APIs: tool search is generally available on the first-party API (no header);
+    /// the other clouds still take the tool-search beta.
+    pub const CURRENT: Betas = Betas {
+        first_party: None,
+        other_clouds: Some("tool-search-tool-2025-10-19"),
+    };
+    /// The design's headers (SEMANTICS §10): `advanced-tool-use-2025-11-20` on the first-party
+    /// API, `tool-search-tool-2025-10-19` on the other clouds.
+    pub const DESIGN: Betas = Betas {
+        first_party: Some("advanced-tool-use-2025-11-20"),
+        other_clouds: Some("tool-search-tool-2025-10-19"),
+    };
+
+    /// The header for a request to the first-party API or to another cloud.
+    pub fn header(self, first_party: bool) -> Option<&'static str> {
+        if first_party {
+            self.first_party
+        } else {
+            self.other_clouds
+        }
+    }
 }
 
 /// The profile that singles nothing out: every tool as its attributes state it.

@@ -282,7 +282,7 @@ fn env_mode(value: &str) -> Env {
 }
 
 #[test]
-fn haiku_models_do_not_support_tool_references() {
+fn design_profile_takes_haiku_models_to_lack_tool_references() {
     let pool = pool_with_search(vec![]);
     assert!(!is_tool_search_enabled(
         &env_mode("true"),
@@ -300,8 +300,26 @@ fn haiku_models_do_not_support_tool_references() {
 fn unsupported_model_list_is_configurable() {
     let pool = pool_with_search(vec![]);
     let mut model = RequestModel::new("tiny-model", 1000);
-    model.unsupported_models = &["tiny"];
+    model.unsupported_models = Some(&["tiny"]);
     assert!(!is_tool_search_enabled(&env_mode("true"), &pool, &model));
+    // The request's list replaces the profile's.
+    let mut haiku = RequestModel::new("claude-haiku-4-5", 1000);
+    haiku.unsupported_models = Some(&[]);
+    assert!(is_tool_search_enabled(&env_mode("true"), &pool, &haiku));
+}
+
+#[test]
+fn generic_profile_lets_every_model_use_tool_references() {
+    let pool = pool_with_search(vec![]);
+    let env = Env {
+        tool_search: env_mode("true").tool_search,
+        ..Env::default()
+    };
+    assert!(is_tool_search_enabled(
+        &env,
+        &pool,
+        &RequestModel::new("claude-haiku-4-5", 200_000)
+    ));
 }
 
 #[test]

@@ -8,10 +8,11 @@ use registry_core::cache::{CacheSettings, SchemaCache};
 use registry_core::env::{Env, Provider};
 use registry_core::mcp::load_server;
 use registry_core::pool::ToolInfo;
+use registry_core::profile::Betas;
 use registry_core::render::{
-    BETA_FIRST_PARTY, BETA_OTHER_CLOUDS, CacheControl, DeferStrategy, OpenAiFormat,
-    REFS_REMOVED_DISABLED, REFS_REMOVED_GONE, RenderOptions, discovered_tools, render_anthropic,
-    render_openai, rewrite_tool_references,
+    CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions, REFS_REMOVED_DISABLED,
+    REFS_REMOVED_GONE, RenderOptions, discovered_tools, render_anthropic, render_openai,
+    rewrite_tool_references,
 };
 use serde_json::{Value, json};
 
@@ -206,7 +207,8 @@ fn discovered_only_sends_loaded_deferred_tools_and_announces_the_rest() {
             "<available-deferred-tools>\nWebFetch\nmcp__git__git_log\n</available-deferred-tools>"
         )
     );
-    assert_eq!(out.beta, Some(BETA_FIRST_PARTY));
+    // Tool search is generally available on the first-party API: no beta header.
+    assert_eq!(out.beta, None);
 }
 
 #[test]
@@ -272,7 +274,8 @@ fn beta_header_for_other_clouds() {
         &search_on(DeferStrategy::AllDeferred),
     )
     .unwrap();
-    assert_eq!(out.beta, Some(BETA_OTHER_CLOUDS));
+    assert_eq!(out.beta, Betas::CURRENT.other_clouds);
+    assert_eq!(out.beta, Some("tool-search-tool-2025-10-19"));
 }
 
 #[test]
@@ -457,9 +460,19 @@ fn openai_chat_and_responses_shapes() {
         builtin("ToolSearch", false),
         pool()[3].clone(),
     ];
-    let chat: Vec<Value> =
-        serde_json::from_str(&render_openai(&tools, OpenAiFormat::ChatCompletions, true).unwrap())
-            .unwrap();
+    let chat: Vec<Value> = serde_json::from_str(
+        &render_openai(
+            &tools,
+            &OpenAiOptions {
+                format: OpenAiFormat::ChatCompletions,
+                strict: true,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .tools,
+    )
+    .unwrap();
     assert_eq!(chat.len(), 2, "ToolSearch is left out");
     assert_eq!(chat[0]["type"], "function");
     assert_eq!(chat[0]["function"]["strict"], true);
@@ -471,9 +484,19 @@ fn openai_chat_and_responses_shapes() {
         chat[1]["function"]["strict"], false,
         "MCP tools have no strict schema"
     );
-    let responses: Vec<Value> =
-        serde_json::from_str(&render_openai(&tools, OpenAiFormat::Responses, false).unwrap())
-            .unwrap();
+    let responses: Vec<Value> = serde_json::from_str(
+        &render_openai(
+            &tools,
+            &OpenAiOptions {
+                format: OpenAiFormat::Responses,
+                strict: false,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .tools,
+    )
+    .unwrap();
     assert_eq!(
         responses[0],
         json!({"type": "function", "name": "Read", "description": "reads", "parameters": {"type": "object", "properties": {}}, "strict": false})

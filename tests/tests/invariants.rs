@@ -25,7 +25,7 @@ use registry_core::mcp::{load_servers, normalize_name_for_mcp};
 use registry_core::permissions::{
     Behavior, PermissionContext, RuleSource, RuleTarget, RuleValue, Subject, Verdict,
 };
-use registry_core::render::{self, DeferStrategy, OpenAiFormat, RenderOptions};
+use registry_core::render::{self, DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions};
 use registry_core::search::{SearchEngine, Strategy as SearchStrategy};
 use registry_core::{
     AgentKind, BoxFuture, ToolError, ToolInfo, ToolOutput, assemble_tool_pool,
@@ -259,7 +259,7 @@ proptest! {
             }
         }
         for format in [OpenAiFormat::ChatCompletions, OpenAiFormat::Responses] {
-            let tools: Vec<Value> = serde_json::from_str(&render::render_openai(&pool, format, false).unwrap()).unwrap();
+            let tools: Vec<Value> = serde_json::from_str(&render::render_openai(&pool, &OpenAiOptions { format, strict: false, ..Default::default() }).unwrap().tools).unwrap();
             for tool in &tools {
                 let name = tool.get("name").or_else(|| tool.pointer("/function/name")).and_then(Value::as_str).unwrap();
                 prop_assert!(!forbidden_names.contains(name), "{name} rendered for OpenAI");

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use common::{catalog, env, fixtures, load};
 use registry_core::cache::{CacheSettings, SchemaCache};
 use registry_core::render::{
-    DeferStrategy, OpenAiFormat, RenderOptions, render_anthropic, render_openai,
+    DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions, render_anthropic, render_openai,
 };
 use registry_core::{Pool, assemble_tool_pool};
 use serde_json::{Value, json};
@@ -40,7 +40,16 @@ fn render_all(pool: &Pool) -> Value {
     options.strategy = DeferStrategy::AllDeferred;
     let all = render_anthropic(&env, pool, &SchemaCache::new(), &options).unwrap();
     let off = render_anthropic(&env, pool, &SchemaCache::new(), &RenderOptions::default()).unwrap();
-    let openai = render_openai(pool, OpenAiFormat::ChatCompletions, true).unwrap();
+    let openai = render_openai(
+        pool,
+        &OpenAiOptions {
+            format: OpenAiFormat::ChatCompletions,
+            strict: true,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .tools;
     let parse = |text: &str| serde_json::from_str::<Value>(text).unwrap();
     json!({
         "anthropic_discovered": {"tools": parse(&discovered.tools), "message": discovered.deferred_tools_message, "beta": discovered.beta},

@@ -27,7 +27,7 @@ use crate::permissions::PermissionContext;
 use crate::switches::{Features, is_truthy};
 use crate::tool_info::ToolInfo;
 
-use crate::profile::{AgentKind, Gates, Profile};
+use crate::profile::{AgentKind, Betas, Gates, Profile};
 
 mod agents;
 pub mod names;
@@ -202,7 +202,23 @@ impl Profile for ClaudeCode {
     fn keeps_in_final_pool(&self, tool: &ToolInfo, gates: Gates<'_>) -> bool {
         !coordinator(gates) || is_coordinator_tool(tool.permission_name())
     }
+
+    /// The design's default, [`MODELS_WITHOUT_TOOL_REFERENCES`].
+    fn models_without_tool_references(&self) -> &'static [&'static str] {
+        &MODELS_WITHOUT_TOOL_REFERENCES
+    }
+
+    /// The design's headers, [`Betas::DESIGN`].
+    fn betas(&self) -> Betas {
+        Betas::DESIGN
+    }
 }
+
+/// The design's default list of models without tool references: names containing `haiku`
+/// (SEMANTICS §8; the list is configurable there). This is the design's choice, not a fact
+/// about the API: today's API documentation lists Claude Haiku 4.5 among the models with tool
+/// search. A request can pass its own list in [`RequestModel`](crate::defer::RequestModel).
+pub const MODELS_WITHOUT_TOOL_REFERENCES: [&str; 1] = ["haiku"];
 
 /// The design's environment: this profile, `features` from the tools crate, and the switches and
 /// tool-search settings read from the process environment.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use registry_core::cache::SchemaCache;
 use registry_core::claude_code;
 use registry_core::mcp::{McpLimits, McpProblem, McpTools, load_servers_with};
-use registry_core::render::{DeferStrategy, OpenAiFormat, RenderOptions};
+use registry_core::render::{DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions};
 use registry_core::{Features, ToolInfo, assemble_tool_pool, render};
 use serde_json::Value;
 
@@ -198,7 +198,16 @@ fn render_once(tools: &[Arc<ToolInfo>]) {
         .expect("loaded schemas render");
     let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
     assert_eq!(array.len(), pool.len());
-    let openai = render::render_openai(&pool, OpenAiFormat::Responses, true).expect("renders");
+    let openai = render::render_openai(
+        &pool,
+        &OpenAiOptions {
+            format: OpenAiFormat::Responses,
+            strict: true,
+            ..Default::default()
+        },
+    )
+    .expect("renders")
+    .tools;
     serde_json::from_str::<Value>(&openai).expect("the OpenAI tools are JSON");
 }
 

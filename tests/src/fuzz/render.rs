@@ -6,8 +6,8 @@ use std::sync::Arc;
 use registry_core::cache::{CacheSettings, SchemaCache};
 use registry_core::defer::deferral;
 use registry_core::render::{
-    self, BETA_FIRST_PARTY, BETA_OTHER_CLOUDS, CacheControl, DeferStrategy, OpenAiFormat,
-    RenderOptions,
+    self, CHAT_COMPLETIONS_MAX_TOOLS, CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions,
+    OpenAiToolSearch, RenderError, RenderOptions, ServerSearch,
 };
 use registry_core::{Env, ToolInfo};
 use serde_json::{Value, json};
@@ -63,7 +63,12 @@ fn options(g: &mut Gen<'_>, pool: &[Arc<ToolInfo>]) -> RenderOptions {
     };
     RenderOptions {
         tool_search: g.chance(3, 4),
-        strategy: *g.pick(&[DeferStrategy::DiscoveredOnly, DeferStrategy::AllDeferred]),
+        strategy: *g.pick(&[
+            DeferStrategy::DiscoveredOnly,
+            DeferStrategy::AllDeferred,
+            DeferStrategy::Server(ServerSearch::Bm25),
+            DeferStrategy::Server(ServerSearch::Regex),
+        ]),
         discovered,
         settings: CacheSettings {
             strict_tools: g.bool(),
@@ -72,6 +77,15 @@ fn options(g: &mut Gen<'_>, pool: &[Arc<ToolInfo>]) -> RenderOptions {
             eager_input_streaming: g.bool(),
         },
         cache_control,
+        betas: None,
+    }
+}
+
+/// The tool name an error is about, when it is about a schema.
+fn bad_schema_tool(error: &RenderError) -> &str {
+    match error {
+        RenderError::InvalidSchema(error) => &error.tool,
+        other => panic!("unexpected error: {other}"),
     }
 }
 
@@ -80,7 +94,7 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
     let rendered = match render::render_anthropic(env, pool, &cache, options) {
         Ok(rendered) => rendered,
         Err(error) => {
-            assert!(has_bad_schema(pool, &error.tool), "{error}");
+            assert!(has_bad_schema(pool, bad_schema_tool(&error)), "{error}");
             return;
         }
     };
@@ -99,8 +113,25 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
     // tool that is not deferred.
     let loaded = |tool: &Value| tool.get("defer_loading").is_none();
     let last_loaded = array.iter().rposition(loaded);
+    let search_on = options.tool_search && !env.tool_search.kill_switch;
+    let server = match options.strategy {
+        DeferStrategy::Server(server) if search_on => Some(server),
+        _ => None,
+    };
     for (i, tool) in array.iter().enumerate() {
-        let name = tool["name"].as_str().expect("a tool has a name");
+        let mut name = tool["name"].as_str().expect("a tool has a name");
+        // The API's own search tool stands where ToolSearch is.
+        if let Some(server) = server
+            && tool.get("type").is_some()
+        {
+            assert_eq!(tool["type"], json!(server.tool_type()));
+            assert_eq!(tool["name"], json!(server.tool_name()));
+            assert!(
+                tool.get("defer_loading").is_none(),
+                "the search tool is never deferred"
+            );
+            name = "ToolSearch";
+        }
         let at = *positions
             .get(name)
             .expect("every tool of the array is in the pool");
@@ -119,7 +150,6 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
             }
         }
     }
-    let search_on = options.tool_search && !env.tool_search.kill_switch;
     let message = rendered.deferred_tools_message.as_deref();
     let announced: Vec<&str> = message
         .map(|text| {
@@ -148,6 +178,11 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
                 "{name:?}, tool search off"
             );
             assert!(!defer_loading && message.is_none());
+        } else if name == "ToolSearch" && server.is_some() {
+            assert!(
+                entry.is_some_and(|tool| tool.get("type").is_some()),
+                "the API's search tool"
+            );
         } else if !deferral(tool, env) {
             assert!(
                 entry.is_some() && !defer_loading,
@@ -165,43 +200,106 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
                 assert!(shown != named(name), "deferred {name:?}: in array {shown}");
             }
             let discovered = options.discovered.contains(name);
-            let expect = options.strategy == DeferStrategy::AllDeferred || discovered;
+            let expect = options.strategy != DeferStrategy::DiscoveredOnly || discovered;
             assert_eq!(shown, expect, "deferred {name:?}");
         }
     }
-    let header = match env.tool_search.provider {
-        registry_core::Provider::FirstParty => BETA_FIRST_PARTY,
-        _ => BETA_OTHER_CLOUDS,
+    let header = env
+        .profile
+        .betas()
+        .header(env.tool_search.provider.is_first_party());
+    let beta = if deferring || message.is_some() {
+        header
+    } else {
+        None
     };
-    let beta = (deferring || message.is_some()).then_some(header);
     assert_eq!(rendered.beta, beta);
 }
 
-fn check_openai(pool: &[Arc<ToolInfo>], format: OpenAiFormat, strict: bool) {
-    let text = match render::render_openai(pool, format, strict) {
-        Ok(text) => text,
+fn check_openai(pool: &[Arc<ToolInfo>], options: &OpenAiOptions) {
+    let chat = options.format == OpenAiFormat::ChatCompletions;
+    let rendered = match render::render_openai(pool, options) {
+        Ok(rendered) => rendered,
+        Err(RenderError::Unsupported { .. }) => {
+            assert!(chat && options.tool_search == OpenAiToolSearch::Server);
+            return;
+        }
+        Err(RenderError::TooManyTools { count, .. }) => {
+            assert!(chat && count > CHAT_COMPLETIONS_MAX_TOOLS);
+            return;
+        }
         Err(error) => {
-            assert!(has_bad_schema(pool, &error.tool), "{error}");
+            assert!(has_bad_schema(pool, bad_schema_tool(&error)), "{error}");
             return;
         }
     };
-    let array: Vec<Value> = serde_json::from_str(&text).expect("the tools are JSON");
-    let expected: Vec<&Arc<ToolInfo>> = pool.iter().filter(|t| t.name != "ToolSearch").collect();
+    let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
+    assert_eq!(rendered.tool_count, array.len());
+    let has_search = pool.iter().any(|tool| tool.name == "ToolSearch");
+    let mode = if has_search {
+        options.tool_search
+    } else {
+        OpenAiToolSearch::Off
+    };
+    // What each pool tool should be: sent (with defer_loading or not), the search tool, or
+    // announced.
+    let mut expected: Vec<(&ToolInfo, bool)> = Vec::new();
+    let mut announced = Vec::new();
+    for tool in pool {
+        let search = tool.name == "ToolSearch";
+        let deferred = tool.is_deferred();
+        let discovered = options.discovered.contains(&tool.name);
+        match mode {
+            OpenAiToolSearch::Off if search => {}
+            OpenAiToolSearch::Off => expected.push((tool, false)),
+            _ if search || !deferred => expected.push((tool, false)),
+            OpenAiToolSearch::Server => expected.push((tool, true)),
+            OpenAiToolSearch::Client => {
+                if chat && discovered {
+                    expected.push((tool, false));
+                } else if !discovered {
+                    announced.push(tool.name.as_str());
+                }
+            }
+        }
+    }
     assert_eq!(array.len(), expected.len());
-    for (tool, rendered) in expected.iter().zip(&array) {
-        let function = match format {
-            OpenAiFormat::ChatCompletions => &rendered["function"],
-            OpenAiFormat::Responses => rendered,
+    for ((tool, defer_loading), rendered) in expected.iter().zip(&array) {
+        if tool.name == "ToolSearch" && !chat {
+            assert_eq!(rendered["type"], json!("tool_search"));
+            let execution = if mode == OpenAiToolSearch::Server {
+                "server"
+            } else {
+                "client"
+            };
+            assert_eq!(rendered["execution"], json!(execution));
+            assert_eq!(rendered.get("parameters").is_some(), execution == "client");
+            continue;
+        }
+        let function = if chat {
+            &rendered["function"]
+        } else {
+            rendered
         };
         assert_eq!(rendered["type"], json!("function"));
         assert_eq!(function["name"].as_str(), Some(tool.name.as_str()));
-        let is_strict = strict && tool.strict_input_schema.is_some();
+        let is_strict = options.strict && tool.strict_input_schema.is_some();
         assert_eq!(function["strict"], json!(is_strict), "{:?}", tool.name);
+        assert_eq!(
+            rendered.get("defer_loading").is_some(),
+            *defer_loading,
+            "{:?}",
+            tool.name
+        );
     }
+    assert_eq!(
+        rendered.deferred_tools_message.is_some(),
+        !announced.is_empty()
+    );
 }
 
 /// Feeds a random pool (as for `search`, sometimes with one tool whose schema is not JSON),
-/// random [`RenderOptions`] (tool search on or off, both [`DeferStrategy`]s, discovered names
+/// random [`RenderOptions`] (tool search on or off, every [`DeferStrategy`], discovered names
 /// from the pool and garbage, strict settings, every [`CacheControl`]) and a random `Env` (kill
 /// switch, provider) to `render_anthropic` and to `render_openai` (in one of its two formats,
 /// chosen by the input).
@@ -212,8 +310,11 @@ fn check_openai(pool: &[Arc<ToolInfo>], format: OpenAiFormat, strict: bool) {
 /// either in the array with `defer_loading: true` or named in the deferred-tools message
 /// (exactly one, as the strategy and the discovered set say); with tool search off, every tool
 /// but ToolSearch is sent in full and there is no message; the kill switch drops beta fields;
-/// `cache_control` lands where asked; the beta header matches the provider; the OpenAI arrays
-/// hold every tool but ToolSearch in order, `strict` only with a strict schema.
+/// `cache_control` lands where asked, never on a deferred tool; the beta header is the
+/// profile's for the provider; the API's search tool stands in ToolSearch's place. The OpenAI
+/// arrays (each format, each [`OpenAiToolSearch`] mode) hold the tools the mode sends, in pool
+/// order, `defer_loading` only on deferred tools with server-side search, `strict` only with a
+/// strict schema; Chat Completions refuses server-side search and more than 128 tools.
 pub fn render(data: &[u8]) {
     let mut g = Gen::new(data);
     let (env, mut pool) = random_pool(&mut g);
@@ -222,6 +323,15 @@ pub fn render(data: &[u8]) {
     let options = options(&mut g, &pool);
     check_anthropic(&env, &pool, &options);
     // One OpenAI format per input (both are reached; each costs a full rendering).
-    let format = *g.pick(&[OpenAiFormat::ChatCompletions, OpenAiFormat::Responses]);
-    check_openai(&pool, format, g.bool());
+    let openai = OpenAiOptions {
+        format: *g.pick(&[OpenAiFormat::ChatCompletions, OpenAiFormat::Responses]),
+        strict: g.bool(),
+        tool_search: *g.pick(&[
+            OpenAiToolSearch::Off,
+            OpenAiToolSearch::Client,
+            OpenAiToolSearch::Server,
+        ]),
+        discovered: options.discovered.clone(),
+    };
+    check_openai(&pool, &openai);
 }

@@ -5,12 +5,38 @@ use super::*;
 // ---------------------------------------------------------------------------------------------
 // render
 
-fn render(env: &[(&str, &str)], args: &[&str]) -> Value {
+/// The whole output: `{"headers": {...}, "body": {...}}`.
+fn render_request(env: &[(&str, &str)], args: &[&str]) -> Value {
     let mut command = toolreg();
     for (key, value) in env {
         command.env(key, value);
     }
-    json_of(command.arg("render").args(args))
+    let request = json_of(command.arg("render").args(args));
+    assert_eq!(
+        keys(&request),
+        ["body", "headers"].into(),
+        "headers apart from the body"
+    );
+    request
+}
+
+/// The request body.
+fn render(env: &[(&str, &str)], args: &[&str]) -> Value {
+    render_request(env, args)["body"].take()
+}
+
+/// The messages besides the placeholder a request without a conversation carries.
+fn messages_of(request: &Value) -> Vec<Value> {
+    let messages = request
+        .get("messages")
+        .or_else(|| request.get("input"))
+        .and_then(Value::as_array)
+        .expect("messages or input");
+    messages
+        .iter()
+        .filter(|message| message["content"] != "(the user's request)")
+        .cloned()
+        .collect()
 }
 
 fn tool_names_of(request: &Value) -> Vec<String> {
@@ -52,6 +78,12 @@ fn announcement(names: &[String]) -> String {
 #[test]
 fn render_default_is_a_json_request_with_tools() {
     let request = render(&[], &[]);
+    assert_eq!(request["model"], "claude-sonnet-4-5");
+    assert_eq!(request["max_tokens"], 4096);
+    assert!(
+        !request["messages"].as_array().unwrap().is_empty(),
+        "a request needs a message"
+    );
     assert!(
         request["tools"]
             .as_array()
@@ -81,7 +113,26 @@ fn render_with_tool_search_sends_loaded_tools_and_announces_the_deferred_ones() 
     let content = messages[0]["content"].as_str().unwrap();
     assert!(content.starts_with("<available-deferred-tools>"));
     assert_eq!(content, announcement(&deferred));
-    assert_eq!(request["betas"], json!(["advanced-tool-use-2025-11-20"]));
+    // A header, not a body field; tool search is generally available on the first-party API.
+    assert!(request.get("betas").is_none());
+    let headers = &render_request(&[("ENABLE_TOOL_SEARCH", "true")], &[])["headers"];
+    assert_eq!(headers, &json!({}));
+    let design = render_request(&[("ENABLE_TOOL_SEARCH", "true")], &["--betas", "profile"]);
+    assert_eq!(
+        design["headers"],
+        json!({"anthropic-beta": "advanced-tool-use-2025-11-20"})
+    );
+    let bedrock = render_request(
+        &[
+            ("ENABLE_TOOL_SEARCH", "true"),
+            ("CLAUDE_CODE_USE_BEDROCK", "1"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        bedrock["headers"],
+        json!({"anthropic-beta": "tool-search-tool-2025-10-19"})
+    );
 }
 
 #[test]
@@ -133,7 +184,7 @@ fn render_all_deferred_sends_every_tool_marking_the_deferred_ones() {
     );
     assert_eq!(tool_names_of(&request), names(&tools));
     assert_eq!(defer_loading(&request), deferred);
-    assert!(request.get("messages").is_none());
+    assert!(messages_of(&request).is_empty(), "no announcement");
 }
 
 #[test]
@@ -165,8 +216,8 @@ fn render_without_tool_search_sends_everything_in_full() {
         let request = render(&env, args);
         assert_eq!(tool_names_of(&request), tools, "{args:?}");
         assert!(defer_loading(&request).is_empty(), "{args:?}");
-        assert!(request.get("messages").is_none(), "{args:?}");
-        assert!(request.get("betas").is_none(), "{args:?}");
+        assert!(messages_of(&request).is_empty(), "{args:?}");
+        assert_eq!(render_request(&env, args)["headers"], json!({}), "{args:?}");
     }
 }
 
@@ -176,8 +227,10 @@ fn render_openai_formats_are_function_tools_without_tool_search() {
         .into_iter()
         .filter(|name| name != "ToolSearch")
         .collect();
-    let chat = render(&[], &["--format", "openai"]);
-    assert_eq!(chat.as_object().unwrap().len(), 1, "only `tools`");
+    let off = [("ENABLE_TOOL_SEARCH", "false")];
+    let chat = render(&off, &["--format", "openai"]);
+    assert_eq!(keys(&chat), ["messages", "model", "tools"].into());
+    assert_eq!(chat["model"], "gpt-5.4");
     let chat_tools = chat["tools"].as_array().unwrap();
     let mut chat_names = Vec::new();
     for tool in chat_tools {
@@ -190,8 +243,8 @@ fn render_openai_formats_are_function_tools_without_tool_search() {
     }
     assert_eq!(chat_names, expected);
 
-    let responses = render(&[], &["--format", "openai-responses"]);
-    assert_eq!(responses.as_object().unwrap().len(), 1, "only `tools`");
+    let responses = render(&off, &["--format", "openai-responses"]);
+    assert_eq!(keys(&responses), ["input", "model", "tools"].into());
     let responses_tools = responses["tools"].as_array().unwrap();
     for (tool, chat_tool) in responses_tools.iter().zip(chat_tools) {
         assert_eq!(tool["type"], "function");
@@ -229,4 +282,165 @@ fn render_is_byte_identical_across_runs_and_locales() {
             assert_eq!(turkish, c, "{args:?}: {variable}=tr_TR.UTF-8");
         }
     }
+}
+
+/// `--mcp` options for every captured server of `shared/mcp-fixtures` (154 tools).
+fn every_fixture() -> Vec<String> {
+    let dir = fixture("git");
+    let dir = dir.parent().unwrap();
+    let mut servers: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|entry| {
+            let path = entry.unwrap().path();
+            let name = path.file_stem()?.to_str()?.to_owned();
+            (path.extension()? == "json").then(|| mcp_option(&name, &path))
+        })
+        .collect();
+    servers.sort();
+    servers
+        .into_iter()
+        .flat_map(|option| ["--mcp".to_owned(), option])
+        .collect()
+}
+
+fn with_fixtures<'a>(servers: &'a [String], args: &[&'a str]) -> Vec<&'a str> {
+    servers
+        .iter()
+        .map(String::as_str)
+        .chain(args.iter().copied())
+        .collect()
+}
+
+#[test]
+fn render_openai_chat_past_128_tools_is_refused_with_tool_search_off() {
+    let servers = every_fixture();
+    let args = with_fixtures(&servers, &["render", "--format", "openai"]);
+    let stderr = failure_of(toolreg().env("ENABLE_TOOL_SEARCH", "false").args(&args));
+    assert!(stderr.contains("at most 128 tools"), "{stderr}");
+    assert!(stderr.contains("turn tool search on"), "{stderr}");
+}
+
+#[test]
+fn render_openai_chat_with_tool_search_keeps_within_128_by_deferring() {
+    let servers = every_fixture();
+    let args = with_fixtures(&servers, &["render", "--format", "openai"]);
+    let request = json_of(toolreg().env("ENABLE_TOOL_SEARCH", "true").args(&args));
+    let tools = request["body"]["tools"].as_array().unwrap();
+    assert!(tools.len() <= 128, "{} tools", tools.len());
+    let names: Vec<&str> = tools
+        .iter()
+        .map(|tool| tool["function"]["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"ToolSearch"), "ToolSearch loads the rest");
+    assert!(!names.iter().any(|name| name.starts_with("mcp__")));
+    let announced = request["body"]["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        announced.contains("mcp__github__create_issue"),
+        "{announced}"
+    );
+}
+
+#[test]
+fn render_openai_responses_server_strategy_defers_behind_hosted_tool_search() {
+    let request = render(
+        &[("ENABLE_TOOL_SEARCH", "true")],
+        &["--format", "openai-responses", "--strategy", "server"],
+    );
+    let tools = request["tools"].as_array().unwrap();
+    let search: Vec<&Value> = tools
+        .iter()
+        .filter(|t| t["type"] == "tool_search")
+        .collect();
+    assert_eq!(
+        search,
+        [&json!({"type": "tool_search", "execution": "server"})]
+    );
+    assert!(tools.iter().any(|t| t["defer_loading"] == true));
+    assert!(messages_of(&request).is_empty(), "the API announces them");
+}
+
+#[test]
+fn render_server_bm25_sends_the_api_search_tool_and_every_tool() {
+    let tools = list(&[]);
+    let (deferred, _) = deferred_and_loaded(&tools);
+    let request = render(
+        &[("ENABLE_TOOL_SEARCH", "true")],
+        &["--strategy", "server-bm25"],
+    );
+    let expected: Vec<String> = names(&tools)
+        .into_iter()
+        .map(|name| match name.as_str() {
+            "ToolSearch" => "tool_search_tool_bm25".to_owned(),
+            _ => name,
+        })
+        .collect();
+    assert_eq!(tool_names_of(&request), expected);
+    assert_eq!(defer_loading(&request), deferred);
+    assert!(messages_of(&request).is_empty());
+}
+
+#[test]
+fn render_strategy_of_another_api_is_an_error_naming_it() {
+    let env = ("ENABLE_TOOL_SEARCH", "true");
+    let stderr = failure_of(
+        toolreg()
+            .env(env.0, env.1)
+            .args(["render", "--strategy", "server"]),
+    );
+    assert!(stderr.contains("server-bm25"), "{stderr}");
+    let stderr = failure_of(toolreg().env(env.0, env.1).args([
+        "render",
+        "--format",
+        "openai",
+        "--strategy",
+        "all-deferred",
+    ]));
+    assert!(
+        stderr.contains("--strategy all-deferred is the Anthropic API's"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn render_messages_loads_referenced_tools_and_rewrites_the_gone_ones() {
+    const SEND: &str = "mcp__chat__send_message";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("messages.json");
+    let conversation = json!([
+        {"role": "user", "content": "message the team"},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "ToolSearch", "input": {"query": "send"}}
+        ]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [
+            {"type": "tool_reference", "tool_name": SEND},
+            {"type": "tool_reference", "tool_name": "mcp__gone__tool"}
+        ]}]}
+    ]);
+    std::fs::write(&path, conversation.to_string()).unwrap();
+    let request = render(
+        &[("ENABLE_TOOL_SEARCH", "true")],
+        &["--messages", path.to_str().unwrap()],
+    );
+    assert_eq!(defer_loading(&request), [SEND], "the reference loads it");
+    let messages = request["messages"].as_array().unwrap();
+    assert!(
+        messages[0]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("<available-deferred-tools>")
+    );
+    assert_eq!(messages[1], conversation[0]);
+    assert_eq!(
+        messages[3]["content"][0]["content"],
+        json!([
+            {"type": "tool_reference", "tool_name": SEND},
+            {"type": "text", "text": "[Tool references removed - tools no longer available]"}
+        ])
+    );
+    std::fs::write(&path, "{}").unwrap();
+    let stderr = failure_of(toolreg().args(["render", "--messages", path.to_str().unwrap()]));
+    assert!(
+        stderr.contains("expected a JSON array of messages"),
+        "{stderr}"
+    );
 }

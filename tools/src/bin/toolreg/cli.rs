@@ -217,33 +217,62 @@ pub enum SearchStrategy {
 #[derive(Debug, ClapArgs)]
 pub struct RenderArgs {
     /// Deferred tools already loaded in the conversation (comma-separated; spaces around a name
-    /// are ignored).
+    /// are ignored). With --messages, the tools its tool_reference blocks name are added.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub discovered: Vec<String>,
-    /// How deferred tools are sent.
+    /// The conversation so far: a JSON array of messages (Anthropic, Chat Completions) or of
+    /// input items (Responses). Its tool references are rewritten as the next request needs.
+    #[arg(long, value_name = "FILE")]
+    pub messages: Option<PathBuf>,
+    /// How deferred tools are sent when tool search is on.
     #[arg(long, value_enum, default_value_t = DeferStrategy::Discovered)]
     pub strategy: DeferStrategy,
     /// The API shape.
     #[arg(long, value_enum, default_value_t = Format::Anthropic)]
     pub format: Format,
-    /// The model the request is for (decides tool-reference support).
-    #[arg(long, default_value = "claude-sonnet-4-5")]
-    pub model: String,
+    /// The model the request is for (decides tool-reference support). Default:
+    /// claude-sonnet-4-5 for Anthropic, gpt-5.4 for OpenAI.
+    #[arg(long)]
+    pub model: Option<String>,
     /// The model's context window in tokens (for ENABLE_TOOL_SEARCH=auto).
     #[arg(long, default_value_t = 200_000)]
     pub context_window: u64,
+    /// The request's max_tokens (Anthropic).
+    #[arg(long, default_value_t = 4096)]
+    pub max_tokens: u64,
     /// Send strict tools (strict schemas, `strict: true`).
     #[arg(long)]
     pub strict: bool,
+    /// Which anthropic-beta header deferral takes: today's API's, or the profile's (the
+    /// design's, SEMANTICS §10).
+    #[arg(long, value_enum, default_value_t = BetaSet::Current)]
+    pub betas: BetaSet,
 }
 
 /// A deferral strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DeferStrategy {
-    /// Loaded deferred tools in full; the rest named in an `<available-deferred-tools>` message.
+    /// ToolSearch loads deferred tools: the loaded ones in full, the rest named in an
+    /// `<available-deferred-tools>` message (OpenAI: client-executed tool search).
     Discovered,
-    /// Every tool, deferred ones with defer_loading: true.
+    /// Anthropic: every tool, deferred ones with defer_loading: true; ToolSearch loads them.
     AllDeferred,
+    /// Anthropic: the API's BM25 tool search tool instead of ToolSearch; every tool sent.
+    ServerBm25,
+    /// Anthropic: the API's regex tool search tool instead of ToolSearch; every tool sent.
+    ServerRegex,
+    /// OpenAI Responses: the API's hosted tool_search; every function sent.
+    Server,
+}
+
+/// The anthropic-beta header set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BetaSet {
+    /// Tool search is generally available on the first-party API: no header there; the
+    /// tool-search beta on Bedrock, Vertex and Foundry.
+    Current,
+    /// The profile's headers.
+    Profile,
 }
 
 /// A request shape.

@@ -1,25 +1,18 @@
 //! The commands.
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use registry_core::cache::{CacheSettings, SchemaCache};
-use registry_core::defer::{RequestModel, is_tool_search_enabled, tool_search_needed};
 use registry_core::dispatch::{Dispatcher, ToolUse};
-use registry_core::render::{self, OpenAiFormat, RenderOptions};
 use registry_core::search::eval::{EvalSet, evaluate};
 use registry_core::search::{SearchEngine, Strategy};
 use registry_core::{ToolInfo, TurnOptions};
 use serde_json::{Value, json};
 
-use crate::cli::{
-    Args, Command, DeferStrategy, Format, McpCommand, RenderArgs, SearchArgs, SearchStrategy,
-    ServeMode, TurnArgs,
-};
+use crate::cli::{Args, Command, McpCommand, SearchArgs, SearchStrategy, ServeMode, TurnArgs};
 use crate::setup::{Setup, setup};
 
 type Result<T> = std::result::Result<T, String>;
@@ -42,7 +35,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     match &args.command {
         Command::List { json } => list(&pool()?, *json),
         Command::Search(search_args) => search(&pool()?, search_args),
-        Command::Render(render_args) => render(&pool()?, render_args),
+        Command::Render(render_args) => crate::render::render(&pool()?, render_args),
         Command::Call { name, input } => call(&pool()?, name, input),
         Command::Turn(turn_args) => turn(&pool()?, turn_args),
         Command::Eval { sets, k } => eval(sets, *k),
@@ -53,7 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// Prints the command's output. A reader that went away (`toolreg list | head`) is not an
 /// error: the output was wanted only up to there.
-fn out(text: &str) -> Result<ExitCode> {
+pub fn out(text: &str) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
         Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.to_string()),
@@ -223,68 +216,6 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
         );
     }
     out(text.trim_end())
-}
-
-fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
-    let env = &setup.env;
-    let text = match args.format {
-        Format::Openai | Format::OpenaiResponses => {
-            let format = if args.format == Format::Openai {
-                OpenAiFormat::ChatCompletions
-            } else {
-                OpenAiFormat::Responses
-            };
-            let tools = render::render_openai(&setup.pool, format, args.strict)
-                .map_err(|e| e.to_string())?;
-            format!("{{\"tools\":{tools}}}")
-        }
-        Format::Anthropic => {
-            let model = RequestModel::new(&args.model, args.context_window);
-            let tool_search = is_tool_search_enabled(env, &setup.pool, &model)
-                && tool_search_needed(&setup.pool, 0);
-            let options = RenderOptions {
-                tool_search,
-                strategy: match args.strategy {
-                    DeferStrategy::Discovered => render::DeferStrategy::DiscoveredOnly,
-                    DeferStrategy::AllDeferred => render::DeferStrategy::AllDeferred,
-                },
-                discovered: args
-                    .discovered
-                    .iter()
-                    .map(|name| name.trim())
-                    .filter(|name| !name.is_empty())
-                    .map(str::to_owned)
-                    .collect::<BTreeSet<_>>(),
-                settings: CacheSettings {
-                    strict_tools: args.strict,
-                    model_supports_strict: args.strict,
-                    first_party: env.tool_search.provider.is_first_party(),
-                    eager_input_streaming: false,
-                },
-                cache_control: render::CacheControl::None,
-            };
-            let rendered =
-                render::render_anthropic(env, &setup.pool, &SchemaCache::new(), &options)
-                    .map_err(|e| e.to_string())?;
-            let mut request = format!(
-                "{{\"model\":{},\"tools\":{}",
-                json!(args.model),
-                rendered.tools
-            );
-            if let Some(message) = &rendered.deferred_tools_message {
-                request.push_str(&format!(
-                    ",\"messages\":[{}]",
-                    json!({"role": "user", "content": message})
-                ));
-            }
-            if let Some(beta) = rendered.beta {
-                request.push_str(&format!(",\"betas\":[{}]", json!(beta)));
-            }
-            request.push('}');
-            request
-        }
-    };
-    out(&text)
 }
 
 /// The dispatcher for the pool: the CLI's working directory, the in-memory host, the seed

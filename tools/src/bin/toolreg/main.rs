@@ -7,6 +7,7 @@
 mod cli;
 mod commands;
 mod demo;
+mod render;
 mod setup;
 
 use std::process::ExitCode;

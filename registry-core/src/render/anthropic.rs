@@ -1,0 +1,238 @@
+//! The Anthropic Messages API's `tools`.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::{
+    CacheControl, DeferStrategy, MAX_DEFERRED_TOOLS, RenderError, RenderOptions, ServerSearch,
+    announce, tools_json,
+};
+use crate::cache::{CachedTool, SchemaCache};
+use crate::env::Env;
+use crate::registry::compare_names;
+use crate::tool_info::ToolInfo;
+use crate::tool_search;
+
+/// A rendered request's tool parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedTools {
+    /// The `tools` array, as JSON text.
+    pub tools: String,
+    /// The `<available-deferred-tools>` user message, when the strategy has one.
+    pub deferred_tools_message: Option<String>,
+    /// The value of the [`anthropic-beta`](super::BETA_HEADER) header the request needs, if
+    /// any. A header, never a body field.
+    pub beta: Option<&'static str>,
+    /// How many tools the array holds.
+    pub tool_count: usize,
+}
+
+#[derive(Serialize)]
+struct AnthropicTool<'a> {
+    name: &'a str,
+    description: &'a str,
+    input_schema: &'a RawValue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    strict: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eager_input_streaming: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    defer_loading: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<&'a Value>,
+}
+
+#[derive(Serialize)]
+struct ServerSearchTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<&'a Value>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Entry<'a> {
+    Tool(AnthropicTool<'a>),
+    Server(ServerSearchTool<'a>),
+}
+
+/// One entry of the array before rendering.
+enum Chosen<'a> {
+    Tool {
+        tool: &'a Arc<ToolInfo>,
+        defer_loading: bool,
+    },
+    Server(ServerSearch),
+}
+
+impl Chosen<'_> {
+    fn defer_loading(&self) -> bool {
+        matches!(
+            self,
+            Chosen::Tool {
+                defer_loading: true,
+                ..
+            }
+        )
+    }
+}
+
+/// An entry with its cached base.
+enum Prepared {
+    Tool {
+        base: Arc<CachedTool>,
+        defer_loading: bool,
+    },
+    Server(ServerSearch),
+}
+
+impl Prepared {
+    fn defer_loading(&self) -> bool {
+        matches!(
+            self,
+            Prepared::Tool {
+                defer_loading: true,
+                ..
+            }
+        )
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            Prepared::Tool { base, .. } => &base.name,
+            Prepared::Server(server) => server.tool_name(),
+        }
+    }
+}
+
+/// Renders the Anthropic Messages API `tools` array for a request (see the [module](super)
+/// docs for what each strategy sends).
+///
+/// # Errors
+/// [`RenderError::InvalidSchema`] for a tool whose schema is not JSON;
+/// [`RenderError::TooManyDeferred`] past [`MAX_DEFERRED_TOOLS`].
+pub fn render_anthropic(
+    env: &Env,
+    pool: &[Arc<ToolInfo>],
+    cache: &SchemaCache,
+    options: &RenderOptions,
+) -> Result<RenderedTools, RenderError> {
+    let kill_switch = env.tool_search.kill_switch;
+    let search_on = options.tool_search && !kill_switch;
+    let mut chosen: Vec<Chosen<'_>> = Vec::new();
+    let mut announced: Vec<&str> = Vec::new();
+    for tool in pool {
+        let is_tool_search = tool.name == tool_search::NAME;
+        if !search_on {
+            if !is_tool_search {
+                chosen.push(Chosen::Tool {
+                    tool,
+                    defer_loading: false,
+                });
+            }
+            continue;
+        }
+        let deferred = tool.is_deferred();
+        match (deferred, options.strategy) {
+            (_, DeferStrategy::Server(server)) if is_tool_search => {
+                chosen.push(Chosen::Server(server))
+            }
+            (false, _) => chosen.push(Chosen::Tool {
+                tool,
+                defer_loading: false,
+            }),
+            (true, DeferStrategy::AllDeferred | DeferStrategy::Server(_)) => {
+                chosen.push(Chosen::Tool {
+                    tool,
+                    defer_loading: true,
+                })
+            }
+            (true, DeferStrategy::DiscoveredOnly) => {
+                if options.discovered.contains(&tool.name) {
+                    chosen.push(Chosen::Tool {
+                        tool,
+                        defer_loading: true,
+                    });
+                } else {
+                    announced.push(&tool.name);
+                }
+            }
+        }
+    }
+    let deferred_count = chosen.iter().filter(|entry| entry.defer_loading()).count();
+    if deferred_count > MAX_DEFERRED_TOOLS {
+        return Err(RenderError::TooManyDeferred {
+            count: deferred_count,
+        });
+    }
+    let last = chosen.iter().rposition(|entry| !entry.defer_loading());
+    let mut prepared: Vec<Prepared> = Vec::with_capacity(chosen.len());
+    for entry in &chosen {
+        prepared.push(match *entry {
+            Chosen::Tool {
+                tool,
+                defer_loading,
+            } => Prepared::Tool {
+                base: cache.get_or_render(tool, &options.settings)?,
+                defer_loading,
+            },
+            Chosen::Server(server) => Prepared::Server(server),
+        });
+    }
+    let rendered: Vec<Entry<'_>> = prepared
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| {
+            let cache_control = match &options.cache_control {
+                CacheControl::None => None,
+                CacheControl::Last(value) => (Some(index) == last).then_some(value),
+                CacheControl::Tools(names, value) => (!entry.defer_loading()
+                    && names.iter().any(|named| named == entry.name()))
+                .then_some(value),
+            };
+            match entry {
+                Prepared::Tool {
+                    base,
+                    defer_loading,
+                } => Entry::Tool(AnthropicTool {
+                    name: &base.name,
+                    description: &base.description,
+                    input_schema: &base.input_schema,
+                    strict: if kill_switch { None } else { base.strict },
+                    eager_input_streaming: if kill_switch {
+                        None
+                    } else {
+                        base.eager_input_streaming
+                    },
+                    defer_loading: defer_loading.then_some(true),
+                    cache_control,
+                }),
+                Prepared::Server(server) => Entry::Server(ServerSearchTool {
+                    kind: server.tool_type(),
+                    name: server.tool_name(),
+                    cache_control,
+                }),
+            }
+        })
+        .collect();
+    announced.sort_by(|a, b| compare_names(a, b));
+    let deferred_tools_message = announce(&announced);
+    let uses_deferral = deferred_count > 0 || deferred_tools_message.is_some();
+    let betas = options.betas.unwrap_or_else(|| env.profile.betas());
+    let beta = if uses_deferral {
+        betas.header(env.tool_search.provider.is_first_party())
+    } else {
+        None
+    };
+    Ok(RenderedTools {
+        tools: tools_json(&rendered),
+        deferred_tools_message,
+        beta,
+        tool_count: rendered.len(),
+    })
+}

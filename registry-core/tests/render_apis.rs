@@ -1,0 +1,323 @@
+//! What each model API accepts: server-side tool search, the APIs' tool limits, the beta headers,
+//! and deferral on OpenAI's APIs.
+
+use std::sync::Arc;
+
+use registry_core::cache::SchemaCache;
+use registry_core::claude_code::ClaudeCode;
+use registry_core::env::{Env, Provider};
+use registry_core::mcp::load_server;
+use registry_core::pool::ToolInfo;
+use registry_core::profile::Betas;
+use registry_core::render::{
+    CHAT_COMPLETIONS_MAX_TOOLS, DeferStrategy, MAX_DEFERRED_TOOLS, OpenAiFormat, OpenAiOptions,
+    OpenAiToolSearch, RenderError, RenderOptions, ServerSearch, chat_tool_search_text,
+    render_anthropic, render_openai, responses_tool_search_output,
+};
+use serde_json::{Value, json};
+
+fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
+    let mut tool = ToolInfo::new(name, format!("{name} does things"));
+    tool.flags.defer = defer;
+    Arc::new(tool)
+}
+
+/// Bash, ToolSearch, a deferred WebFetch, then `mcp` deferred MCP tools.
+fn pool_with(mcp: usize) -> Vec<Arc<ToolInfo>> {
+    let mut tools = vec![
+        builtin("Bash", false),
+        builtin("ToolSearch", false),
+        builtin("WebFetch", true),
+    ];
+    let listed: Vec<Value> = (0..mcp)
+        .map(|i| json!({"name": format!("tool_{i:05}"), "inputSchema": {"type": "object"}}))
+        .collect();
+    tools.extend(load_server("srv", &Value::Array(listed)).tools);
+    tools
+}
+
+fn array(text: &str) -> Vec<Value> {
+    serde_json::from_str(text).unwrap()
+}
+
+fn anthropic(env: &Env, pool: &[Arc<ToolInfo>], strategy: DeferStrategy) -> Vec<Value> {
+    let options = RenderOptions {
+        tool_search: true,
+        strategy,
+        ..Default::default()
+    };
+    array(
+        &render_anthropic(env, pool, &SchemaCache::new(), &options)
+            .unwrap()
+            .tools,
+    )
+}
+
+fn openai(
+    pool: &[Arc<ToolInfo>],
+    format: OpenAiFormat,
+    tool_search: OpenAiToolSearch,
+    discovered: &[&str],
+) -> Result<(Vec<Value>, Option<String>), RenderError> {
+    let options = OpenAiOptions {
+        format,
+        strict: false,
+        tool_search,
+        discovered: discovered.iter().map(|name| (*name).to_owned()).collect(),
+    };
+    render_openai(pool, &options).map(|out| (array(&out.tools), out.deferred_tools_message))
+}
+
+#[test]
+fn server_bm25_stands_in_tool_searchs_place_with_every_tool_deferred_behind_it() {
+    let tools = anthropic(
+        &Env::default(),
+        &pool_with(2),
+        DeferStrategy::Server(ServerSearch::Bm25),
+    );
+    assert_eq!(
+        tools[1],
+        json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"})
+    );
+    let deferred: Vec<&str> = tools
+        .iter()
+        .filter(|tool| tool["defer_loading"] == true)
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        deferred,
+        ["WebFetch", "mcp__srv__tool_00000", "mcp__srv__tool_00001"]
+    );
+    assert!(tools[0].get("defer_loading").is_none(), "Bash stays loaded");
+}
+
+#[test]
+fn server_regex_sends_the_regex_tool() {
+    let tools = anthropic(
+        &Env::default(),
+        &pool_with(1),
+        DeferStrategy::Server(ServerSearch::Regex),
+    );
+    assert_eq!(tools[1]["type"], "tool_search_tool_regex_20251119");
+    assert_eq!(tools[1]["name"], "tool_search_tool_regex");
+}
+
+#[test]
+fn more_deferred_tools_than_the_api_takes_is_an_error_naming_the_count() {
+    let pool = pool_with(MAX_DEFERRED_TOOLS);
+    let count = MAX_DEFERRED_TOOLS + 1; // WebFetch and the MCP tools
+    for strategy in [
+        DeferStrategy::AllDeferred,
+        DeferStrategy::Server(ServerSearch::Bm25),
+    ] {
+        let options = RenderOptions {
+            tool_search: true,
+            strategy,
+            ..Default::default()
+        };
+        let error =
+            render_anthropic(&Env::default(), &pool, &SchemaCache::new(), &options).unwrap_err();
+        assert_eq!(error, RenderError::TooManyDeferred { count });
+        assert!(error.to_string().contains("10000"), "{error}");
+    }
+    // Discovered-only sends the deferred tools by name: no limit applies.
+    let tools = anthropic(&Env::default(), &pool, DeferStrategy::DiscoveredOnly);
+    assert_eq!(tools.len(), 2);
+}
+
+#[test]
+fn the_design_profile_keeps_the_designs_beta_headers() {
+    let mut env = Env::with_profile(ClaudeCode);
+    let options = RenderOptions {
+        tool_search: true,
+        strategy: DeferStrategy::AllDeferred,
+        ..Default::default()
+    };
+    let beta = |env: &Env, options: &RenderOptions| {
+        render_anthropic(env, &pool_with(1), &SchemaCache::new(), options)
+            .unwrap()
+            .beta
+    };
+    assert_eq!(beta(&env, &options), Some("advanced-tool-use-2025-11-20"));
+    env.tool_search.provider = Provider::Bedrock;
+    assert_eq!(beta(&env, &options), Some("tool-search-tool-2025-10-19"));
+    // A request can name today's headers instead.
+    env.tool_search.provider = Provider::FirstParty;
+    let current = RenderOptions {
+        betas: Some(Betas::CURRENT),
+        ..options
+    };
+    assert_eq!(beta(&env, &current), None);
+}
+
+#[test]
+fn chat_completions_refuses_more_than_128_tools_with_tool_search_off() {
+    let pool = pool_with(CHAT_COMPLETIONS_MAX_TOOLS);
+    let error = openai(
+        &pool,
+        OpenAiFormat::ChatCompletions,
+        OpenAiToolSearch::Off,
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(
+        error,
+        RenderError::TooManyTools {
+            api: "OpenAI Chat Completions",
+            count: CHAT_COMPLETIONS_MAX_TOOLS + 2,
+            limit: CHAT_COMPLETIONS_MAX_TOOLS,
+            tool_search: false,
+        }
+    );
+    assert!(error.to_string().contains("turn tool search on"), "{error}");
+}
+
+#[test]
+fn chat_completions_with_client_search_sends_tool_search_and_the_loaded_tools_only() {
+    let pool = pool_with(200);
+    let (tools, message) = openai(
+        &pool,
+        OpenAiFormat::ChatCompletions,
+        OpenAiToolSearch::Client,
+        &["mcp__srv__tool_00007"],
+    )
+    .unwrap();
+    let names: Vec<&str> = tools
+        .iter()
+        .map(|tool| tool["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Bash", "ToolSearch", "mcp__srv__tool_00007"]);
+    assert!(tools.iter().all(|tool| tool.get("defer_loading").is_none()));
+    let message = message.unwrap();
+    assert!(message.contains("WebFetch\nmcp__srv__tool_00000\n"));
+    assert!(
+        !message.contains("mcp__srv__tool_00007"),
+        "loaded, not announced"
+    );
+}
+
+#[test]
+fn chat_completions_errors_when_the_tools_that_cannot_be_deferred_exceed_128() {
+    let mut pool = pool_with(0);
+    pool.extend((0..CHAT_COMPLETIONS_MAX_TOOLS).map(|i| builtin(&format!("Loaded{i}"), false)));
+    let error = openai(
+        &pool,
+        OpenAiFormat::ChatCompletions,
+        OpenAiToolSearch::Client,
+        &[],
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            RenderError::TooManyTools {
+                count: 130,
+                tool_search: true,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn chat_completions_has_no_server_side_search() {
+    let error = openai(
+        &pool_with(1),
+        OpenAiFormat::ChatCompletions,
+        OpenAiToolSearch::Server,
+        &[],
+    )
+    .unwrap_err();
+    assert!(
+        matches!(error, RenderError::Unsupported { .. }),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn responses_server_search_defers_functions_behind_the_hosted_tool_search() {
+    let (tools, message) = openai(
+        &pool_with(1),
+        OpenAiFormat::Responses,
+        OpenAiToolSearch::Server,
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        tools[1],
+        json!({"type": "tool_search", "execution": "server"})
+    );
+    assert_eq!(tools[2]["name"], "WebFetch");
+    assert_eq!(tools[2]["defer_loading"], true);
+    assert!(tools[0].get("defer_loading").is_none());
+    assert_eq!(message, None);
+}
+
+#[test]
+fn responses_client_search_is_a_tool_search_tool_with_tool_searchs_schema() {
+    let pool = pool_with(1);
+    let (tools, message) = openai(
+        &pool,
+        OpenAiFormat::Responses,
+        OpenAiToolSearch::Client,
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        tools.len(),
+        2,
+        "Bash and the search tool: deferred tools come from its output"
+    );
+    assert_eq!(tools[1]["type"], "tool_search");
+    assert_eq!(tools[1]["execution"], "client");
+    assert_eq!(tools[1]["description"], pool[1].description.as_ref());
+    assert_eq!(tools[1]["parameters"]["type"], "object");
+    assert!(message.unwrap().contains("mcp__srv__tool_00000"));
+}
+
+#[test]
+fn responses_tool_search_output_carries_the_matched_definitions() {
+    let pool = pool_with(2);
+    let matches = vec!["mcp__srv__tool_00001".to_owned(), "gone".to_owned()];
+    let item = responses_tool_search_output("call_1", &matches, &pool, false).unwrap();
+    assert_eq!(item["type"], "tool_search_output");
+    assert_eq!(item["call_id"], "call_1");
+    assert_eq!(item["execution"], "client");
+    let tools = item["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1, "a name outside the pool is skipped");
+    assert_eq!(tools[0]["type"], "function");
+    assert_eq!(tools[0]["name"], "mcp__srv__tool_00001");
+    assert_eq!(tools[0]["parameters"], json!({"type": "object"}));
+    assert_eq!(tools[0]["strict"], false);
+}
+
+#[test]
+fn openai_without_tool_search_in_the_pool_sends_every_tool() {
+    let pool: Vec<Arc<ToolInfo>> = pool_with(1)
+        .into_iter()
+        .filter(|tool| tool.name != "ToolSearch")
+        .collect();
+    let (tools, message) = openai(
+        &pool,
+        OpenAiFormat::Responses,
+        OpenAiToolSearch::Server,
+        &[],
+    )
+    .unwrap();
+    assert_eq!(tools.len(), 3);
+    assert!(tools.iter().all(|tool| tool.get("defer_loading").is_none()));
+    assert_eq!(message, None);
+}
+
+#[test]
+fn chat_tool_search_text_names_the_loaded_tools() {
+    assert_eq!(
+        chat_tool_search_text(&["a".into(), "b".into()]),
+        "Loaded a, b. Their definitions are in the tools of the next request."
+    );
+    assert_eq!(
+        chat_tool_search_text(&[]),
+        "No matching deferred tools found"
+    );
+}
