@@ -59,7 +59,8 @@ pub struct ToolDescriptor {
     pub max_result_size_chars: Option<usize>,
     /// The input JSON Schema, minified, properties in declaration order.
     pub input_schema: &'static str,
-    /// The strict-mode variant of [`input_schema`](Self::input_schema).
+    /// The strict-mode variant of [`input_schema`](Self::input_schema); empty when the input
+    /// has no strict form (a map or an untyped value in it).
     pub strict_input_schema: &'static str,
     /// The JSON Schema of the structured output (`#[tool(output = T)]`), minified.
     pub output_schema: Option<&'static str>,

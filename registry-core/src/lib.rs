@@ -186,7 +186,9 @@ pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::registry::Registration;
-    pub use crate::schema::{Field, Mode, Object, Schema, as_str, render, rendered_len};
+    pub use crate::schema::{
+        Field, Mode, Object, Schema, as_str, render, rendered_len, strict_capable,
+    };
     pub use crate::tool::parse_input;
 
     /// Checks at compile time that a tool declared with `#[tool(output = O)]` returns

@@ -174,8 +174,60 @@ pub enum Mode {
     /// The schema as the model normally sees it.
     Standard,
     /// The strict-mode variant: all properties required, optional ones nullable, no extra
-    /// properties.
+    /// properties, and only what both APIs' strict modes accept: a leaf drops an integer
+    /// type's range and a `char`'s length (dispatch still checks them: serde does) and a set
+    /// drops `uniqueItems`. A map or an untyped [`serde_json::Value`] has no
+    /// strict form ([`strict_capable`]).
     Strict,
+}
+
+/// Whether `schema` has a strict form: no map (its keys are open) and no untyped
+/// `serde_json::Value` anywhere in it.
+pub const fn strict_capable(schema: &Schema) -> bool {
+    match schema {
+        Schema::Leaf(text) => !text.is_empty(),
+        Schema::Array { items, .. } => strict_capable(items),
+        Schema::Map(_) => false,
+        Schema::Optional(inner) => strict_capable(inner),
+        Schema::Object(object) => {
+            let mut fields = object.fields;
+            while let Some((field, rest)) = fields.split_first() {
+                if !strict_capable(field.schema) {
+                    return false;
+                }
+                fields = rest;
+            }
+            true
+        }
+    }
+}
+
+/// A leaf without the bounds strict modes refuse: an integer type's `minimum`/`maximum` and a
+/// `char`'s `minLength`/`maxLength`, which the standard leaves here write after the type.
+const fn strict_leaf(text: &str) -> &str {
+    let mut at = 0;
+    let mut rest = text.as_bytes();
+    while let Some((_, tail)) = rest.split_first() {
+        if (starts_with(rest, b",\"minimum\":") || starts_with(rest, b",\"minLength\":"))
+            && let Some((head, _)) = text.split_at_checked(at)
+        {
+            return head;
+        }
+        rest = tail;
+        at += 1;
+    }
+    text
+}
+
+const fn starts_with(bytes: &[u8], prefix: &[u8]) -> bool {
+    let (mut bytes, mut prefix) = (bytes, prefix);
+    while let Some((want, more)) = prefix.split_first() {
+        match bytes.split_first() {
+            Some((got, rest)) if *got == *want => (bytes, prefix) = (rest, more),
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// The number of bytes [`render`] writes for `schema`.
@@ -254,14 +306,20 @@ const fn write_members(out: &mut Out<'_>, node: &Schema, first: bool, mode: Mode
         Schema::Leaf(text) => {
             if !text.is_empty() {
                 comma(out, first);
-                put(out, text);
+                put(
+                    out,
+                    match mode {
+                        Mode::Standard => text,
+                        Mode::Strict => strict_leaf(text),
+                    },
+                );
             }
         }
         Schema::Array { items, unique } => {
             comma(out, first);
             put(out, "\"type\":\"array\",\"items\":");
             write_node(out, items, None, mode);
-            if *unique {
+            if *unique && matches!(mode, Mode::Standard) {
                 put(out, ",\"uniqueItems\":true");
             }
         }
@@ -375,7 +433,7 @@ mod tests {
         let text = as_str(&STRICT_BYTES);
         assert_eq!(
             text,
-            r#"{"type":"object","properties":{"path":{"description":"Where \"it\" is","type":"string"},"limit":{"anyOf":[{"type":"integer","minimum":0,"maximum":255},{"type":"null"}]},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["path","limit","tags"],"additionalProperties":false}"#
+            r#"{"type":"object","properties":{"path":{"description":"Where \"it\" is","type":"string"},"limit":{"anyOf":[{"type":"integer"},{"type":"null"}]},"tags":{"type":"array","items":{"type":"string"}}},"required":["path","limit","tags"],"additionalProperties":false}"#
         );
     }
 

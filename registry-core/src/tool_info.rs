@@ -112,7 +112,8 @@ impl ToolInfo {
             description: tool.description_for(switches),
             search_hint: tool.search_hint.map(str::to_owned),
             input_schema: Arc::from(tool.input_schema),
-            strict_input_schema: Some(Arc::from(tool.strict_input_schema)),
+            strict_input_schema: (!tool.strict_input_schema.is_empty())
+                .then(|| Arc::from(tool.strict_input_schema)),
             output_schema: tool.output_schema.map(Arc::from),
             flags: tool.flags,
             max_result_size_chars: tool.max_result_size_chars,

@@ -22,6 +22,7 @@ pub const NAME: &str = "ToolSearch";
 ///
 /// The matching tools become callable immediately after this call returns.
 #[tool(
+    strict,
     name = "ToolSearch",
     read_only,
     concurrency_safe,

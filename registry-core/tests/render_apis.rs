@@ -279,13 +279,21 @@ fn responses_client_search_is_a_tool_search_tool_with_tool_searchs_schema() {
 #[test]
 fn responses_tool_search_output_carries_the_matched_definitions() {
     let pool = pool_with(2);
-    let matches = vec!["mcp__srv__tool_00001".to_owned(), "gone".to_owned()];
+    let matches = vec![
+        "mcp__srv__tool_00001".to_owned(),
+        "gone".to_owned(),
+        "Bash".to_owned(),
+    ];
     let item = responses_tool_search_output("call_1", &matches, &pool, false).unwrap();
     assert_eq!(item["type"], "tool_search_output");
     assert_eq!(item["call_id"], "call_1");
     assert_eq!(item["execution"], "client");
     let tools = item["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 1, "a name outside the pool is skipped");
+    assert_eq!(
+        tools.len(),
+        1,
+        "a name outside the pool and a loaded tool are skipped"
+    );
     assert_eq!(tools[0]["type"], "function");
     assert_eq!(tools[0]["name"], "mcp__srv__tool_00001");
     assert_eq!(tools[0]["parameters"], json!({"type": "object"}));
@@ -319,5 +327,56 @@ fn chat_tool_search_text_names_the_loaded_tools() {
     assert_eq!(
         chat_tool_search_text(&[]),
         "No matching deferred tools found"
+    );
+}
+
+#[test]
+fn a_tool_result_goes_back_to_openai_as_each_api_takes_it() {
+    use registry_core::ToolOutput;
+    use registry_core::dispatch::ToolResult;
+    use registry_core::render::openai_tool_result;
+    let pool = pool_with(1);
+    let result = |content| ToolResult {
+        tool_use_id: "call_9".into(),
+        content,
+        error: None,
+    };
+    let text = result(ToolOutput::Text("done".into()));
+    assert_eq!(
+        openai_tool_result("Bash", &text, OpenAiFormat::ChatCompletions, &pool, false).unwrap(),
+        json!({"role": "tool", "tool_call_id": "call_9", "content": "done"})
+    );
+    assert_eq!(
+        openai_tool_result("Bash", &text, OpenAiFormat::Responses, &pool, false).unwrap(),
+        json!({"type": "function_call_output", "call_id": "call_9", "output": "done"})
+    );
+    let loaded = result(ToolOutput::Blocks(vec![
+        json!({"type": "tool_reference", "tool_name": "mcp__srv__tool_00000"}),
+    ]));
+    let item =
+        openai_tool_result("ToolSearch", &loaded, OpenAiFormat::Responses, &pool, false).unwrap();
+    assert_eq!(item["type"], "tool_search_output");
+    assert_eq!(item["tools"][0]["name"], "mcp__srv__tool_00000");
+    let none = result(ToolOutput::Text("No matching deferred tools found".into()));
+    let item =
+        openai_tool_result("ToolSearch", &none, OpenAiFormat::Responses, &pool, false).unwrap();
+    assert_eq!(
+        item["tools"],
+        json!([]),
+        "a tool_search_call is answered even without matches"
+    );
+    let chat = openai_tool_result(
+        "ToolSearch",
+        &loaded,
+        OpenAiFormat::ChatCompletions,
+        &pool,
+        false,
+    )
+    .unwrap();
+    assert!(
+        chat["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Loaded mcp__srv__tool_00000.")
     );
 }

@@ -99,6 +99,17 @@ pub fn tool(
     let concurrency_safe = flag(attrs.concurrency_safe.get().is_some());
     let destructive = flag(attrs.destructive.get().is_some());
     let strict = flag(attrs.strict.get().is_some());
+    // `strict` on an input with no strict form (a map, an untyped value) fails at compile
+    // time, on the key.
+    let strict_check = match attrs.strict.span() {
+        Some(span) => quote_spanned! {span=>
+            const _: () = ::core::assert!(
+                ::registry_core::__private::strict_capable(&__TOOLREG_ROOT),
+                "#[tool(strict)]: this input has a map or an untyped `serde_json::Value`, which a strict schema cannot describe; remove `strict`"
+            );
+        },
+        None => quote!(),
+    };
     let max_result = match attrs.max_result_size_chars.get() {
         Some(size) => quote!(::core::option::Option::Some(#size)),
         None => quote!(::core::option::Option::None),
@@ -161,6 +172,7 @@ pub fn tool(
                 ::registry_core::__private::Mode::Strict,
             );
             #output_consts
+            #strict_check
 
             #[automatically_derived]
             impl ::registry_core::ToolSpec for #ident {
@@ -180,7 +192,11 @@ pub fn tool(
                     },
                     max_result_size_chars: #max_result,
                     input_schema: ::registry_core::__private::as_str(&__TOOLREG_BYTES),
-                    strict_input_schema: ::registry_core::__private::as_str(&__TOOLREG_STRICT_BYTES),
+                    strict_input_schema: if ::registry_core::__private::strict_capable(&#root_const) {
+                        ::registry_core::__private::as_str(&__TOOLREG_STRICT_BYTES)
+                    } else {
+                        ""
+                    },
                     output_schema: #output_schema,
                     feature: #feature,
                     enabled: #enabled,

@@ -25,6 +25,11 @@ fn snapshot_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("snapshots/schemas")
 }
 
+/// The strict schema, when the input has a strict form (the descriptor holds "" otherwise).
+fn strict_schema(tool: &ToolDescriptor) -> Option<&'static str> {
+    (!tool.strict_input_schema.is_empty()).then_some(tool.strict_input_schema)
+}
+
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).expect("a schema is JSON")
 }
@@ -43,7 +48,7 @@ fn every_builtin_schema_matches_its_snapshot() {
     for tool in builtins() {
         let actual = json!({
             "input_schema": parse(tool.input_schema),
-            "strict_input_schema": parse(tool.strict_input_schema),
+            "strict_input_schema": strict_schema(tool).map(parse),
         });
         let path = snapshot_dir().join(format!("{}.json", tool.name));
         if update {
@@ -80,7 +85,10 @@ fn every_snapshot_belongs_to_a_catalog_tool() {
 #[test]
 fn schemas_are_byte_identical_to_their_minified_json() {
     for tool in builtins() {
-        for text in [tool.input_schema, tool.strict_input_schema] {
+        for text in [Some(tool.input_schema), strict_schema(tool)]
+            .into_iter()
+            .flatten()
+        {
             assert_eq!(
                 serde_json::to_string(&parse(text)).unwrap(),
                 text,
@@ -100,7 +108,10 @@ fn schemas_are_byte_identical_to_their_minified_json() {
 #[test]
 fn every_schema_is_valid_against_the_meta_schema() {
     for tool in builtins() {
-        for text in [tool.input_schema, tool.strict_input_schema] {
+        for text in [Some(tool.input_schema), strict_schema(tool)]
+            .into_iter()
+            .flatten()
+        {
             if let Err(error) = jsonschema::meta::validate(&parse(text)) {
                 panic!("{}: {error}", tool.name);
             }
@@ -261,12 +272,65 @@ fn schema_and_serde_agree_on_valid_and_invalid_inputs() {
 #[test]
 fn strict_schema_requires_every_property_and_forbids_others() {
     for tool in builtins() {
-        let strict = parse(tool.strict_input_schema);
+        let Some(text) = strict_schema(tool) else {
+            assert!(
+                !tool.flags.strict,
+                "{} is strict without a strict schema",
+                tool.name
+            );
+            continue;
+        };
+        let strict = parse(text);
         let names: Vec<&String> = properties(&strict)
             .into_iter()
             .map(|(name, _)| name)
             .collect();
         assert_eq!(required(&strict), names, "{}", tool.name);
         assert_eq!(strict["additionalProperties"], false, "{}", tool.name);
+    }
+}
+
+/// Every built-in whose input has a strict form is sent strict where strict tools are on; the
+/// others (a map or an untyped value in their input) are listed in the README.
+#[test]
+fn every_builtin_with_a_strict_form_is_strict_and_its_schema_keeps_the_strict_subset() {
+    const NOT_STRICT: [&str; 7] = [
+        "Config",
+        "RemoteTrigger",
+        "StructuredOutput",
+        "TaskCreate",
+        "TaskUpdate",
+        "Tungsten",
+        "Workflow",
+    ];
+    fn refused(schema: &Value, found: &mut Vec<String>) {
+        match schema {
+            Value::Object(map) => {
+                for key in [
+                    "minimum",
+                    "maximum",
+                    "minLength",
+                    "maxLength",
+                    "uniqueItems",
+                ] {
+                    if map.contains_key(key) {
+                        found.push(key.to_owned());
+                    }
+                }
+                map.values().for_each(|value| refused(value, found));
+            }
+            Value::Array(items) => items.iter().for_each(|value| refused(value, found)),
+            _ => {}
+        }
+    }
+    for tool in builtins() {
+        let listed = NOT_STRICT.contains(&tool.name);
+        assert_eq!(tool.flags.strict, !listed, "{}", tool.name);
+        assert_eq!(strict_schema(tool).is_none(), listed, "{}", tool.name);
+        if let Some(text) = strict_schema(tool) {
+            let mut found = Vec::new();
+            refused(&parse(text), &mut found);
+            assert!(found.is_empty(), "{}: {found:?}", tool.name);
+        }
     }
 }

@@ -14,6 +14,7 @@ use crate::host::host_of;
 /// - Its result is not shown to the user: summarise it for them yourself.
 /// - With `run_in_background`, the call returns at once with a task id; read the result later with TaskOutput, stop it with TaskStop.
 #[tool(
+    strict,
     name = "Agent",
     aliases = ["Task"],
     concurrency_safe,
@@ -47,6 +48,7 @@ impl Tool for AgentTool {
 /// - With `block` (the default), waits until the task finishes or `timeout` milliseconds pass; with `block: false`, returns what is there now.
 /// - The result says whether the task is still running, and its exit status when it has ended.
 #[tool(
+    strict,
     name = "TaskOutput",
     aliases = ["AgentOutputTool", "BashOutputTool"],
     defer,
@@ -76,6 +78,7 @@ impl Tool for TaskOutputTool {
 ///
 /// Use it to end a task that is no longer needed, hangs, or runs a server you are done with. The result says whether the task was stopped or had already ended.
 #[tool(
+    strict,
     name = "TaskStop",
     aliases = ["KillShell"],
     defer,

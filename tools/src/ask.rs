@@ -14,6 +14,7 @@ use crate::host::host_of;
 /// - If you recommend an option, put it first and add "(Recommended)" to its label.
 /// - In plan mode, use it to settle requirements before the plan, not to ask whether the plan is ready: ExitPlanMode does that.
 #[tool(
+    strict,
     name = "AskUserQuestion",
     defer,
     read_only,

@@ -31,6 +31,7 @@ const DRAIN_GRACE: Duration = Duration::from_millis(500);
 /// - A non-zero exit code is not an error of the tool: read the output and the exit code.
 /// - Never run interactive commands (editors, pagers, prompts): standard input is empty.
 #[tool(
+    strict,
     name = "Bash",
     search_hint = "execute shell commands in a terminal",
     max_result_size_chars = 30000

@@ -9,6 +9,7 @@ use crate::host::host_of;
 ///
 /// Keep it brief and self-contained: lead with what the user needs to know or do. Attach files by path when the result is a file. Use `status: "proactive"` for updates the user did not ask for, `normal` (the default) for replies.
 #[tool(
+    strict,
     name = "Brief",
     search_hint = "notify the user with a short status update"
 )]
@@ -48,6 +49,7 @@ mod send_user_file {
     ///
     /// Give absolute paths to existing files. Send only what the user needs; do not send secrets.
     #[tool(
+        strict,
         name = "SendUserFile",
         search_hint = "deliver documents or artifacts to the person's device",
         feature = "KAIROS"

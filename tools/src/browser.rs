@@ -10,6 +10,7 @@ use crate::host::host_of;
 ///
 /// Use it for pages that need JavaScript, interaction or a logged-in session, or to check how a web app you are building looks and behaves. For plain documents, WebFetch is faster. Read the page (`read`) before clicking or typing so you know its elements, and read it again after each action that changes it.
 #[tool(
+    strict,
     name = "WebBrowser",
     search_hint = "navigate click and screenshot pages in chrome",
     feature = "WEB_BROWSER_TOOL"

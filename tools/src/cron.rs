@@ -11,6 +11,7 @@ use crate::host::host_of;
 ///
 /// `cron` is a standard 5-field expression (minute hour day-of-month month day-of-week) in the user's local time zone: `*/15 * * * *` every 15 minutes, `0 9 * * 1-5` at 9:00 on weekdays. With `recurring: false` the prompt runs once, at the next matching time, and is then removed. When it fires, `prompt` is sent as if the user had typed it. Returns the job's id, for CronDelete.
 #[tool(
+    strict,
     name = "CronCreate",
     defer,
     search_hint = "schedule a recurring or one time prompt",
@@ -50,6 +51,7 @@ impl Tool for CronCreateTool {
 ///
 /// The job stops at once: a recurring prompt does not fire again, and a one-time prompt that has not fired yet never will. Cancel only jobs the user no longer wants.
 #[tool(
+    strict,
     name = "CronDelete",
     defer,
     destructive,
@@ -72,6 +74,7 @@ impl Tool for CronDeleteTool {
 
 /// Lists the scheduled prompts of this session: each job's id, cron expression, prompt, whether it recurs, and its next fire time.
 #[tool(
+    strict,
     name = "CronList",
     defer,
     read_only,

@@ -20,6 +20,7 @@ const SNIPPET_CONTEXT: usize = 4;
 /// - Only regular text files of at most 64 MiB are edited; a symbolic link's target is edited.
 /// - Prefer editing existing files to creating new ones.
 #[tool(
+    strict,
     name = "Edit",
     search_hint = "modify file contents in place",
     max_result_size_chars = 100000

@@ -23,6 +23,7 @@ pub const MAX_RESULTS: usize = 100;
 /// - Returns matching file paths sorted by modification time, most recently modified first, at most 100; a note says when results were cut, then narrow the pattern or the path.
 /// - Use it to find files by name. To search file contents, use Grep. For open-ended searches that need several rounds, use the Agent tool.
 #[tool(
+    strict,
     name = "Glob",
     read_only,
     concurrency_safe,

@@ -44,6 +44,7 @@ pub const MAX_REGEX_CACHE_BYTES: usize = 10 * 1024 * 1024;
 /// - `head_limit` keeps the first N lines or entries, like `| head -N`; it defaults to 250, and 0 means no limit. A note says when results were cut.
 /// - For open-ended searches that need several rounds, use the Agent tool.
 #[tool(
+    strict,
     name = "Grep",
     read_only,
     concurrency_safe,

@@ -59,6 +59,7 @@ impl Tool for TungstenTool {
 ///
 /// In REPL mode the primitive tools are reached only through this tool: batch many operations in one call, loop over files, and return just the results you need. Variables persist between calls. The value of the last expression, and anything logged, is returned.
 #[tool(
+    strict,
     name = "REPL",
     search_hint = "run javascript that batches file and shell operations",
     feature = "INTERNAL_BUILD"

@@ -193,7 +193,7 @@ macro_rules! check_names {
             $(#[$cfg])*
             const _: () = assert!(
                 same(<$ty as registry_core::ToolSpec>::DESCRIPTOR.name, $name),
-                "a tool's #[tool(name)] differs from its constant in `names`"
+                "a tool's #[tool(strict, name)] differs from its constant in `names`"
             );
         )*
     };

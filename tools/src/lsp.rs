@@ -15,6 +15,7 @@ fn lsp_enabled(switches: &Switches) -> bool {
 ///
 /// Give the file and a position in it: `line` and `character` are 1-based, as editors show them. The result lists locations as `path:line:character`. Prefer it to Grep for questions about a symbol's meaning (definition, references, callers): it follows the language's rules instead of matching text. It works only for languages the host has a server for.
 #[tool(
+    strict,
     name = "LSP",
     defer,
     read_only,

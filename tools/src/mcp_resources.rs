@@ -10,6 +10,7 @@ use crate::host::host_of;
 ///
 /// Give `server` to list one server's resources only. Read a resource with ReadMcpResource.
 #[tool(
+    strict,
     name = "ListMcpResources",
     defer,
     read_only,
@@ -32,6 +33,7 @@ impl Tool for ListMcpResourcesTool {
 
 /// Reads one resource from an MCP server by the server's name and the resource's URI, as ListMcpResources shows them.
 #[tool(
+    strict,
     name = "ReadMcpResource",
     defer,
     read_only,

@@ -10,6 +10,7 @@ use crate::host::host_of;
 ///
 /// Use it to follow a log (`tail -f`), a dev server, a test watcher or a long build, and react to what appears, instead of polling with Bash. Filter the output in the command itself (`| grep --line-buffered ERROR`) so that only lines worth reacting to arrive. Returns the monitor's task id; stop it with TaskStop.
 #[tool(
+    strict,
     name = "Monitor",
     search_hint = "stream new lines from a log or process",
     feature = "MONITOR_TOOL"

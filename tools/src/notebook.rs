@@ -21,6 +21,7 @@ use crate::util::{resolve, resolve_canonical};
 /// - The notebook is written atomically, in the indentation it had (Jupyter's own is one space).
 /// - Read the notebook first so you know its cells.
 #[tool(
+    strict,
     name = "NotebookEdit",
     defer,
     search_hint = "modify jupyter ipynb cells",

@@ -9,6 +9,7 @@ use crate::host::host_of;
 ///
 /// Use it proactively before non-trivial implementation work: a new feature, several valid approaches, changes that touch many files, or unclear requirements. In plan mode you only read and research; the user then approves the plan (see ExitPlanMode) before any change is made. Skip it for small, obvious changes and for pure research.
 #[tool(
+    strict,
     name = "EnterPlanMode",
     defer,
     read_only,
@@ -30,6 +31,7 @@ impl Tool for EnterPlanModeTool {
 ///
 /// Use it only in plan mode, when the plan for a task that needs code changes is complete; not for research tasks, and not to ask whether the plan is good (the approval does that). Settle open questions with AskUserQuestion first. Pass the plan in Markdown as `plan`, or omit it when the host keeps the plan in its plan file.
 #[tool(
+    strict,
     name = "ExitPlanMode",
     defer,
     search_hint = "request approval of the design and start coding"

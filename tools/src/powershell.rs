@@ -18,6 +18,7 @@ fn powershell_present(switches: &Switches) -> bool {
 /// - The command times out after 120000 ms unless `timeout` says otherwise (at most 600000 ms).
 /// - Never run interactive commands: standard input is empty.
 #[tool(
+    strict,
     name = "PowerShell",
     enabled = powershell_present,
     search_hint = "execute windows terminal commands",

@@ -31,6 +31,7 @@ pub const MAX_SCAN_BYTES: u64 = 1024 * 1024 * 1024;
 /// - A missing file, a directory, or anything else that is not a regular file (a FIFO, a device, a socket) is an error; list directories with Glob or Bash `ls`.
 /// - Reading is cheap and has no side effects: read several files in parallel when you need them, and always read a file before editing it.
 #[tool(
+    strict,
     name = "Read",
     read_only,
     concurrency_safe,

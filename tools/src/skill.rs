@@ -9,6 +9,7 @@ use crate::host::host_of;
 ///
 /// When the user's request matches an available skill (listed to you by the host), invoke it by name before doing the work yourself, and follow what it returns. A user may also name one as a slash command (`/commit`): that is the skill `commit`. Pass any arguments as `args`. Do not invoke a skill that is already running, and do not guess names of skills that were not listed.
 #[tool(
+    strict,
     name = "Skill",
     search_hint = "invoke a slash command or packaged capability"
 )]

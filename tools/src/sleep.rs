@@ -13,6 +13,7 @@ pub const MAX_SECONDS: f64 = 3600.0;
 ///
 /// Use it when there is nothing to do until something outside changes: a build or deploy to finish, a scheduled time to arrive, the user to come back. Prefer it to `sleep` in Bash, which holds a shell. The wait is at most 3600 seconds per call; call it again to wait longer. Do not sleep when work remains that you can do now.
 #[tool(
+    strict,
     name = "Sleep",
     read_only,
     concurrency_safe,

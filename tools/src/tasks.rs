@@ -38,6 +38,7 @@ pub struct TaskCreateTool {
 ///
 /// Use it before starting work on a task, to get its full description and check that what blocks it is done.
 #[tool(
+    strict,
     name = "TaskGet",
     defer,
     read_only,
@@ -108,6 +109,7 @@ pub enum TaskStatus {
 ///
 /// Use it to see overall progress, to find the next available task (pending, no owner, not blocked), and after finishing a task to pick up the next one. Prefer working on tasks in id order.
 #[tool(
+    strict,
     name = "TaskList",
     defer,
     read_only,

@@ -16,6 +16,7 @@ fn agent_swarms(switches: &Switches) -> bool {
 ///
 /// Use it to hand over results, ask a teammate a question, or coordinate who does what. Your plain text output is not seen by other agents: anything they must know goes through this tool. Keep messages self-contained; broadcast only what every teammate needs.
 #[tool(
+    strict,
     name = "SendMessage",
     defer,
     search_hint = "talk to a teammate agent or broadcast to the team"
@@ -42,6 +43,7 @@ impl Tool for SendMessageTool {
 ///
 /// Use it for large pieces of work that split into parallel parts. Delete the team with TeamDelete when the work is done.
 #[tool(
+    strict,
     name = "TeamCreate",
     defer,
     enabled = agent_swarms,
@@ -65,6 +67,7 @@ impl Tool for TeamCreateTool {
 
 /// Deletes the team you lead, with its task list and messages, once its work is done. Teammates still running are asked to shut down first; the call fails while any of them is active.
 #[tool(
+    strict,
     name = "TeamDelete",
     defer,
     destructive,

@@ -14,6 +14,7 @@ use crate::host::host_of;
 /// - Every todo has two forms: `content`, imperative ("Run tests"), and `activeForm`, present continuous ("Running tests"), shown while it is in progress.
 /// - Mark a task `in_progress` before you start it and `completed` as soon as it is done (not in batches). Only mark it completed when it is fully done: with failing tests or unresolved errors, keep it in progress and add a todo for what blocks it.
 #[tool(
+    strict,
     name = "TodoWrite",
     defer,
     search_hint = "manage the session task checklist"

@@ -12,6 +12,7 @@ use crate::host::host_of;
 /// - It is read-only. It cannot reach pages behind authentication or private networks; for those, use a tool the host provides for them.
 /// - For GitHub, prefer the `gh` command through Bash.
 #[tool(
+    strict,
     name = "WebFetch",
     defer,
     read_only,
@@ -41,6 +42,7 @@ impl Tool for WebFetchTool {
 /// - After answering from the results, end with a "Sources:" list of the URLs you used, as Markdown links.
 /// - Put the current year in queries about recent things.
 #[tool(
+    strict,
     name = "WebSearch",
     defer,
     read_only,

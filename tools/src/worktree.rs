@@ -15,6 +15,7 @@ fn worktree_mode(switches: &Switches) -> bool {
 ///
 /// Use it only when the user asks to work in a worktree or in isolation. The session's working directory becomes the worktree; ExitWorktree leaves it. Fails outside a git repository, and when the session is already in a worktree.
 #[tool(
+    strict,
     name = "EnterWorktree",
     defer,
     enabled = worktree_mode,
@@ -38,6 +39,7 @@ impl Tool for EnterWorktreeTool {
 ///
 /// `keep` leaves the worktree and its branch on disk for later; `remove` deletes them, and refuses while there are uncommitted changes or unmerged commits unless `discard_changes` is set. Ask the user before discarding work.
 #[tool(
+    strict,
     name = "ExitWorktree",
     defer,
     enabled = worktree_mode,

@@ -14,6 +14,7 @@ use crate::util::{resolve, resolve_canonical};
 /// - To change part of an existing file, prefer Edit, which sends only the changed text. Read an existing file before overwriting it, so nothing in it is lost by accident.
 /// - Do not create documentation or README files unless asked.
 #[tool(
+    strict,
     name = "Write",
     destructive,
     search_hint = "create or overwrite files",

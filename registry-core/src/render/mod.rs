@@ -43,7 +43,7 @@ mod references;
 pub use anthropic::{RenderedTools, render_anthropic};
 pub use openai::{
     OpenAiFormat, OpenAiOptions, OpenAiToolSearch, RenderedOpenAi, chat_tool_search_text,
-    render_openai, responses_tool_search_output,
+    openai_tool_result, render_openai, responses_tool_search_output,
 };
 pub use references::{
     REFS_REMOVED_DISABLED, REFS_REMOVED_GONE, discovered_tools, rewrite_tool_references,

@@ -4,12 +4,14 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
+use serde_json::{Value, json};
 
 use super::{CHAT_COMPLETIONS_MAX_TOOLS, RenderError, announce, tools_json};
 use crate::cache::InvalidSchema;
+use crate::dispatch::ToolResult;
 use crate::registry::compare_names;
+use crate::tool::ToolOutput;
 use crate::tool_info::ToolInfo;
 use crate::tool_search;
 
@@ -248,7 +250,8 @@ fn schema(tool: &ToolInfo, strict: bool) -> Result<(Box<RawValue>, bool), Invali
 /// The Responses API's answer to a client-executed `tool_search_call`: a `tool_search_output`
 /// input item carrying the definitions of the tools ToolSearch matched (`matches`, from
 /// [`SearchOutput::matches`](crate::searcher::SearchOutput::matches)), as function tools.
-/// Names not in `pool` are skipped.
+/// Names not in `pool` are skipped, and so are tools that are not deferred: the request's
+/// `tools` already carries them (`select:Read` loads nothing new).
 ///
 /// # Errors
 /// [`RenderError::InvalidSchema`] for a schema that is not JSON.
@@ -261,6 +264,7 @@ pub fn responses_tool_search_output(
     let tools: Vec<&Arc<ToolInfo>> = matches
         .iter()
         .filter_map(|name| pool.iter().find(|tool| tool.answers_to(name)))
+        .filter(|tool| tool.is_deferred())
         .collect();
     let mut schemas = Vec::with_capacity(tools.len());
     for tool in &tools {
@@ -280,7 +284,7 @@ pub fn responses_tool_search_output(
             defer_loading: None,
         })
         .collect();
-    Ok(serde_json::json!({
+    Ok(json!({
         "type": "tool_search_output",
         "call_id": call_id,
         "execution": "client",
@@ -307,4 +311,82 @@ pub fn chat_tool_search_text(matches: &[String]) -> String {
             matches.join(", ")
         )
     }
+}
+
+/// A tool's result as the OpenAI API takes it back, for the call it answers (`call_name` is the
+/// name the model called; the id is the result's `tool_use_id`):
+/// * Chat Completions: a `tool` message, its content text (an image is named, since tool
+///   messages carry text only);
+/// * Responses: a `function_call_output` item, its output text, or text and `input_image`
+///   parts;
+/// * ToolSearch: on Responses a [`responses_tool_search_output`] (the answer to a
+///   client-executed `tool_search_call`), on Chat Completions [`chat_tool_search_text`].
+///
+/// # Errors
+/// [`RenderError::InvalidSchema`] for a loaded tool whose schema is not JSON.
+pub fn openai_tool_result(
+    call_name: &str,
+    result: &ToolResult,
+    format: OpenAiFormat,
+    pool: &[Arc<ToolInfo>],
+    strict: bool,
+) -> Result<Value, RenderError> {
+    let id = result.tool_use_id.as_str();
+    let blocks = result.content.to_blocks();
+    let loaded: Vec<String> = blocks
+        .iter()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("tool_reference"))
+        .filter_map(|block| block.get("tool_name").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect();
+    let search = call_name == tool_search::NAME && !result.is_error();
+    let text = || -> String {
+        match &result.content {
+            ToolOutput::Text(text) => text.clone(),
+            ToolOutput::Json(value) => value.to_string(),
+            _ => blocks
+                .iter()
+                .map(|block| match block.get("type").and_then(Value::as_str) {
+                    Some("text") => block
+                        .get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    Some("image") => format!(
+                        "[an image ({}) the tool returned]",
+                        block
+                            .pointer("/source/media_type")
+                            .and_then(Value::as_str)
+                            .unwrap_or("image")
+                    ),
+                    _ => block.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    };
+    Ok(match format {
+        OpenAiFormat::Responses if search => {
+            responses_tool_search_output(id, &loaded, pool, strict)?
+        }
+        OpenAiFormat::ChatCompletions => {
+            let content = if search {
+                chat_tool_search_text(&loaded)
+            } else {
+                text()
+            };
+            json!({"role": "tool", "tool_call_id": id, "content": content})
+        }
+        OpenAiFormat::Responses => match &result.content {
+            ToolOutput::Image { media_type, data } => json!({
+                "type": "function_call_output",
+                "call_id": id,
+                "output": [{
+                    "type": "input_image",
+                    "image_url": format!("data:{media_type};base64,{data}"),
+                }],
+            }),
+            _ => json!({"type": "function_call_output", "call_id": id, "output": text()}),
+        },
+    })
 }

@@ -114,6 +114,17 @@ pub enum Command {
         /// The tool's input as JSON.
         #[arg(long, default_value = "{}")]
         input: String,
+        /// The API the result is printed for: an Anthropic tool_result block, a Chat
+        /// Completions tool message, a Responses function_call_output (ToolSearch: a
+        /// tool_search_output).
+        #[arg(long, value_enum, default_value_t = Format::Anthropic)]
+        format: Format,
+        /// The id of the call the result answers.
+        #[arg(long, default_value = "toolu_cli")]
+        id: String,
+        /// Loaded tool definitions (a Responses tool_search_output) with strict schemas.
+        #[arg(long)]
+        strict: bool,
     },
     /// Run an assistant message's tool calls as a turn and print the user message of
     /// tool_results.

@@ -7,12 +7,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use registry_core::dispatch::{Dispatcher, ToolUse};
+use registry_core::render::{self, OpenAiFormat};
 use registry_core::search::eval::{EvalSet, evaluate};
 use registry_core::search::{SearchEngine, Strategy};
 use registry_core::{ToolInfo, TurnOptions};
 use serde_json::{Value, json};
 
-use crate::cli::{Args, Command, McpCommand, SearchArgs, SearchStrategy, ServeMode, TurnArgs};
+use crate::cli::{
+    Args, Command, Format, McpCommand, SearchArgs, SearchStrategy, ServeMode, TurnArgs,
+};
 use crate::setup::{Setup, setup};
 
 type Result<T> = std::result::Result<T, String>;
@@ -36,7 +39,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Command::List { json } => list(&pool()?, *json),
         Command::Search(search_args) => search(&pool()?, search_args),
         Command::Render(render_args) => crate::render::render(&pool()?, render_args),
-        Command::Call { name, input } => call(&pool()?, name, input),
+        Command::Call {
+            name,
+            input,
+            format,
+            id,
+            strict,
+        } => call(&pool()?, name, input, (*format, id, *strict)),
         Command::Turn(turn_args) => turn(&pool()?, turn_args),
         Command::Eval { sets, k } => eval(sets, *k),
         Command::Mcp(McpCommand::Servers { json }) => mcp_servers(&args.pool, *json),
@@ -240,14 +249,38 @@ fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
     Ok(dispatcher)
 }
 
-fn call(setup: &Setup, name: &str, input: &str) -> Result<ExitCode> {
+/// Runs one call and prints its result for the API of `format`, answering call `id`.
+fn call(
+    setup: &Setup,
+    name: &str,
+    input: &str,
+    (format, id, strict): (Format, &str, bool),
+) -> Result<ExitCode> {
     // serde_json's message already ends with "at line L column C".
     let input: Value =
         serde_json::from_str(input).map_err(|error| format!("--input is not JSON: {error}"))?;
     let dispatcher = dispatcher(setup)?;
-    let call = ToolUse::new("toolu_cli", name, input);
+    let call = ToolUse::new(id, name, input);
     let result = setup.runtime.block_on(dispatcher.dispatch(&call));
-    out(&serde_json::to_string_pretty(&result.to_json()).map_err(|e| e.to_string())?)
+    let printed = match format {
+        Format::Anthropic => result.to_json(),
+        Format::Openai | Format::OpenaiResponses => {
+            let format = if format == Format::Openai {
+                OpenAiFormat::ChatCompletions
+            } else {
+                OpenAiFormat::Responses
+            };
+            // The name the tool answers to, so an alias of ToolSearch is ToolSearch.
+            let canonical = setup
+                .pool
+                .iter()
+                .find(|tool| tool.answers_to(name))
+                .map_or(name, |tool| tool.name.as_str());
+            render::openai_tool_result(canonical, &result, format, &setup.pool, strict)
+                .map_err(|error| error.to_string())?
+        }
+    };
+    out(&serde_json::to_string_pretty(&printed).map_err(|e| e.to_string())?)
 }
 
 /// The tool_use blocks of a JSON array of blocks, or of an assistant message's content.
