@@ -225,6 +225,25 @@ fn mcp_option(server: &str, path: &Path) -> String {
     format!("{server}={}", path.display())
 }
 
+/// `--mcp` options for every captured server of `shared/mcp-fixtures` (154 tools).
+fn every_fixture() -> Vec<String> {
+    let dir = fixture("git");
+    let dir = dir.parent().unwrap();
+    let mut servers: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|entry| {
+            let path = entry.unwrap().path();
+            let name = path.file_stem()?.to_str()?.to_owned();
+            (path.extension()? == "json").then(|| mcp_option(&name, &path))
+        })
+        .collect();
+    servers.sort();
+    servers
+        .into_iter()
+        .flat_map(|option| ["--mcp".to_owned(), option])
+        .collect()
+}
+
 const CONTEXTS: [&str; 6] = [
     "main",
     "subagent",
@@ -242,5 +261,6 @@ mod mcp;
 mod pool;
 mod render;
 mod rules;
+mod sdk;
 mod search;
 mod turn;

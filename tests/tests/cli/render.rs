@@ -284,25 +284,6 @@ fn render_is_byte_identical_across_runs_and_locales() {
     }
 }
 
-/// `--mcp` options for every captured server of `shared/mcp-fixtures` (154 tools).
-fn every_fixture() -> Vec<String> {
-    let dir = fixture("git");
-    let dir = dir.parent().unwrap();
-    let mut servers: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|entry| {
-            let path = entry.unwrap().path();
-            let name = path.file_stem()?.to_str()?.to_owned();
-            (path.extension()? == "json").then(|| mcp_option(&name, &path))
-        })
-        .collect();
-    servers.sort();
-    servers
-        .into_iter()
-        .flat_map(|option| ["--mcp".to_owned(), option])
-        .collect()
-}
-
 fn with_fixtures<'a>(servers: &'a [String], args: &[&'a str]) -> Vec<&'a str> {
     servers
         .iter()
