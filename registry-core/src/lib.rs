@@ -92,7 +92,7 @@
 //! | `read_only` | flag | changes nothing outside the call. |
 //! | `concurrency_safe` | flag | may run beside other calls of a turn. |
 //! | `destructive` | flag | asks before it runs unless a rule allows it. |
-//! | `strict` | flag | sends the strict schema with `strict: true` where supported. |
+//! | `strict` | flag | sends the strict schema with `strict: true` where supported. A compile error when the input holds a map or an untyped `serde_json::Value`, which have no strict form. |
 //! | `max_result_size_chars` | `N` | dispatch cuts longer output and marks the cut. |
 //! | `output` | `Type` | structured output: the tool returns [`Structured<Type>`](Structured), whose schema is built at compile time. |
 //! | `feature` | `"X"`, `any(...)`, `all(...)`, `not(...)` | the compile-time gate: everything generated sits under `#[cfg(feature = ...)]`. |

@@ -2,7 +2,7 @@
 //!
 //! Output is built in pool order and serialized with fields in a fixed order, so the same
 //! inputs give the same bytes on any machine, in any locale, with any number of threads. The
-//! Anthropic tools come from the [`SchemaCache`]'s locked bases.
+//! Anthropic tools come from the [`SchemaCache`](crate::cache::SchemaCache)'s locked bases.
 //!
 //! # What each API receives
 //!

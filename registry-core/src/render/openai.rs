@@ -126,6 +126,28 @@ enum Role {
 
 /// Renders OpenAI tools (see [`OpenAiToolSearch`] for what each mode sends).
 ///
+/// ```
+/// use registry_core::mcp::load_server;
+/// use registry_core::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch, render_openai};
+/// use registry_core::{Catalog, Env, PermissionContext, assemble_tool_pool, builtins};
+/// use serde_json::{Value, json};
+///
+/// let listed = json!([{"name": "create_issue", "inputSchema": {"type": "object"}}]);
+/// let mcp = load_server("tracker", &listed).tools;
+/// let catalog = Catalog::new(builtins().unwrap(), &[]);
+/// let pool = assemble_tool_pool(&Env::default(), &PermissionContext::new(), &catalog, &mcp);
+/// let options = OpenAiOptions {
+///     format: OpenAiFormat::Responses,
+///     tool_search: OpenAiToolSearch::Server,
+///     ..Default::default()
+/// };
+/// let rendered = render_openai(&pool, &options).unwrap();
+/// let tools: Vec<Value> = serde_json::from_str(&rendered.tools).unwrap();
+/// assert!(tools.contains(&json!({"type": "tool_search", "execution": "server"})));
+/// let issue = tools.iter().find(|tool| tool["name"] == "mcp__tracker__create_issue").unwrap();
+/// assert_eq!(issue["defer_loading"], true);
+/// ```
+///
 /// # Errors
 /// [`RenderError::InvalidSchema`] for a schema that is not JSON;
 /// [`RenderError::TooManyTools`] for a Chat Completions request past
