@@ -1,117 +1,90 @@
-//! What each signal of the ranked strategy adds: recall@5 on an evaluation set with the
-//! default weights, then with one signal at a time set to zero (or, for `idf_power`, to 1),
-//! on all queries and on the odd and even halves.
+//! What each signal of the ranked strategy adds, measured where it was not tuned: recall@5 per
+//! set with the default weights, then with one signal at a time switched off, as the paired
+//! difference from the defaults with its 95% bootstrap interval. A signal earns its place when
+//! switching it off loses recall on the held-out sets beyond the interval.
 //!
 //! ```text
-//! cargo run --release -p registry-core --example ablation -- ../shared/eval/stabletoolbench
+//! cargo run --release -p registry-core --features internals --example ablation -- \
+//!     ../shared/eval/stabletoolbench ../shared/eval/sealtools_test ../shared/eval/metatool_single
 //! ```
 
 use std::process::ExitCode;
 
-use registry_core::search::eval::{EvalSet, evaluate_engine};
+use registry_core::search::eval::bootstrap::paired;
+use registry_core::search::eval::{EvalSet, TUNING_SET, engine_scores};
 use registry_core::search::ranked::Weights;
 use registry_core::search::{SearchEngine, Strategy};
 
 mod common;
 
 fn main() -> ExitCode {
-    let set = match common::set_from_args("ablation") {
-        Ok(set) => set,
+    let sets = match common::sets_from_args("ablation") {
+        Ok(sets) => sets,
         Err(error) => {
             eprintln!("{error}");
             return ExitCode::FAILURE;
         }
     };
-    let half = |parity: usize| EvalSet {
-        pool: set.pool.clone(),
-        queries: set
-            .queries
-            .iter()
-            .skip(parity)
-            .step_by(2)
-            .cloned()
-            .collect(),
-    };
-    let (odd, even) = (half(0), half(1));
-    let keywords = set.name_keyword_queries();
     let base = Weights::default();
-    let variants = [
-        ("defaults", base),
+    let off = |change: fn(&mut Weights)| {
+        let mut weights = base;
+        change(&mut weights);
+        weights
+    };
+    let variants: [(&str, Weights); 10] = [
+        ("sentences = 0", off(|w| w.sentences = 0.0)),
+        ("name_coverage = 0", off(|w| w.name_coverage = 0.0)),
+        ("request_clause = 0", off(|w| w.request_clause = 0.0)),
+        ("redundancy = 0", off(|w| w.redundancy = 0.0)),
+        ("server_prior = 0", off(|w| w.server_prior = 0.0)),
+        ("server_doc = 0", off(|w| w.server_doc = 0.0)),
+        ("seed = 0", off(|w| w.seed = 0.0)),
+        ("params = 0", off(|w| w.params = 0.0)),
+        ("hint = 0", off(|w| w.hint = 0.0)),
         (
-            "sentences = 0",
-            Weights {
-                sentences: 0.0,
-                ..base
-            },
-        ),
-        (
-            "name_coverage = 0",
-            Weights {
-                name_coverage: 0.0,
-                ..base
-            },
-        ),
-        (
-            "server_mention = 0",
-            Weights {
-                server_mention: 0.0,
-                ..base
-            },
-        ),
-        (
-            "idf_power = 1",
-            Weights {
-                idf_power: 1.0,
-                ..base
-            },
-        ),
-        (
-            "request_clause = 0",
-            Weights {
-                request_clause: 0.0,
-                ..base
-            },
-        ),
-        (
-            "redundancy = 0",
-            Weights {
-                redundancy: 0.0,
-                ..base
-            },
-        ),
-        (
-            "query_tf = 0",
-            Weights {
-                query_tf: 0.0,
-                ..base
-            },
-        ),
-        (
-            "all seven off",
-            Weights {
-                sentences: 0.0,
-                name_coverage: 0.0,
-                server_mention: 0.0,
-                idf_power: 1.0,
-                query_tf: 0.0,
-                request_clause: 0.0,
-                redundancy: 0.0,
-                ..base
-            },
+            "all request signals off",
+            off(|w| {
+                w.sentences = 0.0;
+                w.name_coverage = 0.0;
+                w.request_clause = 0.0;
+                w.redundancy = 0.0;
+            }),
         ),
     ];
-    println!("| weights | all | odd half | even half | name keywords |");
-    println!("|---|---:|---:|---:|---:|");
-    for (label, weights) in variants {
+    let recalls = |set: &EvalSet, weights: Weights| {
         let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked).with_weights(weights);
-        let recall = |set: &EvalSet| evaluate_engine(set, &engine, 5).recall;
-        println!(
-            "| {label} | {:.3} | {:.3} | {:.3} | {:.3} |",
-            recall(&set),
-            recall(&odd),
-            recall(&even),
-            recall(&keywords)
-        );
+        engine_scores(set, &engine, 5).recall
+    };
+    let mut header = String::from("| weights |");
+    let mut rule = String::from("|---|");
+    let mut defaults = String::from("| defaults (recall@5) |");
+    let mut base_recalls = Vec::new();
+    for (name, set) in &sets {
+        let part = if name == TUNING_SET {
+            "tuned"
+        } else {
+            "held out"
+        };
+        header.push_str(&format!(" {name} ({part}) |"));
+        rule.push_str("---:|");
+        let recall = recalls(set, base);
+        defaults.push_str(&format!(
+            " {:.3} |",
+            recall.iter().sum::<f64>() / recall.len().max(1) as f64
+        ));
+        base_recalls.push(recall);
+    }
+    println!("{header}\n{rule}\n{defaults}");
+    for (label, weights) in variants {
+        let mut row = format!("| {label} |");
+        for ((_, set), base) in sets.iter().zip(&base_recalls) {
+            let change = paired(&recalls(set, weights), base);
+            row.push_str(&format!(
+                " {:+.3} [{:+.3}, {:+.3}] |",
+                change.mean, change.low, change.high
+            ));
+        }
+        println!("{row}");
     }
     ExitCode::SUCCESS
 }

@@ -4,6 +4,7 @@ use registry_core::search::eval::EvalSet;
 
 /// Reads `DIR/tools.jsonl` and `DIR/queries.jsonl` from the first command-line argument; the
 /// directory's last component names the set. The error says which file or line was wrong.
+#[allow(dead_code)] // not every example reads one
 pub fn set_from_args(example: &str) -> Result<EvalSet, String> {
     let dir = std::env::args()
         .nth(1)
@@ -19,4 +20,30 @@ pub fn set_from_args(example: &str) -> Result<EvalSet, String> {
         .next()
         .unwrap_or("set");
     EvalSet::parse(name, &tools, &queries).map_err(|error| format!("{dir}: {error}"))
+}
+
+/// Reads every set directory given on the command line, each named by its last component.
+#[allow(dead_code)] // not every example reads several
+pub fn sets_from_args(example: &str) -> Result<Vec<(String, EvalSet)>, String> {
+    let dirs: Vec<String> = std::env::args().skip(1).collect();
+    if dirs.is_empty() {
+        return Err(format!("usage: {example} <eval set directory>..."));
+    }
+    dirs.iter()
+        .map(|dir| {
+            let read = |file: &str| {
+                std::fs::read_to_string(format!("{dir}/{file}"))
+                    .map_err(|error| format!("{dir}/{file}: {error}"))
+            };
+            let (tools, queries) = (read("tools.jsonl")?, read("queries.jsonl")?);
+            let name = dir
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or("set");
+            let set = EvalSet::parse(name, &tools, &queries)
+                .map_err(|error| format!("{dir}: {error}"))?;
+            Ok((name.to_owned(), set))
+        })
+        .collect()
 }

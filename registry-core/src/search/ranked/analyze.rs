@@ -66,9 +66,6 @@ const REQUEST_VERBS: &[&str] = &[
     "want",
 ];
 
-/// The longest run of consecutive query words joined when looking for a server's name.
-pub(super) const MENTION_WORDS: usize = 5;
-
 /// Splits text into normalized terms: lower-cased alphanumeric runs, split at camel-case humps,
 /// stop words dropped, a few abbreviations spelled out (`info` → `information`), light stemming.
 ///
@@ -211,15 +208,6 @@ pub(super) fn sentences(query: &str) -> Vec<&str> {
         .collect()
 }
 
-/// A name as one lower-case word: its letters and digits, nothing else
-/// (`Currency Converter_v3` → `currencyconverterv3`).
-pub(super) fn joined(name: &str) -> String {
-    name.chars()
-        .filter(|ch| ch.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
 /// The whitespace-separated words of a request, each with whether it is in a request clause:
 /// after a request verb ([`REQUEST_VERBS`]) and up to the end of its sentence, the word ending
 /// in `.`, `?`, `!` or `;` included. The verbs themselves are not in the clause they open.
@@ -240,28 +228,6 @@ pub(super) fn request_words(query: &str) -> impl Iterator<Item = (&str, bool)> {
         in_clause = (in_clause || verb) && !word.ends_with(['.', '?', '!', ';']);
         (word, inside)
     })
-}
-
-/// Every run of one to [`MENTION_WORDS`] consecutive words of `query` (alphanumeric runs,
-/// lower-cased) joined into one word: the forms in which a request can name a server
-/// (`using the JobSearch API`, `the Currency Converter_v3 tool`).
-pub(super) fn word_runs(query: &str) -> Vec<String> {
-    let words: Vec<String> = query
-        .split(|ch: char| !ch.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    let mut runs = Vec::new();
-    let mut rest = words.as_slice();
-    while let Some((_, after)) = rest.split_first() {
-        let mut run = String::new();
-        for word in rest.iter().take(MENTION_WORDS) {
-            run.push_str(word);
-            runs.push(run.clone());
-        }
-        rest = after;
-    }
-    runs
 }
 
 #[cfg(test)]
@@ -374,17 +340,5 @@ mod tests {
         );
         let long = "Find songs. ".repeat(MAX_SENTENCES + 4);
         assert_eq!(sentences(&long).len(), MAX_SENTENCES);
-    }
-
-    #[test]
-    fn word_runs_join_up_to_five_words() {
-        let runs = word_runs("the JobSearch API");
-        assert!(runs.contains(&"jobsearch".to_owned()));
-        assert!(runs.contains(&"thejobsearchapi".to_owned()));
-        assert_eq!(
-            word_runs("a b c d e f").iter().map(String::len).max(),
-            Some(5)
-        );
-        assert_eq!(joined("Currency Converter_v3"), "currencyconverterv3");
     }
 }

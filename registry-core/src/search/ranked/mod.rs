@@ -1,13 +1,12 @@
 //! The ranked strategy: BM25F over a tool's fields, with server signals and request analysis.
 //!
 //! Fields, each with its own weight and length normalization: the tool's name (its parts; for
-//! an MCP tool the tool part), the server's name (MCP tools), the search hint, the description,
-//! and the parameter names and descriptions from the input schema. Text is lower-cased, split
+//! an MCP tool the tool part), the search hint, the description, and the parameter names and
+//! descriptions from the input schema. Text is lower-cased, split
 //! at non-alphanumeric characters and camel-case humps, common English words are dropped, a few
 //! abbreviations common in API texts are spelled out (`info`, `stats`, `img`), and a light
 //! suffix-stripping stemmer folds plurals and verb endings (`searches`, `searching` → `search`).
-//! A query term weighs its IDF raised to [`Weights::idf_power`], times a saturating
-//! function of how often the query repeats it ([`Weights::query_tf`]).
+//! A query term weighs its IDF, once however often the query says it.
 //!
 //! Queries are analyzed from the text as typed, before any lower-casing, with three additions:
 //! - a word written with case humps gives its whole lower-cased form as well as its parts
@@ -20,12 +19,12 @@
 //!   `zipcode`): tool names write as one word what requests write as two.
 //!
 //! Two server signals are added to every tool of a server, its zero-scoring tools included:
-//! [`Weights::server_doc`] times the BM25 score of the server as one document (all its tools'
-//! names and descriptions), and [`Weights::server_prior`] times the best score among the
+//! [`Weights::server_doc`] times the BM25 score of the server as one document (its name and
+//! all its tools' names and descriptions), and [`Weights::server_prior`] times the best score among the
 //! server's tools (BM25F plus that document share). A query that fits an API well lifts all of its endpoints, which is
 //! how a request that needs two or three endpoints of one API finds the second and third.
 //!
-//! Three signals read the request as a whole. Each adds a share of the best tool's score, so
+//! Two signals read the request as a whole. Each adds a share of the best tool's score, so
 //! they keep their strength in short and long queries alike:
 //! - **sentences** ([`Weights::sentences`]): a request of several sentences usually asks for
 //!   one thing per sentence. Each sentence is scored on its own, and a tool gets its best
@@ -39,13 +38,11 @@
 //!   request for a `URL shortener` names the tool `shorten`, one about `transfers` names
 //!   `Transfermarkt search` (only this signal reads terms so loosely: BM25F matching that
 //!   way ranked worse).
-//! - **server mention** ([`Weights::server_mention`]): the request names a server, as one to
-//!   five consecutive words that, joined, spell the server's name (`the JobSearch API`,
-//!   `the Currency Converter_v3 tool`). Only names of two or more terms count, so a server
-//!   called `Weather` is not named by every question about the weather.
 //!
-//! The defaults were chosen on `shared/eval/stabletoolbench`; `BENCHMARKS.md` gives each
-//! signal's effect on both halves of that set.
+//! The defaults were chosen on `shared/eval/stabletoolbench`; a signal stays only where
+//! switching it off loses recall on the held-out sets beyond the noise (`BENCHMARKS.md`, the
+//! `ablation` example). The two server signals are the exception: no held-out set has more
+//! than one server, so their evidence is the tuning set's alone.
 
 mod analyze;
 mod diversify;
@@ -57,7 +54,6 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use analyze::joined;
 pub use analyze::{stem, tokenize};
 
 use crate::tool_info::ToolInfo;
@@ -71,8 +67,6 @@ type HashMap<K, V> = StdHashMap<K, V, foldhash::fast::RandomState>;
 pub struct Weights {
     /// Name parts.
     pub name: f32,
-    /// Server name parts.
-    pub server: f32,
     /// Search hint.
     pub hint: f32,
     /// Description.
@@ -92,13 +86,6 @@ pub struct Weights {
     /// How much of the server document's BM25 score (all its tools' names and descriptions as
     /// one document) each of its tools gets.
     pub server_doc: f32,
-    /// The exponent of each term's IDF. Below 1 it narrows the gap between rare and common
-    /// terms, so that a rare word from a request's backstory ("my sister's birthday") does not
-    /// outweigh the common words that say what is asked.
-    pub idf_power: f32,
-    /// BM25's k3 for query terms: a term the query repeats `n` times weighs
-    /// `n (k3 + 1) / (k3 + n)` times one said once. Zero counts each term once.
-    pub query_tf: f32,
     /// The weight of a tool's best fraction of one sentence's top score (requests of two or
     /// more sentences).
     pub sentences: f32,
@@ -106,8 +93,6 @@ pub struct Weights {
     /// (a name term is found when a query term equals it, or begins it or is begun by it
     /// with five characters or more).
     pub name_coverage: f32,
-    /// The share of the top score added to every tool of a server the query names.
-    pub server_mention: f32,
     /// How much more a query term weighs when it is said in a request clause (after a request
     /// verb, to the end of its sentence): its weight is multiplied by `1 + request_clause`.
     pub request_clause: f32,
@@ -120,7 +105,6 @@ impl Default for Weights {
     fn default() -> Self {
         Weights {
             name: 3.0,
-            server: 1.5,
             hint: 2.0,
             description: 1.0,
             params: 0.5,
@@ -128,23 +112,20 @@ impl Default for Weights {
             b: 0.9,
             server_prior: 0.6,
             server_doc: 0.6,
-            seed: 3.0,
-            idf_power: 0.6,
-            query_tf: 1.0,
+            seed: 4.0,
             sentences: 0.4,
             name_coverage: 0.2,
-            server_mention: 0.5,
             request_clause: 0.33,
             redundancy: 0.1,
         }
     }
 }
 
-const FIELDS: usize = 5;
+const FIELDS: usize = 4;
 /// The name field.
 const NAME: usize = 0;
 /// The description field.
-const DESCRIPTION: usize = 3;
+const DESCRIPTION: usize = 2;
 
 /// BM25's IDF of a term found in `df` of `n` documents.
 fn idf(n: f32, df: f32) -> f32 {
@@ -186,29 +167,31 @@ fn schema_params(schema: &str, out: &mut Vec<String>) {
     }
 }
 
-/// One tool's field terms.
-fn fields(tool: &ToolInfo) -> [Vec<String>; FIELDS] {
+/// One tool's field terms (name, hint, description, parameters) and its server's name terms.
+fn fields(tool: &ToolInfo) -> ([Vec<String>; FIELDS], Vec<String>) {
     let mut out: [Vec<String>; FIELDS] = Default::default();
+    let mut server_terms = Vec::new();
+    let [name, hint, description, params] = &mut out;
     match tool.mcp() {
         Some(mcp) => {
-            tokenize(&mcp.tool, &mut out[0]);
-            tokenize(&mcp.server, &mut out[1]);
+            tokenize(&mcp.tool, name);
+            tokenize(&mcp.server, &mut server_terms);
         }
         None => match tool.name.strip_prefix("mcp__") {
             Some(rest) => {
-                let (server, name) = rest.split_once("__").unwrap_or(("", rest));
-                tokenize(name, &mut out[0]);
-                tokenize(server, &mut out[1]);
+                let (server, tool_name) = rest.split_once("__").unwrap_or(("", rest));
+                tokenize(tool_name, name);
+                tokenize(server, &mut server_terms);
             }
-            None => tokenize(&tool.name, &mut out[0]),
+            None => tokenize(&tool.name, name),
         },
     }
-    if let Some(hint) = &tool.search_hint {
-        tokenize(hint, &mut out[2]);
+    if let Some(text) = &tool.search_hint {
+        tokenize(text, hint);
     }
-    tokenize(&tool.description, &mut out[3]);
-    schema_params(&tool.input_schema, &mut out[4]);
-    out
+    tokenize(&tool.description, description);
+    schema_params(&tool.input_schema, params);
+    (out, server_terms)
 }
 
 /// Calls `add` with the posting list of `term`, made empty the first time (without allocating
@@ -242,8 +225,6 @@ pub struct RankedIndex {
     server_postings: HashMap<Box<str>, Vec<(u32, u16)>>,
     server_lengths: Vec<u32>,
     server_tools: Vec<Vec<u32>>,
-    /// Server names of two or more terms, joined into one word → the servers so named.
-    server_names: HashMap<String, Vec<u32>>,
 }
 
 impl RankedIndex {
@@ -260,17 +241,10 @@ impl RankedIndex {
             let next = server_ids.len() as u32;
             let server_id = *server_ids.entry(server.to_owned()).or_insert(next);
             index.server_of.push(server_id);
-            let tool_fields = fields(tool);
+            let (tool_fields, server_terms) = fields(tool);
             if server_id as usize == index.server_tools.len() {
                 index.server_tools.push(Vec::new());
                 index.server_lengths.push(0);
-                if tool_fields[1].len() >= 2 {
-                    index
-                        .server_names
-                        .entry(joined(server))
-                        .or_default()
-                        .push(server_id);
-                }
             }
             // `server_id` is a new server's id only when it is the number of servers so far.
             if let Some(tools) = index.server_tools.get_mut(server_id as usize) {
@@ -290,8 +264,8 @@ impl RankedIndex {
                 }
             }
             index.lengths.push(lengths);
-            let [name_terms, server_terms, _, description_terms, _] = &tool_fields;
-            for terms in [name_terms, server_terms, description_terms] {
+            let [name_terms, _, description_terms, _] = &tool_fields;
+            for terms in [name_terms, &server_terms, description_terms] {
                 if let Some(length) = index.server_lengths.get_mut(server_id as usize) {
                     *length += terms.len() as u32;
                 }
@@ -334,7 +308,7 @@ impl RankedIndex {
 
     fn field_weights(&self) -> [f32; FIELDS] {
         let w = &self.weights;
-        [w.name, w.server, w.hint, w.description, w.params]
+        [w.name, w.hint, w.description, w.params]
     }
 
     /// Scores a free-text query over every indexed tool.

@@ -7,7 +7,7 @@
 //! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
 //! per server instead of all of them.
 
-use super::analyze::{push_compound, request_words, sentences, tokenize_query, word_runs};
+use super::analyze::{push_compound, request_words, sentences, tokenize_query};
 use super::{HashMap, NAME, RankedIndex, idf};
 
 /// The fewest characters of the shorter of two terms for name coverage to count one that
@@ -102,17 +102,14 @@ impl RankedIndex {
         if top > 0.0 {
             self.add_sentences(query, top, &mut scored);
             self.add_name_coverage(terms, top, &mut scored);
-            self.add_server_mentions(query, top, &mut scored);
         }
         scored
     }
 
     /// A query's distinct terms, the compounds of adjacent words among them (`zip code` →
-    /// `zipcode`), each with its weight: a saturating function of how often the query says it
-    /// ([`Weights::query_tf`]), times `1 +` [`Weights::request_clause`] when it is said in a
-    /// request clause.
+    /// `zipcode`), each with its weight: 1, or `1 +` [`Weights::request_clause`] when it is said
+    /// in a request clause.
     ///
-    /// [`Weights::query_tf`]: super::Weights::query_tf
     /// [`Weights::request_clause`]: super::Weights::request_clause
     pub(super) fn query_terms(&self, text: &str) -> Vec<(String, f32)> {
         let mut terms: Vec<(String, bool)> = Vec::new();
@@ -125,28 +122,18 @@ impl RankedIndex {
             terms.extend(words.drain(..).map(|term| (term, in_clause)));
         }
         terms.sort_unstable();
-        // (term, times said, said in a clause)
-        let mut counted: Vec<(String, f32, bool)> = Vec::with_capacity(terms.len());
+        // (term, said in a clause)
+        let mut distinct: Vec<(String, bool)> = Vec::with_capacity(terms.len());
         for (term, in_clause) in terms {
-            match counted.last_mut() {
-                Some((last, count, clause)) if *last == term => {
-                    *count += 1.0;
-                    *clause |= in_clause;
-                }
-                _ => counted.push((term, 1.0, in_clause)),
+            match distinct.last_mut() {
+                Some((last, clause)) if *last == term => *clause |= in_clause,
+                _ => distinct.push((term, in_clause)),
             }
         }
-        let (k3, clause_boost) = (self.weights.query_tf, 1.0 + self.weights.request_clause);
-        counted
+        let clause_boost = 1.0 + self.weights.request_clause;
+        distinct
             .into_iter()
-            .map(|(term, count, clause)| {
-                let repeated = if k3 > 0.0 {
-                    count * (k3 + 1.0) / (k3 + count)
-                } else {
-                    1.0
-                };
-                (term, repeated * if clause { clause_boost } else { 1.0 })
-            })
+            .map(|(term, clause)| (term, if clause { clause_boost } else { 1.0 }))
             .collect()
     }
 
@@ -160,7 +147,7 @@ impl RankedIndex {
             let Some(postings) = self.postings.get(term.as_str()) else {
                 continue;
             };
-            let weight = idf(n, postings.len() as f32).powf(w.idf_power) * query_weight;
+            let weight = idf(n, postings.len() as f32) * query_weight;
             for (tool, tf) in postings {
                 let Some(lengths) = self.lengths.get(*tool as usize) else {
                     continue;
@@ -350,27 +337,6 @@ impl RankedIndex {
                     }
                 }
             }
-        }
-    }
-
-    /// [`Weights::server_mention`] × `top` for every tool of each server the query names.
-    ///
-    /// [`Weights::server_mention`]: super::Weights::server_mention
-    fn add_server_mentions(&self, query: &str, top: f32, scored: &mut Scored) {
-        let weight = self.weights.server_mention * top;
-        if weight <= 0.0 || self.server_names.is_empty() {
-            return;
-        }
-        let mut named: Vec<u32> = word_runs(query)
-            .iter()
-            .filter_map(|run| self.server_names.get(run))
-            .flatten()
-            .copied()
-            .collect();
-        named.sort_unstable();
-        named.dedup();
-        for server in named {
-            *scored.servers.entry(server).or_default() += weight;
         }
     }
 }

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use registry_core::dispatch::{Dispatcher, ToolUse};
 use registry_core::render::{self, OpenAiFormat};
-use registry_core::search::eval::{EvalSet, evaluate};
+use registry_core::search::eval::bootstrap::paired;
+use registry_core::search::eval::{EvalSet, TUNING_SET, baseline_scores, engine_scores};
 use registry_core::search::{SearchEngine, Strategy};
 use registry_core::{ToolInfo, TurnOptions};
 use serde_json::{Value, json};
@@ -373,9 +374,16 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
     out(&serde_json::to_string_pretty(&turn.to_message()).map_err(|e| e.to_string())?)
 }
 
+/// `toolreg eval`: per set and query kind, the BM25 baseline, seed and ranked with recall's 95%
+/// bootstrap interval, and ranked's paired gain over the baseline. A set is held out unless it
+/// is the one the ranked defaults were tuned on.
 fn eval(sets: &[std::path::PathBuf], k: usize) -> Result<ExitCode> {
     let mut text = format!(
-        "| set | queries | strategy | recall@{k} | hit@{k} | MRR | count |\n|---|---|---|---:|---:|---:|---:|\n"
+        "| set | part | queries | strategy | recall@{k} (95% interval) | hit@{k} | MRR | count |\n\
+         |---|---|---|---|---:|---:|---:|---:|\n"
+    );
+    let mut gains = String::from(
+        "\n| set | part | queries | ranked − BM25, recall (95% interval) |\n|---|---|---|---:|\n",
     );
     for dir in sets {
         let name = dir
@@ -387,17 +395,40 @@ fn eval(sets: &[std::path::PathBuf], k: usize) -> Result<ExitCode> {
         };
         let set = EvalSet::parse(&name, &read("tools.jsonl")?, &read("queries.jsonl")?)
             .map_err(|error| format!("{}: {error}", dir.display()))?;
+        let part = if name == TUNING_SET {
+            "tuned"
+        } else {
+            "held out"
+        };
         let keywords = set.name_keyword_queries();
         for (kind, set) in [("requests", &set), ("name keywords", &keywords)] {
-            for (label, strategy) in [("seed", Strategy::Seed), ("ranked", Strategy::Ranked)] {
-                let m = evaluate(set, strategy, k);
+            let baseline = baseline_scores(set, k);
+            let seed = engine_scores(set, &SearchEngine::new(set.pool.clone(), Strategy::Seed), k);
+            let ranked = engine_scores(
+                set,
+                &SearchEngine::new(set.pool.clone(), Strategy::Ranked),
+                k,
+            );
+            for (label, scores) in [
+                ("BM25 baseline", &baseline),
+                ("seed", &seed),
+                ("ranked", &ranked),
+            ] {
+                let m = scores.metrics();
+                let i = m.recall_interval;
                 text.push_str(&format!(
-                    "| {name} | {kind} | {label} | {:.3} | {:.3} | {:.3} | {} |\n",
-                    m.recall, m.hit, m.mrr, m.queries
+                    "| {name} | {part} | {kind} | {label} | {:.3} [{:.3}, {:.3}] | {:.3} | {:.3} | {} |\n",
+                    m.recall, i.low, i.high, m.hit, m.mrr, m.queries
                 ));
             }
+            let gain = paired(&ranked.recall, &baseline.recall);
+            gains.push_str(&format!(
+                "| {name} | {part} | {kind} | {:+.3} [{:+.3}, {:+.3}] |\n",
+                gain.mean, gain.low, gain.high
+            ));
         }
     }
+    text.push_str(&gains);
     out(text.trim_end())
 }
 

@@ -6,6 +6,16 @@
 //! Each tool becomes `mcp__<server>__<name>`, the server being `extra.tool_name` where the set
 //! has one and the set's name otherwise; parameters (`extra.params`) become string properties
 //! of its input schema.
+//!
+//! Figures come with a 95% bootstrap interval over the queries ([`bootstrap`]), and beside the
+//! plain BM25 baseline ([`Bm25Baseline`]). The ranked strategy's defaults were chosen on
+//! [`TUNING_SET`]; its figures there are not held out.
+
+mod baseline;
+pub mod bootstrap;
+
+pub use baseline::Bm25Baseline;
+pub use bootstrap::Interval;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -220,17 +230,87 @@ fn split_name(name: &str) -> Vec<String> {
     words
 }
 
+/// The set the ranked strategy's weights and word lists were chosen on (all of its queries,
+/// over several rounds): figures on it are tuned, not held out. Every other set is held out.
+pub const TUNING_SET: &str = "stabletoolbench";
+
 /// The quality of one strategy on one set.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Metrics {
     /// Mean of |relevant ∩ top k| / min(|relevant|, k).
     pub recall: f64,
+    /// recall's 95% bootstrap interval over the queries.
+    pub recall_interval: Interval,
     /// Share of queries with a relevant tool in the top k.
     pub hit: f64,
     /// Mean reciprocal rank of the first relevant tool within the top 100.
     pub mrr: f64,
     /// Queries evaluated.
     pub queries: usize,
+}
+
+/// Each query's figures for one ranking.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueryScores {
+    /// Each query's |relevant ∩ top k| / min(|relevant|, k).
+    pub recall: Vec<f64>,
+    /// Each query's 1 when a relevant tool is in the top k, else 0.
+    pub hit: Vec<f64>,
+    /// Each query's reciprocal rank of the first relevant tool within the top 100 (0 without).
+    pub reciprocal_rank: Vec<f64>,
+}
+
+impl QueryScores {
+    /// The figures of `rank` (a query and a cut-off to the pool names it ranks first) at
+    /// cut-off `k`.
+    pub fn of(set: &EvalSet, k: usize, mut rank: impl FnMut(&str, usize) -> Vec<String>) -> Self {
+        let mut scores = QueryScores::default();
+        for query in &set.queries {
+            let ranked = rank(&query.query, 100.max(k));
+            let top = ranked.get(..k).unwrap_or(&ranked);
+            let found = query
+                .relevant
+                .iter()
+                .filter(|name| top.contains(name))
+                .count();
+            scores
+                .recall
+                .push(found as f64 / query.relevant.len().clamp(1, k) as f64);
+            scores.hit.push(f64::from(u8::from(found > 0)));
+            let first = ranked.iter().position(|name| query.relevant.contains(name));
+            scores
+                .reciprocal_rank
+                .push(first.map_or(0.0, |rank| 1.0 / (rank + 1) as f64));
+        }
+        scores
+    }
+
+    /// The means, recall with its interval.
+    pub fn metrics(&self) -> Metrics {
+        let mean = |values: &[f64]| values.iter().sum::<f64>() / values.len().max(1) as f64;
+        Metrics {
+            recall: mean(&self.recall),
+            recall_interval: bootstrap::interval(&self.recall),
+            hit: mean(&self.hit),
+            mrr: mean(&self.reciprocal_rank),
+            queries: self.recall.len(),
+        }
+    }
+}
+
+/// Each query's figures for an engine built over `set.pool`.
+pub fn engine_scores(set: &EvalSet, engine: &SearchEngine, k: usize) -> QueryScores {
+    QueryScores::of(set, k, |query, n| engine.search(query, n).matches)
+}
+
+/// Each query's figures for the BM25 baseline over `set.pool`.
+pub fn baseline_scores(set: &EvalSet, k: usize) -> QueryScores {
+    let baseline = Bm25Baseline::build(&set.pool);
+    QueryScores::of(set, k, |query, n| {
+        (baseline.rank(query, n).into_iter())
+            .filter_map(|i| set.pool.get(i).map(|tool| tool.name.clone()))
+            .collect()
+    })
 }
 
 /// Evaluates a strategy at cut-off `k`.
@@ -240,28 +320,7 @@ pub fn evaluate(set: &EvalSet, strategy: Strategy, k: usize) -> Metrics {
 
 /// Evaluates an engine built over `set.pool` at cut-off `k`.
 pub fn evaluate_engine(set: &EvalSet, engine: &SearchEngine, k: usize) -> Metrics {
-    let (mut recall, mut hit, mut mrr) = (0.0, 0.0, 0.0);
-    for query in &set.queries {
-        let ranked = engine.search(&query.query, 100.max(k)).matches;
-        let top = ranked.get(..k).unwrap_or(&ranked);
-        let found = query
-            .relevant
-            .iter()
-            .filter(|name| top.contains(name))
-            .count();
-        recall += found as f64 / query.relevant.len().clamp(1, k) as f64;
-        hit += f64::from(u8::from(found > 0));
-        if let Some(rank) = ranked.iter().position(|name| query.relevant.contains(name)) {
-            mrr += 1.0 / (rank + 1) as f64;
-        }
-    }
-    let n = set.queries.len().max(1) as f64;
-    Metrics {
-        recall: recall / n,
-        hit: hit / n,
-        mrr: mrr / n,
-        queries: set.queries.len(),
-    }
+    engine_scores(set, engine, k).metrics()
 }
 
 #[cfg(test)]

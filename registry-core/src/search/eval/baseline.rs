@@ -1,0 +1,130 @@
+//! The plain BM25 baseline of `shared/eval/README.md`, that the strategies are measured
+//! against: each tool's name (server and tool, split at camel case and `_`) and description as
+//! one document, lower-cased alphanumeric words less a small stop list, k1 = 1.2, b = 0.75.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::tool_info::ToolInfo;
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// Words too common to rank by.
+const STOP: [&str; 33] = [
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "get", "how", "i",
+    "in", "is", "it", "me", "my", "of", "on", "or", "please", "that", "the", "this", "to", "what",
+    "with", "you", "your", "want",
+];
+
+/// The baseline's words of a text: split at non-alphanumeric characters and at a lower-case
+/// letter or digit followed by an upper-case one, lower-cased, stop words dropped.
+fn words(text: &str, out: &mut Vec<String>) {
+    let mut word = String::new();
+    let mut previous_lower = false;
+    let flush = |word: &mut String, out: &mut Vec<String>| {
+        if !word.is_empty() && !STOP.contains(&word.as_str()) {
+            out.push(std::mem::take(word));
+        }
+        word.clear();
+    };
+    for ch in text.chars() {
+        if !ch.is_alphanumeric() {
+            flush(&mut word, out);
+            previous_lower = false;
+            continue;
+        }
+        if previous_lower && ch.is_uppercase() {
+            flush(&mut word, out);
+        }
+        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
+        word.extend(ch.to_lowercase());
+    }
+    flush(&mut word, out);
+}
+
+/// The baseline's index of a pool.
+pub struct Bm25Baseline {
+    postings: HashMap<String, Vec<(u32, u32)>>,
+    lengths: Vec<f64>,
+    average: f64,
+}
+
+impl Bm25Baseline {
+    /// Indexes every tool of `pool`.
+    pub fn build(pool: &[Arc<ToolInfo>]) -> Self {
+        let mut postings: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        let mut lengths = Vec::with_capacity(pool.len());
+        let mut terms = Vec::new();
+        for (i, tool) in pool.iter().enumerate() {
+            terms.clear();
+            match tool.mcp() {
+                Some(mcp) => {
+                    words(&mcp.server, &mut terms);
+                    words(&mcp.tool, &mut terms);
+                }
+                None => words(&tool.name, &mut terms),
+            }
+            words(&tool.description, &mut terms);
+            lengths.push(terms.len() as f64);
+            let mut counts: HashMap<&str, u32> = HashMap::new();
+            for term in &terms {
+                *counts.entry(term).or_default() += 1;
+            }
+            for (term, tf) in counts {
+                postings
+                    .entry(term.to_owned())
+                    .or_default()
+                    .push((i as u32, tf));
+            }
+        }
+        let average = (lengths.iter().sum::<f64>() / lengths.len().max(1) as f64).max(1.0);
+        Bm25Baseline {
+            postings,
+            lengths,
+            average,
+        }
+    }
+
+    /// The best `k` tools for `query` (indices into the pool), best first, ties in pool order.
+    pub fn rank(&self, query: &str, k: usize) -> Vec<usize> {
+        let mut terms = Vec::new();
+        words(query, &mut terms);
+        terms.sort_unstable();
+        terms.dedup();
+        let n = self.lengths.len() as f64;
+        let mut scores: HashMap<u32, f64> = HashMap::new();
+        for term in &terms {
+            let Some(list) = self.postings.get(term) else {
+                continue;
+            };
+            let df = list.len() as f64;
+            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+            for &(tool, tf) in list {
+                let length = self.lengths.get(tool as usize).copied().unwrap_or_default();
+                let tf = f64::from(tf);
+                let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / self.average));
+                *scores.entry(tool).or_default() += idf * norm;
+            }
+        }
+        let mut ranked: Vec<(u32, f64)> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked
+            .into_iter()
+            .take(k)
+            .map(|(tool, _)| tool as usize)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_at_humps_and_drop_stop_words() {
+        let mut out = Vec::new();
+        words("TheClique: getWeather for a city", &mut out);
+        assert_eq!(out, ["clique", "weather", "city"]);
+    }
+}
