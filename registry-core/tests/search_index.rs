@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use registry_core::pool::ToolInfo;
 use registry_core::search::ranked::Weights;
 use registry_core::search::text::js_trim;
-use registry_core::search::{SearchEngine, Strategy as SearchStrategy, seed};
+use registry_core::search::{SEED_BLEND_TERMS, SearchEngine, Strategy as SearchStrategy, seed};
 
 const WORDS: &[&str] = &[
     "read", "file", "files", "search", "slack", "send", "message", "git", "status", "log", "note",
@@ -184,7 +184,8 @@ fn check_seed_scores(tools: Vec<ToolInfo>, queries: Vec<String>) -> Result<(), T
 }
 
 /// The ranked strategy's result equals blending every deferred tool's ranked and seed scores
-/// and sorting them (score descending, pool order on ties), for queries no fast path answers.
+/// (the seed's only for queries of at most `SEED_BLEND_TERMS` terms) and sorting them (score
+/// descending, pool order on ties), for queries no fast path answers.
 fn check_blend(
     tools: Vec<ToolInfo>,
     queries: Vec<String>,
@@ -205,7 +206,11 @@ fn check_blend(
         let terms = seed::parse_terms(trimmed);
         let allowed = engine.seed_index().required(&terms.required);
         let ranked = engine.ranked_index().score(&query);
-        let weight = seed_weight / (terms.scoring.len().max(1) as f32).powi(2);
+        let weight = if terms.scoring.len() > SEED_BLEND_TERMS {
+            0.0
+        } else {
+            seed_weight / (terms.scoring.len().max(1) as f32).powi(2)
+        };
         let mut blended: Vec<(usize, f32)> = (0..engine.deferred().len())
             .filter(|i| {
                 allowed

@@ -47,6 +47,6 @@ internal_mod!(index, ranked, seed, text);
 
 mod topk;
 
-pub use engine::{SearchEngine, Strategy};
+pub use engine::{SEED_BLEND_TERMS, SearchEngine, Strategy};
 
 pub use crate::searcher::{DEFAULT_MAX_RESULTS, SearchOutput, ToolSearcher};

@@ -19,6 +19,10 @@ use super::{SearchOutput, ToolSearcher};
 use crate::tool_info::ToolInfo;
 
 /// How many candidates each side first proposes to the ranked strategy's blend.
+/// The most query terms the seed score is blended into the ranked strategy for: keyword
+/// queries. Past this its weight is at most [`Weights::seed`] / 25.
+pub const SEED_BLEND_TERMS: usize = 4;
+
 const CANDIDATES: usize = 10;
 
 /// The ranked strategy picks its `max_results` tools from this many times as many of the best
@@ -202,7 +206,9 @@ impl SearchEngine {
     }
 
     /// The ranked strategy: BM25F plus the seed score weighted by [`Weights::seed`] over the
-    /// squared number of terms, exactly.
+    /// squared number of terms, exactly, for queries of at most [`SEED_BLEND_TERMS`] terms;
+    /// BM25F alone for longer ones, where the seed's share has faded to noise and its top-k
+    /// over a long request would cost more than everything else.
     ///
     /// Candidates are the best `k` tools by BM25F and the best `k` by the seed score, each
     /// re-scored with both. A tool in neither list scores at most the `k`-th BM25F score plus
@@ -220,6 +226,9 @@ impl SearchEngine {
     ) -> Vec<(usize, f32)> {
         if max_results == 0 {
             return Vec::new();
+        }
+        if terms.scoring.len() > SEED_BLEND_TERMS {
+            return ranked.top(max_results, allowed);
         }
         let first = max_results.saturating_mul(2).max(CANDIDATES);
         self.blend_from(first, ranked, terms, max_results, allowed)

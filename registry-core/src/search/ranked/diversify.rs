@@ -110,7 +110,9 @@ impl RankedIndex {
                 continue;
             };
             let idf = idf(n, postings.len() as f32);
-            let counts = |tf: &[u16; super::FIELDS]| tf[NAME] > 0 || tf[DESCRIPTION] > 0;
+            let counts = |posting: &&super::Posting| {
+                posting.tf[NAME] > 0 || posting.tf[DESCRIPTION] > 0
+            };
             if postings.len() < candidates.len() {
                 if by_tool.is_empty() {
                     by_tool = (candidates.iter().enumerate())
@@ -118,10 +120,11 @@ impl RankedIndex {
                         .collect();
                     by_tool.sort_unstable();
                 }
-                for (tool, _) in postings.iter().filter(|(_, tf)| counts(tf)) {
-                    let first = by_tool.partition_point(|(t, _)| t < tool);
+                for posting in postings.iter().filter(counts) {
+                    let tool = posting.tool;
+                    let first = by_tool.partition_point(|(t, _)| *t < tool);
                     let same = by_tool.get(first..).unwrap_or_default();
-                    for (_, c) in same.iter().take_while(|(t, _)| t == tool) {
+                    for (_, c) in same.iter().take_while(|(t, _)| *t == tool) {
                         if let Some(list) = matched.get_mut(*c) {
                             list.push((at, idf));
                         }
@@ -130,10 +133,10 @@ impl RankedIndex {
             } else {
                 for ((tool, _), list) in candidates.iter().zip(&mut matched) {
                     let tool = *tool as u32;
-                    let found = postings.binary_search_by_key(&tool, |(t, _)| *t).ok();
+                    let found = postings.binary_search_by_key(&tool, |p| p.tool).ok();
                     if found
                         .and_then(|found| postings.get(found))
-                        .is_some_and(|(_, tf)| counts(tf))
+                        .is_some_and(|posting| counts(&posting))
                     {
                         list.push((at, idf));
                     }

@@ -207,12 +207,23 @@ fn with_list<T>(
     }
 }
 
+/// One tool's entry in a term's postings.
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    tool: u32,
+    /// Per-field term frequencies.
+    tf: [u16; FIELDS],
+    /// The term's BM25F contribution to the tool, IDF included, before the query's weight:
+    /// fixed once the index is built, so scoring a query only adds these up.
+    impact: f32,
+}
+
 /// The BM25F index of a set of deferred tools.
 #[derive(Debug, Default)]
 pub struct RankedIndex {
     weights: Weights,
-    /// term → (tool, per-field term frequencies)
-    postings: HashMap<Box<str>, Vec<(u32, [u16; FIELDS])>>,
+    /// term → the tools that have it, in pool order
+    postings: HashMap<Box<str>, Vec<Posting>>,
     lengths: Vec<[u16; FIELDS]>,
     average: [f32; FIELDS],
     /// Σ IDF × term frequency over each tool's name terms: what full name coverage adds up to.
@@ -279,7 +290,13 @@ impl RankedIndex {
                 }
             }
             for (term, tf) in counts {
-                with_list(&mut index.postings, term, |list| list.push((i as u32, tf)));
+                with_list(&mut index.postings, term, |list| {
+                    list.push(Posting {
+                        tool: i as u32,
+                        tf,
+                        impact: 0.0,
+                    })
+                });
             }
         }
         index.servers = server_ids.len();
@@ -287,18 +304,19 @@ impl RankedIndex {
         for (average, total) in index.average.iter_mut().zip(totals) {
             *average = ((total / n) as f32).max(1.0);
         }
+        index.set_impacts();
         // The name terms in order, so that each tool's name mass is summed in the same order
         // on every run (the map's order changes from one process to the next).
         let mut named: Vec<_> = (index.postings.iter())
-            .filter(|(_, postings)| postings.iter().any(|(_, tf)| tf[NAME] > 0))
+            .filter(|(_, postings)| postings.iter().any(|posting| posting.tf[NAME] > 0))
             .collect();
         named.sort_unstable_by(|a, b| a.0.cmp(b.0));
         index.name_mass = vec![0.0; deferred.len()];
         for (_, postings) in &named {
             let idf = idf(n as f32, postings.len() as f32);
-            for (tool, tf) in postings.iter() {
-                if let Some(mass) = index.name_mass.get_mut(*tool as usize) {
-                    *mass += idf * f32::from(tf[NAME]);
+            for posting in postings.iter() {
+                if let Some(mass) = index.name_mass.get_mut(posting.tool as usize) {
+                    *mass += idf * f32::from(posting.tf[NAME]);
                 }
             }
         }
@@ -309,6 +327,37 @@ impl RankedIndex {
     fn field_weights(&self) -> [f32; FIELDS] {
         let w = &self.weights;
         [w.name, w.hint, w.description, w.params]
+    }
+
+    /// Each posting's impact: IDF × the saturated, length-normalized, field-weighted term
+    /// frequency (`w (k1 + 1) / (k1 + w)`).
+    fn set_impacts(&mut self) {
+        let w = self.weights;
+        let n = self.lengths.len() as f32;
+        let field_weights = self.field_weights();
+        let (lengths, average) = (&self.lengths, self.average);
+        for postings in self.postings.values_mut() {
+            let idf = idf(n, postings.len() as f32);
+            for posting in postings.iter_mut() {
+                let Some(tool_lengths) = lengths.get(posting.tool as usize) else {
+                    continue;
+                };
+                let mut weighted = 0.0;
+                let fields = posting.tf.iter().zip(tool_lengths).zip(&average);
+                for (((&tf, &length), &average), &field_weight) in fields.zip(&field_weights) {
+                    if tf > 0 {
+                        let norm = 1.0 - w.b + w.b * f32::from(length) / average;
+                        weighted += field_weight * f32::from(tf) / norm;
+                    }
+                }
+                posting.impact = idf * weighted * (w.k1 + 1.0) / (w.k1 + weighted);
+            }
+        }
+    }
+
+    /// How many tools the index holds.
+    fn len(&self) -> usize {
+        self.lengths.len()
     }
 
     /// Scores a free-text query over every indexed tool.

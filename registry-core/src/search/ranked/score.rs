@@ -8,7 +8,7 @@
 //! per server instead of all of them.
 
 use super::analyze::{push_compound, request_words, sentences, tokenize_query};
-use super::{HashMap, NAME, RankedIndex, idf};
+use super::{NAME, RankedIndex, idf};
 
 /// The fewest characters of the shorter of two terms for name coverage to count one that
 /// begins the other (`short` and `shortener`), so that short words do not reach far
@@ -19,40 +19,101 @@ const PREFIX_CHARS: usize = 5;
 /// name term begins with.
 const LONG_PREFIX: usize = 32;
 
-/// Amounts by tool or by server index.
-type Scores = HashMap<u32, f32>;
+
+/// Non-negative amounts over `0..n`, dense, with the indices that hold one: adding and reading
+/// cost one array access, and clearing costs only what was touched.
+#[derive(Debug, Default)]
+pub(super) struct Dense {
+    values: Vec<f32>,
+    touched: Vec<u32>,
+}
+
+impl Dense {
+    fn new(n: usize) -> Self {
+        Dense {
+            values: vec![0.0; n],
+            touched: Vec::new(),
+        }
+    }
+
+    /// Adds a positive `amount` (anything else is ignored).
+    fn add(&mut self, at: u32, amount: f32) {
+        if amount > 0.0
+            && let Some(slot) = self.values.get_mut(at as usize)
+        {
+            if *slot == 0.0 {
+                self.touched.push(at);
+            }
+            *slot += amount;
+        }
+    }
+
+    /// Raises the value at `at` to `amount` when that is more.
+    fn raise(&mut self, at: u32, amount: f32) {
+        if let Some(slot) = self.values.get_mut(at as usize)
+            && amount > *slot
+        {
+            if *slot == 0.0 {
+                self.touched.push(at);
+            }
+            *slot = amount;
+        }
+    }
+
+    fn get(&self, at: u32) -> f32 {
+        self.values.get(at as usize).copied().unwrap_or(0.0)
+    }
+
+    /// The indices holding an amount, each once, in the order they were first given one.
+    fn touched(&self) -> &[u32] {
+        &self.touched
+    }
+
+    fn clear(&mut self) {
+        for at in self.touched.drain(..) {
+            if let Some(slot) = self.values.get_mut(at as usize) {
+                *slot = 0.0;
+            }
+        }
+    }
+}
 
 /// Scores in two parts: a tool's total is `tools[tool] + servers[its server]`.
 #[derive(Debug, Default)]
 pub(super) struct Scored {
     /// What each tool earned itself.
-    tools: Scores,
+    tools: Dense,
     /// What every tool of a server gets.
-    servers: Scores,
+    servers: Dense,
 }
 
 impl Scored {
+    fn new(index: &RankedIndex) -> Self {
+        Scored {
+            tools: Dense::new(index.len()),
+            servers: Dense::new(index.servers),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.tools.clear();
+        self.servers.clear();
+    }
+
     fn server_share(&self, index: &RankedIndex, tool: u32) -> f32 {
-        (index.server_of.get(tool as usize))
-            .and_then(|server| self.servers.get(server))
-            .copied()
-            .unwrap_or(0.0)
+        (index.server_of.get(tool as usize)).map_or(0.0, |server| self.servers.get(*server))
     }
 
     /// Tool `tool`'s total.
     pub(super) fn total(&self, index: &RankedIndex, tool: u32) -> f32 {
-        self.tools.get(&tool).copied().unwrap_or(0.0) + self.server_share(index, tool)
+        self.tools.get(tool) + self.server_share(index, tool)
     }
 
     /// The best total of any tool.
     fn top(&self, index: &RankedIndex) -> f32 {
-        let tools = self
-            .tools
-            .iter()
-            .map(|(tool, own)| own + self.server_share(index, *tool));
-        tools
-            .chain(self.servers.values().copied())
-            .fold(0.0, f32::max)
+        let tools = (self.tools.touched().iter()).map(|&tool| self.total(index, tool));
+        let servers = (self.servers.touched().iter()).map(|&server| self.servers.get(server));
+        tools.chain(servers).fold(0.0, f32::max)
     }
 
     /// The best `k` tools with a positive total, restricted to `allowed` when given; best
@@ -64,19 +125,34 @@ impl Scored {
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
         let admitted = |tool: &u32| allowed.is_none_or(|list| list.binary_search(tool).is_ok());
-        let mut ranked: Vec<(u32, f32)> = self
-            .tools
-            .iter()
-            .filter(|(tool, _)| admitted(tool))
-            .map(|(tool, own)| (*tool, own + self.server_share(index, *tool)))
+        let mut ranked: Vec<(u32, f32)> = (self.tools.touched().iter())
+            .filter(|tool| admitted(tool))
+            .map(|&tool| (tool, self.total(index, tool)))
             .collect();
-        for (server, share) in &self.servers {
-            let tools = index.server_tools.get(*server as usize);
-            let others = (tools.map(Vec::as_slice).unwrap_or_default())
+        // A server's share goes to each of its tools that earned nothing: they tie, so only
+        // the first `k` in pool order can place, and only servers whose share can still beat
+        // the `k`-th such tool taken so far. Servers are visited by share, highest first.
+        let mut servers: Vec<(u32, f32)> = (self.servers.touched().iter())
+            .map(|&server| (server, self.servers.get(server)))
+            .collect();
+        servers.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut others = 0;
+        let mut kth = f32::INFINITY;
+        for (server, share) in servers {
+            if others >= k && share < kth {
+                break;
+            }
+            let tools = index.server_tools.get(server as usize);
+            let unscored = (tools.map(Vec::as_slice).unwrap_or_default())
                 .iter()
-                .filter(|tool| !self.tools.contains_key(tool) && admitted(tool))
+                .filter(|&&tool| self.tools.get(tool) == 0.0 && admitted(&tool))
                 .take(k);
-            ranked.extend(others.map(|tool| (*tool, *share)));
+            let before = ranked.len();
+            ranked.extend(unscored.map(|tool| (*tool, share)));
+            others += ranked.len() - before;
+            if others >= k {
+                kth = kth.min(share);
+            }
         }
         ranked.retain(|(_, score)| *score > 0.0);
         let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
@@ -97,7 +173,8 @@ impl RankedIndex {
     /// BM25F, the server signals and the request signals for a whole query, whose terms
     /// ([`query_terms`](Self::query_terms)) are `terms`.
     pub(super) fn score_request(&self, query: &str, terms: &[(String, f32)]) -> Scored {
-        let mut scored = self.score_terms(terms);
+        let mut scored = Scored::new(self);
+        self.score_terms(terms, &mut scored);
         let top = scored.top(self);
         if top > 0.0 {
             self.add_sentences(query, top, &mut scored);
@@ -137,80 +214,50 @@ impl RankedIndex {
             .collect()
     }
 
-    /// BM25F plus the two server signals, for weighted terms.
-    fn score_terms(&self, terms: &[(String, f32)]) -> Scored {
+    /// BM25F plus the two server signals, for weighted terms, into `scored` (empty).
+    fn score_terms(&self, terms: &[(String, f32)], scored: &mut Scored) {
         let w = &self.weights;
-        let n = self.lengths.len() as f32;
-        let field_weights = self.field_weights();
-        let mut scored = Scored::default();
         for (term, query_weight) in terms {
             let Some(postings) = self.postings.get(term.as_str()) else {
                 continue;
             };
-            let weight = idf(n, postings.len() as f32) * query_weight;
-            for (tool, tf) in postings {
-                let Some(lengths) = self.lengths.get(*tool as usize) else {
-                    continue;
-                };
-                let mut weighted = 0.0;
-                let fields = tf
-                    .iter()
-                    .zip(lengths)
-                    .zip(&self.average)
-                    .zip(&field_weights);
-                for (((&tf, &length), &average), &field_weight) in fields {
-                    if tf == 0 {
-                        continue;
-                    }
-                    let norm = 1.0 - w.b + w.b * f32::from(length) / average;
-                    weighted += field_weight * f32::from(tf) / norm;
-                }
-                *scored.tools.entry(*tool).or_default() +=
-                    weight * weighted * (w.k1 + 1.0) / (w.k1 + weighted);
+            for posting in postings {
+                scored.tools.add(posting.tool, posting.impact * query_weight);
             }
         }
         if self.servers < 2 {
-            return scored;
+            return;
         }
-        let documents = if w.server_doc > 0.0 {
-            self.server_documents(terms)
-        } else {
-            Scores::default()
-        };
+        let mut documents = Dense::new(self.servers);
+        if w.server_doc > 0.0 {
+            self.server_documents(terms, &mut documents);
+        }
         // The prior is a share of the best total among the server's tools, the server
         // document's share included.
-        let mut best: Scores = documents
-            .iter()
-            .map(|(s, doc)| (*s, w.server_doc * doc))
-            .collect();
-        let mut best_own = Scores::default();
-        for (tool, own) in &scored.tools {
-            let Some(&server) = self.server_of.get(*tool as usize) else {
-                continue;
-            };
-            let entry = best_own.entry(server).or_default();
-            *entry = entry.max(*own);
-        }
-        for (server, own) in best_own {
-            *best.entry(server).or_default() += own;
-        }
-        for (server, total) in best {
-            let document = documents.get(&server).map_or(0.0, |doc| w.server_doc * doc);
-            let share = document + w.server_prior * total;
-            if share > 0.0 {
-                scored.servers.insert(server, share);
+        let mut best_own = Dense::new(self.servers);
+        for &tool in scored.tools.touched() {
+            if let Some(&server) = self.server_of.get(tool as usize) {
+                best_own.raise(server, scored.tools.get(tool));
             }
         }
-        scored
+        let mut servers: Vec<u32> = documents.touched().to_vec();
+        servers.extend_from_slice(best_own.touched());
+        // In server order, so the touched list does not follow the order tools were scored.
+        servers.sort_unstable();
+        servers.dedup();
+        for server in servers {
+            let document = w.server_doc * documents.get(server);
+            let total = document + best_own.get(server);
+            scored.servers.add(server, document + w.server_prior * total);
+        }
     }
 
     /// The BM25 score of each server as one document (its tools' names, server name and
-    /// descriptions).
-    fn server_documents(&self, terms: &[(String, f32)]) -> Scores {
+    /// descriptions), into `scores` (empty).
+    fn server_documents(&self, terms: &[(String, f32)], scores: &mut Dense) {
         let w = &self.weights;
         let servers = self.servers as f32;
         let average = self.server_lengths.iter().map(|&l| l as f32).sum::<f32>() / servers;
-        let mut scores = Scores::default();
         for (term, _) in terms {
             let Some(postings) = self.server_postings.get(term.as_str()) else {
                 continue;
@@ -222,10 +269,9 @@ impl RankedIndex {
                 };
                 let norm = 1.0 - w.b + w.b * length as f32 / average.max(1.0);
                 let tf = f32::from(*tf) / norm;
-                *scores.entry(*server).or_default() += idf * tf * (w.k1 + 1.0) / (w.k1 + tf);
+                scores.add(*server, idf * tf * (w.k1 + 1.0) / (w.k1 + tf));
             }
         }
-        scores
     }
 
     /// [`Weights::sentences`] × `top` × each tool's best fraction of a sentence's top score.
@@ -239,29 +285,29 @@ impl RankedIndex {
         }
         // A tool's best fraction is the larger of its own best (sentences it matched) and its
         // server's best (sentences where only the server signals reached it).
-        let (mut tools, mut servers) = (Scores::default(), Scores::default());
+        let mut tools = Dense::new(self.len());
+        let mut servers = Dense::new(self.servers);
+        let mut sentence = Scored::new(self);
         for part in parts {
-            let sentence = self.score_terms(&self.query_terms(part));
+            sentence.clear();
+            self.score_terms(&self.query_terms(part), &mut sentence);
             let top = sentence.top(self);
             if top <= 0.0 {
                 continue;
             }
-            for (tool, own) in &sentence.tools {
-                let entry = tools.entry(*tool).or_default();
-                *entry = entry.max((own + sentence.server_share(self, *tool)) / top);
+            for &tool in sentence.tools.touched() {
+                tools.raise(tool, sentence.total(self, tool) / top);
             }
-            for (server, share) in &sentence.servers {
-                let entry = servers.entry(*server).or_default();
-                *entry = entry.max(share / top);
+            for &server in sentence.servers.touched() {
+                servers.raise(server, sentence.servers.get(server) / top);
             }
         }
-        for (tool, fraction) in tools {
-            let server = self.server_of.get(tool as usize);
-            let floor = server.and_then(|s| servers.get(s)).copied().unwrap_or(0.0);
-            *scored.tools.entry(tool).or_default() += weight * (fraction - floor).max(0.0);
+        for &tool in tools.touched() {
+            let floor = (self.server_of.get(tool as usize)).map_or(0.0, |s| servers.get(*s));
+            scored.tools.add(tool, weight * (tools.get(tool) - floor).max(0.0));
         }
-        for (server, fraction) in servers {
-            *scored.servers.entry(server).or_default() += weight * fraction;
+        for &server in servers.touched() {
+            scored.servers.add(server, weight * servers.get(server));
         }
     }
 
@@ -282,22 +328,22 @@ impl RankedIndex {
         }
         named.sort_unstable();
         named.dedup();
-        let n = self.lengths.len() as f32;
-        let mut covered = Scores::default();
+        let n = self.len() as f32;
+        let mut covered = Dense::new(self.len());
         for term in named {
             let Some(postings) = self.postings.get(term) else {
                 continue;
             };
             let idf = idf(n, postings.len() as f32);
-            for (tool, tf) in postings.iter().filter(|(_, tf)| tf[NAME] > 0) {
-                *covered.entry(*tool).or_default() += idf * f32::from(tf[NAME]);
+            for posting in postings.iter().filter(|posting| posting.tf[NAME] > 0) {
+                covered.add(posting.tool, idf * f32::from(posting.tf[NAME]));
             }
         }
-        for (tool, mass) in covered {
+        for &tool in covered.touched() {
             if let Some(&total) = self.name_mass.get(tool as usize)
                 && total > 0.0
             {
-                *scored.tools.entry(tool).or_default() += weight * mass / total;
+                scored.tools.add(tool, weight * covered.get(tool) / total);
             }
         }
     }
@@ -360,10 +406,7 @@ mod tests {
     ) -> Vec<(usize, f32)> {
         let mut all: Vec<(u32, f32)> = (0..index.lengths.len() as u32)
             .filter(|tool| allowed.is_none_or(|list| list.contains(tool)))
-            .map(|tool| {
-                let own = scored.tools.get(&tool).copied().unwrap_or(0.0);
-                (tool, own + scored.server_share(index, tool))
-            })
+            .map(|tool| (tool, scored.total(index, tool)))
             .filter(|(_, score)| *score > 0.0)
             .collect();
         all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
