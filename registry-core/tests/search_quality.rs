@@ -13,7 +13,7 @@ use registry_core::search::eval::{EvalSet, TUNING_SET, baseline_scores, engine_s
 use registry_core::search::{SearchEngine, Strategy};
 
 /// The least gain in recall@5 over BM25 the held-out requests must show (the lower end of its
-/// interval). Measured on every query: +0.073 on sealtools_test, +0.074 on metatool_single.
+/// interval). Measured on every query: +0.073 on sealtools_test, +0.073 on metatool_single.
 const HELD_OUT_MARGIN: f64 = 0.05;
 
 fn set(name: &str) -> EvalSet {
