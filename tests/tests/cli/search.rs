@@ -170,3 +170,41 @@ fn search_stats_prints_one_json_line_to_stderr() {
         "stdout keeps only the results"
     );
 }
+
+#[test]
+fn eval_prints_intervals_the_baseline_and_which_sets_are_held_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("weather_set");
+    std::fs::create_dir(&set).unwrap();
+    let tools = [
+        r#"{"id": "w", "name": "getWeather", "description": "Current weather for a city", "extra": {}}"#,
+        r#"{"id": "m", "name": "sendEmail", "description": "Send an email message", "extra": {}}"#,
+        r#"{"id": "c", "name": "convertCurrency", "description": "Convert an amount between currencies", "extra": {}}"#,
+    ];
+    std::fs::write(set.join("tools.jsonl"), tools.join("\n")).unwrap();
+    let queries = [
+        r#"{"qid": "1", "query": "what is the weather in Paris", "relevant": ["w"]}"#,
+        r#"{"qid": "2", "query": "send an email to my boss", "relevant": ["m"]}"#,
+        r#"{"qid": "3", "query": "convert euros to dollars", "relevant": ["c"]}"#,
+    ];
+    std::fs::write(set.join("queries.jsonl"), queries.join("\n")).unwrap();
+    let text = stdout_of(toolreg().args(["eval", set.to_str().unwrap()]));
+    assert!(text.contains("recall@5 (95% interval)"), "{text}");
+    for strategy in ["BM25 baseline", "seed", "ranked"] {
+        assert!(
+            text.contains(&format!(
+                "| weather_set | held out | requests | {strategy} |"
+            )),
+            "{strategy}: {text}"
+        );
+    }
+    // Every query is answered: recall 1 with an interval of no width, and no gain on BM25.
+    assert!(
+        text.contains("| weather_set | held out | requests | ranked | 1.000 [1.000, 1.000] |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| weather_set | held out | requests | +0.000 [+0.000, +0.000] |"),
+        "{text}"
+    );
+}

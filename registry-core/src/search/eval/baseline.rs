@@ -127,4 +127,26 @@ mod tests {
         words("TheClique: getWeather for a city", &mut out);
         assert_eq!(out, ["clique", "weather", "city"]);
     }
+
+    #[test]
+    fn rank_prefers_the_rarer_term_and_breaks_ties_in_pool_order() {
+        let tools = serde_json::json!([
+            {"name": "weather_now", "description": "Weather", "inputSchema": {}},
+            {"name": "weather_alerts", "description": "Storm alerts", "inputSchema": {}},
+            {"name": "news", "description": "Headlines", "inputSchema": {}},
+            {"name": "news_two", "description": "Headlines", "inputSchema": {}},
+        ]);
+        let pool = crate::mcp::load_server("s", &tools).tools;
+        let baseline = Bm25Baseline::build(&pool);
+        assert_eq!(baseline.rank("storm weather", 5), [1, 0]);
+        assert_eq!(
+            baseline.rank("headlines", 5),
+            [2, 3],
+            "a tie keeps pool order"
+        );
+        assert!(
+            baseline.rank("the", 5).is_empty(),
+            "stop words rank nothing"
+        );
+    }
 }
