@@ -42,7 +42,7 @@ fn main() -> ExitCode {
         ("params = 0", off(|w| w.params = 0.0)),
         ("hint = 0", off(|w| w.hint = 0.0)),
         (
-            "all request signals off",
+            "all four request signals off",
             off(|w| {
                 w.sentences = 0.0;
                 w.name_coverage = 0.0;
@@ -54,6 +54,17 @@ fn main() -> ExitCode {
     let recalls = |set: &EvalSet, weights: Weights| {
         let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked).with_weights(weights);
         engine_scores(set, &engine, 5).recall
+    };
+    let keywords: Vec<EvalSet> = sets
+        .iter()
+        .map(|(_, set)| set.name_keyword_queries())
+        .collect();
+    // Every set's name keyword queries, one list: where the seed blend does its work.
+    let keyword_recalls = |weights: Weights| -> Vec<f64> {
+        keywords
+            .iter()
+            .flat_map(|set| recalls(set, weights))
+            .collect()
     };
     let mut header = String::from("| weights |");
     let mut rule = String::from("|---|");
@@ -74,6 +85,13 @@ fn main() -> ExitCode {
         ));
         base_recalls.push(recall);
     }
+    let base_keywords = keyword_recalls(base);
+    header.push_str(" name keywords, all sets |");
+    rule.push_str("---:|");
+    defaults.push_str(&format!(
+        " {:.3} |",
+        base_keywords.iter().sum::<f64>() / base_keywords.len().max(1) as f64
+    ));
     println!("{header}\n{rule}\n{defaults}");
     for (label, weights) in variants {
         let mut row = format!("| {label} |");
@@ -84,6 +102,11 @@ fn main() -> ExitCode {
                 change.mean, change.low, change.high
             ));
         }
+        let change = paired(&keyword_recalls(weights), &base_keywords);
+        row.push_str(&format!(
+            " {:+.3} [{:+.3}, {:+.3}] |",
+            change.mean, change.low, change.high
+        ));
         println!("{row}");
     }
     ExitCode::SUCCESS
