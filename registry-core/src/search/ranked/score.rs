@@ -125,15 +125,26 @@ impl Scored {
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
         let admitted = |tool: &u32| allowed.is_none_or(|list| list.binary_search(tool).is_ok());
+        let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         let mut ranked: Vec<(u32, f32)> = (self.tools.touched().iter())
             .filter(|tool| admitted(tool))
             .map(|&tool| (tool, self.total(index, tool)))
             .collect();
+        // The `k`-th best of the tools that earned something: a server whose share is below
+        // it lifts none of its other tools into the result.
+        let floor = if k > 0 && ranked.len() >= k {
+            ranked.select_nth_unstable_by(k - 1, order);
+            ranked.truncate(k);
+            ranked.last().map_or(0.0, |(_, score)| *score)
+        } else {
+            0.0
+        };
         // A server's share goes to each of its tools that earned nothing: they tie, so only
         // the first `k` in pool order can place, and only servers whose share can still beat
         // the `k`-th such tool taken so far. Servers are visited by share, highest first.
         let mut servers: Vec<(u32, f32)> = (self.servers.touched().iter())
             .map(|&server| (server, self.servers.get(server)))
+            .filter(|(_, share)| *share >= floor)
             .collect();
         servers.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut others = 0;
@@ -155,7 +166,6 @@ impl Scored {
             }
         }
         ranked.retain(|(_, score)| *score > 0.0);
-        let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         if ranked.len() > k && k > 0 {
             ranked.select_nth_unstable_by(k - 1, order);
             ranked.truncate(k);
@@ -240,12 +250,9 @@ impl RankedIndex {
                 best_own.raise(server, scored.tools.get(tool));
             }
         }
-        let mut servers: Vec<u32> = documents.touched().to_vec();
-        servers.extend_from_slice(best_own.touched());
-        // In server order, so the touched list does not follow the order tools were scored.
-        servers.sort_unstable();
-        servers.dedup();
-        for server in servers {
+        // Each server once: those with a document score, then those with only a tool's.
+        let only_own = (best_own.touched().iter()).filter(|&&server| documents.get(server) == 0.0);
+        for &server in documents.touched().iter().chain(only_own) {
             let document = w.server_doc * documents.get(server);
             let total = document + best_own.get(server);
             scored.servers.add(server, document + w.server_prior * total);
