@@ -18,11 +18,12 @@ use super::text::js_trim;
 use super::{SearchOutput, ToolSearcher};
 use crate::tool_info::ToolInfo;
 
-/// How many candidates each side first proposes to the ranked strategy's blend.
 /// The most query terms the seed score is blended into the ranked strategy for: keyword
-/// queries. Past this its weight is at most [`Weights::seed`] / 25.
+/// queries. Past this the seed weight is divided by 25 or more.
 pub const SEED_BLEND_TERMS: usize = 4;
 
+/// How many candidates each side first proposes to the ranked strategy's blend (the seed side
+/// at most this many).
 const CANDIDATES: usize = 10;
 
 /// The ranked strategy picks its `max_results` tools from this many times as many of the best
@@ -210,8 +211,8 @@ impl SearchEngine {
     /// BM25F alone for longer ones, where the seed's share has faded to noise and its top-k
     /// over a long request would cost more than everything else.
     ///
-    /// Candidates are the best `k` tools by BM25F and the best `k` by the seed score, each
-    /// re-scored with both. A tool in neither list scores at most the `k`-th BM25F score plus
+    /// Candidates are the best `k` tools by BM25F and the best `k` by the seed score (that
+    /// side, the costlier, starts from at most [`CANDIDATES`]), each re-scored with both. A tool in neither list scores at most the `k`-th BM25F score plus
     /// the weighted `k`-th seed score (zero for a list shorter than `k`, which holds every tool
     /// with a positive score), so once the last of the best `max_results` candidates scores
     /// above that, no other tool can enter. Until then a list grows: the BM25F one while the
@@ -244,7 +245,7 @@ impl SearchEngine {
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
         let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
-        let (mut k_rank, mut k_seed) = (first.max(1), first.max(1));
+        let (mut k_rank, mut k_seed) = (first.max(1), CANDIDATES.min(first).max(1));
         let mut by_seed = self.seed.rank(terms, k_seed);
         loop {
             let by_rank = ranked.top(k_rank, allowed);
