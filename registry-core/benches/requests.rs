@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::sync::LazyLock;
 
 use divan::counter::ItemsCount;
-use registry_core::search::eval::EvalSet;
+use registry_core::search::eval::{self, EvalSet};
 use registry_core::search::{SearchEngine, Strategy};
 use serde_json::Value;
 
@@ -45,7 +45,7 @@ fn set(copies: usize) -> EvalSet {
             lines.push('\n');
         }
     }
-    EvalSet::parse("stabletoolbench", &lines, &read("queries.jsonl")).expect("the set parses")
+    eval::parse("stabletoolbench", &lines, &read("queries.jsonl")).expect("the set parses")
 }
 
 struct Workload {

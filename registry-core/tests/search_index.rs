@@ -8,7 +8,9 @@ use proptest::prelude::*;
 use registry_core::pool::ToolInfo;
 use registry_core::search::ranked::Weights;
 use registry_core::search::text::js_trim;
-use registry_core::search::{SEED_BLEND_TERMS, SearchEngine, Strategy as SearchStrategy, seed};
+use registry_core::search::{
+    SEED_BLEND_TERMS, SearchEngine, Strategy as SearchStrategy, query, seed,
+};
 
 const WORDS: &[&str] = &[
     "read", "file", "files", "search", "slack", "send", "message", "git", "status", "log", "note",
@@ -162,7 +164,7 @@ fn check_seed_scores(tools: Vec<ToolInfo>, queries: Vec<String>) -> Result<(), T
     let engine = SearchEngine::new(pool, SearchStrategy::Seed);
     let index = engine.seed_index();
     for query in queries {
-        let terms = seed::parse_terms(js_trim(&query.to_lowercase()));
+        let terms = query::parse_terms(js_trim(&query.to_lowercase()));
         let every: Vec<u32> = (0..index.len() as u32).collect();
         let scanned: Vec<u32> = (0..index.len())
             .map(|i| index.text(i).score(&terms.scoring))
@@ -203,7 +205,7 @@ fn check_blend(
         {
             continue;
         }
-        let terms = seed::parse_terms(trimmed);
+        let terms = query::parse_terms(trimmed);
         let allowed = engine.seed_index().required(&terms.required);
         let ranked = engine.ranked_index().score(&query);
         let weight = if terms.scoring.len() > SEED_BLEND_TERMS {

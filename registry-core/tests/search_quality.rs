@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use registry_core::search::eval::bootstrap::paired;
-use registry_core::search::eval::{EvalSet, TUNING_SET, baseline_scores, engine_scores};
+use registry_core::search::eval::{self, EvalSet, TUNING_SET, baseline_scores, engine_scores};
 use registry_core::search::{SearchEngine, Strategy};
 
 /// The least gain in recall@5 over BM25 the held-out requests must show (the lower end of its
@@ -28,7 +28,7 @@ fn set(name: &str) -> EvalSet {
             )
         })
     };
-    EvalSet::parse(name, &read("tools.jsonl"), &read("queries.jsonl")).expect("a valid set")
+    eval::parse(name, &read("tools.jsonl"), &read("queries.jsonl")).expect("a valid set")
 }
 
 /// Every `step`-th query of `set`: the same queries on every run, fewer of them for a set that

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use registry_core::pool::ToolInfo;
-use registry_core::search::seed::{ToolText, parse_terms, search};
+use registry_core::search::query::parse_terms;
+use registry_core::search::seed::{ToolText, search};
 use registry_core::search::text::NameParts;
 use serde_json::json;
 
@@ -180,7 +181,7 @@ fn full_name_bonus_applies_only_while_running_total_is_zero() {
 
 #[test]
 fn hint_word_scores_four_and_description_word_two() {
-    let text = ToolText::new(&tool(
+    let text = ToolText::new(&*tool(
         "Zed",
         "Opens a notebook",
         Some("jupyter notebook editing"),
@@ -196,7 +197,7 @@ fn hint_word_scores_four_and_description_word_two() {
 
 #[test]
 fn regex_metacharacters_in_terms_are_literal() {
-    let text = ToolText::new(&tool("Zed", "matches a.b and (x) only", None));
+    let text = ToolText::new(&*tool("Zed", "matches a.b and (x) only", None));
     assert_eq!(text.score(&["a.b".into()]), 2);
     assert_eq!(text.score(&["a*b".into()]), 0);
     assert_eq!(
@@ -208,7 +209,7 @@ fn regex_metacharacters_in_terms_are_literal() {
 
 #[test]
 fn word_boundary_uses_ascii_word_characters_only() {
-    let text = ToolText::new(&tool("Zed", "naïve café", None));
+    let text = ToolText::new(&*tool("Zed", "naïve café", None));
     assert_eq!(text.score(&["caf".into()]), 2, "é is not a word character");
     assert_eq!(text.score(&["na".into()]), 2);
 }
@@ -307,12 +308,12 @@ fn lesson_exercise_four_scores() {
         None,
     );
     let pool = vec![other.clone(), lark.clone()];
-    let text = ToolText::new(&lark);
+    let text = ToolText::new(&*lark);
     assert_eq!(text.score(&parse_terms("lark search").scoring), 28);
     assert_eq!(text.score(&parse_terms("+lark bitable").scoring), 28);
     // The other Lark tool: lark 12 + 2, search: no part, no word → 14; it ranks second.
     assert_eq!(
-        ToolText::new(&other).score(&parse_terms("lark search").scoring),
+        ToolText::new(&*other).score(&parse_terms("lark search").scoring),
         14
     );
     assert_eq!(

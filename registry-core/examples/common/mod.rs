@@ -1,6 +1,6 @@
 //! Reading an evaluation set directory, shared by the examples.
 
-use registry_core::search::eval::EvalSet;
+use registry_core::search::eval::{self, EvalSet};
 
 /// Reads `DIR/tools.jsonl` and `DIR/queries.jsonl` from the first command-line argument; the
 /// directory's last component names the set. The error says which file or line was wrong.
@@ -19,7 +19,7 @@ pub fn set_from_args(example: &str) -> Result<EvalSet, String> {
         .rsplit('/')
         .next()
         .unwrap_or("set");
-    EvalSet::parse(name, &tools, &queries).map_err(|error| format!("{dir}: {error}"))
+    eval::parse(name, &tools, &queries).map_err(|error| format!("{dir}: {error}"))
 }
 
 /// Reads every set directory given on the command line, each named by its last component.
@@ -41,8 +41,8 @@ pub fn sets_from_args(example: &str) -> Result<Vec<(String, EvalSet)>, String> {
                 .rsplit('/')
                 .next()
                 .unwrap_or("set");
-            let set = EvalSet::parse(name, &tools, &queries)
-                .map_err(|error| format!("{dir}: {error}"))?;
+            let set =
+                eval::parse(name, &tools, &queries).map_err(|error| format!("{dir}: {error}"))?;
             Ok((name.to_owned(), set))
         })
         .collect()

@@ -4,7 +4,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use registry_core::defer::deferral;
-use registry_core::search::seed::{self, select_names};
+use registry_core::search::query::select_names;
+use registry_core::search::seed;
 use registry_core::search::text::js_trim;
 use registry_core::search::{SearchEngine, Strategy};
 use registry_core::{Env, ToolInfo};

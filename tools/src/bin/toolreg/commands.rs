@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use registry_core::dispatch::{Dispatcher, ToolUse};
 use registry_core::render::{self, OpenAiFormat};
 use registry_core::search::eval::bootstrap::paired;
-use registry_core::search::eval::{EvalSet, TUNING_SET, baseline_scores, engine_scores};
+use registry_core::search::eval::{self, TUNING_SET, baseline_scores, engine_scores};
 use registry_core::search::{SearchEngine, Strategy};
 use registry_core::{ToolInfo, TurnOptions};
 use serde_json::{Value, json};
@@ -393,7 +393,7 @@ fn eval(sets: &[std::path::PathBuf], k: usize) -> Result<ExitCode> {
             let path = Path::new(dir).join(file);
             std::fs::read_to_string(&path).map_err(|error| format!("{}: {error}", path.display()))
         };
-        let set = EvalSet::parse(&name, &read("tools.jsonl")?, &read("queries.jsonl")?)
+        let set = eval::parse(&name, &read("tools.jsonl")?, &read("queries.jsonl")?)
             .map_err(|error| format!("{}: {error}", dir.display()))?;
         let part = if name == TUNING_SET {
             "tuned"

@@ -12,9 +12,9 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use super::super::index::SeedIndex;
-use super::super::seed::Terms;
-use crate::tool_info::ToolInfo;
+use crate::document::Document;
+use crate::index::SeedIndex;
+use crate::query::Terms;
 
 /// The most server shards beside the base before everything is indexed again.
 pub(super) const MAX_OVERLAYS: usize = 4;
@@ -23,10 +23,10 @@ pub(super) const MAX_OVERLAYS: usize = 4;
 const DEAD: u32 = u32::MAX;
 
 #[derive(Debug)]
-struct Shard {
+struct Shard<D> {
     /// `None` for the base; otherwise the server whose tools it holds.
     server: Option<String>,
-    index: SeedIndex,
+    index: SeedIndex<D>,
     /// Each indexed tool's server (`None` for a tool that is not an MCP tool).
     servers: Vec<Option<String>>,
     /// Each indexed tool's name.
@@ -36,13 +36,13 @@ struct Shard {
     dead: usize,
 }
 
-impl Shard {
-    fn new(server: Option<String>, tools: &[Arc<ToolInfo>]) -> Shard {
+impl<D: Document> Shard<D> {
+    fn new(server: Option<String>, tools: &[Arc<D>]) -> Shard<D> {
         Shard {
             server,
             index: SeedIndex::build(tools),
-            servers: tools.iter().map(|tool| server_of(tool)).collect(),
-            names: tools.iter().map(|tool| tool.name.clone()).collect(),
+            servers: tools.iter().map(|tool| server_of(&**tool)).collect(),
+            names: tools.iter().map(|tool| tool.name().to_owned()).collect(),
             global: (0..tools.len() as u32).collect(),
             dead: 0,
         }
@@ -50,28 +50,28 @@ impl Shard {
 }
 
 /// The server a tool's shard is keyed by.
-fn server_of(tool: &ToolInfo) -> Option<String> {
-    tool.mcp().map(|mcp| mcp.server.clone())
+fn server_of(tool: &impl Document) -> Option<String> {
+    tool.server().map(str::to_owned)
 }
 
 /// The seed index of an engine: one shard, or a base and a few server shards.
 #[derive(Debug)]
-pub(super) struct Shards {
-    shards: Vec<Shard>,
+pub(super) struct Shards<D> {
+    shards: Vec<Shard<D>>,
     /// For each deferred position: its shard and local position (only with several shards).
     owner: Vec<(u32, u32)>,
 }
 
-impl Shards {
+impl<D: Document> Shards<D> {
     /// One index over `deferred`.
-    pub(super) fn build(deferred: &[Arc<ToolInfo>]) -> Shards {
+    pub(super) fn build(deferred: &[Arc<D>]) -> Shards<D> {
         Shards {
             shards: vec![Shard::new(None, deferred)],
             owner: Vec::new(),
         }
     }
 
-    fn single(&self) -> Option<&SeedIndex> {
+    fn single(&self) -> Option<&SeedIndex<D>> {
         match self.shards.as_slice() {
             [only] if only.dead == 0 && only.server.is_none() => Some(&only.index),
             _ => None,
@@ -80,7 +80,7 @@ impl Shards {
 
     /// The base shard's index (the whole index when there is one shard).
     #[cfg(any(test, feature = "internals"))]
-    pub(super) fn base(&self) -> Option<&SeedIndex> {
+    pub(super) fn base(&self) -> Option<&SeedIndex<D>> {
         self.shards.first().map(|shard| &shard.index)
     }
 
@@ -96,7 +96,7 @@ impl Shards {
     /// tools are those already indexed). `false` when a full build is due instead.
     pub(super) fn replace_servers(
         &mut self,
-        deferred: &[Arc<ToolInfo>],
+        deferred: &[Arc<D>],
         changed: &BTreeSet<String>,
     ) -> bool {
         for shard in &mut self.shards {
@@ -111,7 +111,7 @@ impl Shards {
                 }
             }
         }
-        let base_full = |shards: &[Shard]| {
+        let base_full = |shards: &[Shard<D>]| {
             shards
                 .first()
                 .is_none_or(|base| base.dead * 4 > base.global.len())
@@ -122,8 +122,8 @@ impl Shards {
         self.shards
             .retain(|shard| shard.server.is_none() || shard.dead < shard.global.len());
         for server in changed {
-            let tools: Vec<Arc<ToolInfo>> = (deferred.iter())
-                .filter(|tool| tool.mcp().is_some_and(|mcp| &mcp.server == server))
+            let tools: Vec<Arc<D>> = (deferred.iter())
+                .filter(|tool| tool.server() == Some(server.as_str()))
                 .cloned()
                 .collect();
             if !tools.is_empty() {
@@ -136,7 +136,7 @@ impl Shards {
         // Every live tool's new position; a shard's live tools stay in pool order.
         let positions: HashMap<&str, u32, foldhash::fast::RandomState> =
             (deferred.iter().enumerate())
-                .map(|(i, tool)| (tool.name.as_str(), i as u32))
+                .map(|(i, tool)| (tool.name(), i as u32))
                 .collect();
         self.owner = vec![(u32::MAX, u32::MAX); deferred.len()];
         for (s, shard) in self.shards.iter_mut().enumerate() {

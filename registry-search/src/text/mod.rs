@@ -1,52 +1,17 @@
-//! Text rules ToolSearch shares between its strategies: name parts and word boundaries.
+//! Text analysis, in one place: how ToolSearch splits names, descriptions and queries.
+//!
+//! - The seed rules read text as the design's JavaScript does: white space as `\s`, words as
+//!   runs of `[A-Za-z0-9_]`, word boundaries as `\b` (this module), name parts as
+//!   [`names`] splits them.
+//! - The ranked strategy reads [`terms`]: alphanumeric runs cut at case humps, stop words
+//!   dropped, abbreviations spelled out, light stemming; requests as sentences and clauses.
+//! - The evaluation baseline and its name-keyword queries read [`plain_words`]: alphanumeric
+//!   runs cut where a lower-case letter or digit meets an upper-case one, lower-cased.
 
-/// A tool name split for matching.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct NameParts {
-    /// The lower-cased parts.
-    pub parts: Vec<String>,
-    /// The parts joined for the "full name" fallback.
-    pub full: String,
-    /// Whether the name starts with `mcp__`.
-    pub is_mcp: bool,
-}
+pub mod names;
+pub mod terms;
 
-/// Splits a tool name. An MCP name loses `mcp__`, is lower-cased and split on `__` then `_`
-/// (empty parts dropped); its full form replaces `__` and then `_` with spaces. Any other name is split at
-/// each lower→upper letter boundary and at `_`, lower-cased; its full form joins the parts
-/// with spaces (`WebFetch` → `web`, `fetch`).
-pub fn parse_tool_name(name: &str) -> NameParts {
-    if let Some(rest) = name.strip_prefix("mcp__") {
-        let lower = rest.to_lowercase();
-        let parts = lower
-            .split("__")
-            .flat_map(|piece| piece.split('_'))
-            .filter(|part| !part.is_empty())
-            .map(str::to_owned)
-            .collect();
-        return NameParts {
-            parts,
-            full: lower.replace("__", " ").replace('_', " "),
-            is_mcp: true,
-        };
-    }
-    let mut spaced = String::with_capacity(name.len() + 4);
-    let mut previous: Option<char> = None;
-    for ch in name.chars() {
-        if previous.is_some_and(|p| p.is_ascii_lowercase()) && ch.is_ascii_uppercase() {
-            spaced.push(' ');
-        }
-        spaced.push(if ch == '_' { ' ' } else { ch });
-        previous = Some(ch);
-    }
-    let lower = spaced.to_lowercase();
-    let parts: Vec<String> = split_js_whitespace(&lower);
-    NameParts {
-        full: parts.join(" "),
-        parts,
-        is_mcp: false,
-    }
-}
+pub use names::{NameParts, parse_tool_name};
 
 /// JavaScript's `\s` (and what `trim` removes): Unicode white space without U+0085, plus U+FEFF.
 pub fn is_js_whitespace(ch: char) -> bool {
@@ -58,34 +23,75 @@ pub fn js_trim(text: &str) -> &str {
     text.trim_matches(is_js_whitespace)
 }
 
+/// Whether every byte of `term` is an ASCII word character.
+pub(crate) fn is_word_term(term: &str) -> bool {
+    term.bytes().all(is_word_byte)
+}
+
+#[inline]
+pub(crate) fn is_word_byte(byte: u8) -> bool {
+    // Every byte has an entry: the lookup compiles to a load.
+    WORD_BYTES.get(usize::from(byte)).copied().unwrap_or(false)
+}
+
+/// `[A-Za-z0-9_]`, by byte.
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut slots: &mut [bool] = &mut table;
+    let mut byte = 0u8;
+    while let Some((slot, rest)) = { slots }.split_first_mut() {
+        *slot = byte.is_ascii_alphanumeric() || byte == b'_';
+        byte = byte.wrapping_add(1);
+        slots = rest;
+    }
+    table
+};
+
+/// The maximal runs of ASCII word characters of a lower-cased text.
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        .filter(|word| !word.is_empty())
+}
+
+/// `text.to_lowercase()` into `out`, without allocating for ASCII text.
+pub(crate) fn lower_into(text: &str, out: &mut String) {
+    out.clear();
+    if text.is_ascii() {
+        out.push_str(text);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&text.to_lowercase());
+    }
+}
+
+/// Calls `word` with each plain word of `text`: the maximal alphanumeric runs, cut where a
+/// lower-case letter or a digit meets an upper-case one, lower-cased (`getHTTPStatus2Go` →
+/// `get`, `httpstatus2`, `go`).
+pub fn plain_words(text: &str, mut word: impl FnMut(String)) {
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for ch in text.chars() {
+        if !ch.is_alphanumeric() {
+            if !current.is_empty() {
+                word(std::mem::take(&mut current));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if previous_lower && ch.is_uppercase() && !current.is_empty() {
+            word(std::mem::take(&mut current));
+        }
+        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
+        current.extend(ch.to_lowercase());
+    }
+    if !current.is_empty() {
+        word(current);
+    }
+}
+
 /// `text.split(/\s+/).filter(Boolean)` as JavaScript does it.
 pub fn js_words(text: &str) -> impl Iterator<Item = &str> {
     text.split(is_js_whitespace).filter(|word| !word.is_empty())
-}
-
-/// `text.split(/\s+/)` as JavaScript does it: empty strings at the ends are kept.
-fn split_js_whitespace(text: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut in_space = false;
-    for ch in text.chars() {
-        if is_js_whitespace(ch) {
-            if !in_space {
-                parts.push(std::mem::take(&mut current));
-            }
-            in_space = true;
-        } else {
-            current.push(ch);
-            in_space = false;
-        }
-    }
-    parts.push(current);
-    parts
-}
-
-/// An ASCII word character, as JavaScript's `\b` sees it.
-fn is_word_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || byte == b'_'
 }
 
 fn boundary(text: &[u8], at: usize) -> bool {
@@ -155,30 +161,6 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn camel_case_name_splits_at_lower_upper_boundaries() {
-        assert_eq!(parse_tool_name("WebFetch").parts, ["web", "fetch"]);
-        assert_eq!(parse_tool_name("LSP").parts, ["lsp"]);
-        assert_eq!(parse_tool_name("NotebookEdit").full, "notebook edit");
-    }
-
-    #[test]
-    fn mcp_name_splits_on_double_then_single_underscore() {
-        let parsed =
-            parse_tool_name("mcp__claude_ai_OKEngine_LARK_MCP__lark_bitable_search_records");
-        assert!(parsed.is_mcp);
-        assert_eq!(
-            parsed.parts,
-            [
-                "claude", "ai", "okengine", "lark", "mcp", "lark", "bitable", "search", "records"
-            ]
-        );
-        assert_eq!(
-            parsed.full,
-            "claude ai okengine lark mcp lark bitable search records"
-        );
-    }
 
     #[test]
     fn find_agrees_with_a_window_scan() {

@@ -1,4 +1,5 @@
-//! Text analysis for the ranked strategy: terms, request sentences and word runs.
+//! The ranked strategy's terms: words cut at case humps, stop words dropped, abbreviations
+//! spelled out, light stemming; requests read as sentences and request clauses.
 
 /// Common English words dropped from tool text and queries, sorted.
 const STOP_WORDS: &[&str] = &[
@@ -70,7 +71,7 @@ const REQUEST_VERBS: &[&str] = &[
 /// stop words dropped, a few abbreviations spelled out (`info` → `information`), light stemming.
 ///
 /// ```
-/// use registry_core::search::ranked::tokenize;
+/// use registry_search::ranked::tokenize;
 ///
 /// let mut terms = Vec::new();
 /// tokenize("getForensicAnalysis of the HTTPServer", &mut terms);
@@ -85,7 +86,7 @@ pub fn tokenize(text: &str, out: &mut Vec<String>) {
 /// Splits a query into terms like [`tokenize`], adding, for each word written with case humps
 /// (`YouTube`, `LinkedIn`), its whole lower-cased form (`youtube`): tool names spell such words
 /// both ways, and a query cannot tell which.
-pub(super) fn tokenize_query(text: &str, out: &mut Vec<String>) {
+pub(crate) fn tokenize_query(text: &str, out: &mut Vec<String>) {
     for run in text.split(|ch: char| !ch.is_alphanumeric()) {
         split_humps(run, |term| push_term(term, out));
         for word in run.split(char::is_numeric).filter(|word| !word.is_empty()) {
@@ -101,7 +102,7 @@ pub(super) fn tokenize_query(text: &str, out: &mut Vec<String>) {
 /// Pushes the term two adjacent request words make as one word (`zip code` → `zipcode`,
 /// `time zones` → `timezone`): tool names write as one word what requests write as two. Only
 /// words of letters alone join, the first ending where the space does (`code, time` does not).
-pub(super) fn push_compound(first: &str, second: &str, out: &mut Vec<String>) {
+pub(crate) fn push_compound(first: &str, second: &str, out: &mut Vec<String>) {
     let second = second.trim_end_matches(|ch: char| !ch.is_alphanumeric());
     let letters = |word: &str| !word.is_empty() && word.chars().all(char::is_alphabetic);
     if letters(first) && letters(second) {
@@ -158,7 +159,7 @@ fn push_term(word: &str, out: &mut Vec<String>) {
 /// `generating` share one stem.
 ///
 /// ```
-/// use registry_core::search::ranked::stem;
+/// use registry_search::ranked::stem;
 ///
 /// assert_eq!(stem("searches".into()), "search");
 /// assert_eq!(stem("queries".into()), "query");
@@ -196,11 +197,11 @@ pub fn stem(mut word: String) -> String {
 
 /// The most sentences of one request scored on their own: each costs a scoring pass, and a
 /// request to find tools is a few sentences long.
-pub(super) const MAX_SENTENCES: usize = 16;
+pub(crate) const MAX_SENTENCES: usize = 16;
 
 /// The first [`MAX_SENTENCES`] sentences of a request that have at least two words: text up to
 /// and including each `.`, `?`, `!` or `;`, and the rest.
-pub(super) fn sentences(query: &str) -> Vec<&str> {
+pub(crate) fn sentences(query: &str) -> Vec<&str> {
     query
         .split_inclusive(['.', '?', '!', ';'])
         .filter(|sentence| sentence.split_whitespace().nth(1).is_some())
@@ -214,7 +215,7 @@ pub(super) fn sentences(query: &str) -> Vec<&str> {
 ///
 /// In `I'm a fan of the streamer. Can you fetch the channel clips?`, the clause is
 /// `the channel clips?`: what is asked for, not the story around it.
-pub(super) fn request_words(query: &str) -> impl Iterator<Item = (&str, bool)> {
+pub(crate) fn request_words(query: &str) -> impl Iterator<Item = (&str, bool)> {
     let mut in_clause = false;
     query.split_whitespace().map(move |word| {
         let bare = word.trim_matches(|ch: char| !ch.is_alphanumeric());

@@ -27,16 +27,15 @@ impl RankedIndex {
     /// ```
     /// use std::sync::Arc;
     ///
-    /// use registry_core::mcp::load_servers;
-    /// use registry_core::search::ranked::{RankedIndex, Weights};
-    /// use serde_json::json;
+    /// use registry_search::ToolDoc;
+    /// use registry_search::ranked::{RankedIndex, Weights};
     ///
-    /// let tools = json!([
-    ///     {"name": "weather_now", "description": "Current weather", "inputSchema": {}},
-    ///     {"name": "weather_today", "description": "Weather today", "inputSchema": {}},
-    ///     {"name": "hotel_search", "description": "Hotels", "inputSchema": {}},
-    /// ]);
-    /// let pool: Vec<Arc<_>> = load_servers([("s", &tools)]).tools;
+    /// let pool = [
+    ///     ("weather_now", "Current weather"),
+    ///     ("weather_today", "Weather today"),
+    ///     ("hotel_search", "Hotels"),
+    /// ]
+    /// .map(|(name, description)| Arc::new(ToolDoc::new(name, description)));
     /// let index = RankedIndex::build(&pool, Weights::default());
     /// // The second weather tool matches nothing the first does not: it gives way.
     /// let candidates = [(0, 10.0), (1, 9.5), (2, 9.0)];

@@ -3,9 +3,10 @@
 //!
 //! The set format (one JSON object a line): `tools.jsonl` holds `{"id", "name",
 //! "description", "extra"}`, `queries.jsonl` holds `{"qid", "query", "relevant": [ids]}`.
-//! Each tool becomes `mcp__<server>__<name>`, the server being `extra.tool_name` where the set
-//! has one and the set's name otherwise; parameters (`extra.params`) become string properties
-//! of its input schema.
+//! Each tool becomes an MCP tool of server `extra.tool_name` where the set has one and of the
+//! set's name otherwise, its parameters (`extra.params`) string properties of its input schema;
+//! the caller's loader turns each server's `tools/list` into documents ([`EvalSet::load`]),
+//! so that the pool is named and checked as its users' pools are.
 //!
 //! Figures come with a 95% bootstrap interval over the queries ([`bootstrap`]), and beside the
 //! plain BM25 baseline ([`Bm25Baseline`]). The ranked strategy's defaults were chosen on
@@ -24,15 +25,14 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{SearchEngine, Strategy};
-use crate::mcp::load_servers;
-use crate::tool_info::ToolInfo;
+use super::{Document, SearchEngine, Strategy};
+use crate::text::plain_words;
 
 /// A loaded evaluation set.
-#[derive(Debug, Clone)]
-pub struct EvalSet {
+#[derive(Debug)]
+pub struct EvalSet<D> {
     /// The pool: every tool, deferred.
-    pub pool: Vec<Arc<ToolInfo>>,
+    pub pool: Vec<Arc<D>>,
     /// The queries with the names of their relevant tools.
     pub queries: Vec<EvalQuery>,
 }
@@ -97,13 +97,28 @@ fn lines<'a, T: serde::de::DeserializeOwned>(
         })
 }
 
-impl EvalSet {
-    /// Parses a set; `set_name` is the server part of tools without `extra.tool_name`.
-    pub fn parse(
+impl<D> Clone for EvalSet<D> {
+    fn clone(&self) -> Self {
+        EvalSet {
+            pool: self.pool.clone(),
+            queries: self.queries.clone(),
+        }
+    }
+}
+
+/// Each server of a set with its `tools/list` result (a JSON array), in the set's order.
+pub type ServerLists = [(String, Value)];
+
+impl<D: Document> EvalSet<D> {
+    /// Parses a set; `set_name` is the server part of tools without `extra.tool_name`. `load`
+    /// turns the servers' tool lists into the pool: one document per listed tool, server by
+    /// server, in order, or an error that is reported as the set's.
+    pub fn load(
         set_name: &str,
         tools_jsonl: &str,
         queries_jsonl: &str,
-    ) -> Result<EvalSet, EvalError> {
+        load: impl FnOnce(&ServerLists) -> Result<Vec<Arc<D>>, String>,
+    ) -> Result<EvalSet<D>, EvalError> {
         let tools: Vec<ToolLine> = lines("tools.jsonl", tools_jsonl).collect::<Result<_, _>>()?;
         let mut servers: Vec<(String, Vec<Value>, Vec<&str>)> = Vec::new();
         let mut server_index: HashMap<String, usize> = HashMap::new();
@@ -145,17 +160,22 @@ impl EvalSet {
             .into_iter()
             .map(|(server, list, _)| (server, Value::Array(list)))
             .collect();
-        let loaded = load_servers(values.iter().map(|(server, list)| (server.as_str(), list)));
-        if let Some(error) = loaded.errors.first() {
-            return Err(EvalError {
-                file: "tools.jsonl",
-                line: 0,
-                message: error.to_string(),
-            });
+        let set_error = |message| EvalError {
+            file: "tools.jsonl",
+            line: 0,
+            message,
+        };
+        let pool = load(&values).map_err(set_error)?;
+        if pool.len() != ids_in_order.len() {
+            return Err(set_error(format!(
+                "the loader made {} tools of the set's {}",
+                pool.len(),
+                ids_in_order.len()
+            )));
         }
         let names: HashMap<&str, String> = ids_in_order
             .into_iter()
-            .zip(loaded.tools.iter().map(|tool| tool.name.clone()))
+            .zip(pool.iter().map(|tool| tool.name().to_owned()))
             .collect();
         let mut queries = Vec::new();
         for (i, query) in lines::<QueryLine>("queries.jsonl", queries_jsonl).enumerate() {
@@ -176,29 +196,22 @@ impl EvalSet {
                 relevant,
             });
         }
-        Ok(EvalSet {
-            pool: loaded.tools,
-            queries,
-        })
+        Ok(EvalSet { pool, queries })
     }
-}
 
-impl EvalSet {
     /// Short keyword queries made from the tools' own names: each tool's received name split
     /// into words (camel case and `_`, `-`, spaces), the first three lower-cased, with that tool
     /// as the one relevant answer. This is the kind of query the seed scoring was made for.
-    pub fn name_keyword_queries(&self) -> EvalSet {
+    pub fn name_keyword_queries(&self) -> EvalSet<D> {
         let queries = self
             .pool
             .iter()
             .filter_map(|tool| {
-                let raw = tool
-                    .mcp()
-                    .map_or(tool.name.as_str(), |mcp| mcp.tool.as_str());
-                let words = split_name(raw);
+                let mut words = Vec::new();
+                plain_words(tool.own_name(), |word| words.push(word));
                 (!words.is_empty()).then(|| EvalQuery {
                     query: words.into_iter().take(3).collect::<Vec<_>>().join(" "),
-                    relevant: vec![tool.name.clone()],
+                    relevant: vec![tool.name().to_owned()],
                 })
             })
             .collect();
@@ -207,27 +220,6 @@ impl EvalSet {
             queries,
         }
     }
-}
-
-/// `getWeatherForecast` → get, weather, forecast; `List Artist_Concerts` → list, artist, concerts.
-fn split_name(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut previous_lower = false;
-    for ch in name.chars() {
-        if !ch.is_alphanumeric() {
-            words.extend((!current.is_empty()).then(|| std::mem::take(&mut current)));
-            previous_lower = false;
-            continue;
-        }
-        if previous_lower && ch.is_uppercase() {
-            words.push(std::mem::take(&mut current));
-        }
-        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
-        current.extend(ch.to_lowercase());
-    }
-    words.extend((!current.is_empty()).then_some(current));
-    words
 }
 
 /// The set the ranked strategy's weights and word lists were chosen on (all of its queries,
@@ -263,7 +255,11 @@ pub struct QueryScores {
 impl QueryScores {
     /// The figures of `rank` (a query and a cut-off to the pool names it ranks first) at
     /// cut-off `k`.
-    pub fn of(set: &EvalSet, k: usize, mut rank: impl FnMut(&str, usize) -> Vec<String>) -> Self {
+    pub fn of<D>(
+        set: &EvalSet<D>,
+        k: usize,
+        mut rank: impl FnMut(&str, usize) -> Vec<String>,
+    ) -> Self {
         let mut scores = QueryScores::default();
         for query in &set.queries {
             let ranked = rank(&query.query, 100.max(k));
@@ -299,45 +295,56 @@ impl QueryScores {
 }
 
 /// Each query's figures for an engine built over `set.pool`.
-pub fn engine_scores(set: &EvalSet, engine: &SearchEngine, k: usize) -> QueryScores {
+pub fn engine_scores<D: Document>(
+    set: &EvalSet<D>,
+    engine: &SearchEngine<D>,
+    k: usize,
+) -> QueryScores {
     QueryScores::of(set, k, |query, n| engine.search(query, n).matches)
 }
 
 /// Each query's figures for the BM25 baseline over `set.pool`.
-pub fn baseline_scores(set: &EvalSet, k: usize) -> QueryScores {
+pub fn baseline_scores<D: Document>(set: &EvalSet<D>, k: usize) -> QueryScores {
     let baseline = Bm25Baseline::build(&set.pool);
     QueryScores::of(set, k, |query, n| {
         (baseline.rank(query, n).into_iter())
-            .filter_map(|i| set.pool.get(i).map(|tool| tool.name.clone()))
+            .filter_map(|i| set.pool.get(i).map(|tool| tool.name().to_owned()))
             .collect()
     })
 }
 
 /// Evaluates a strategy at cut-off `k`.
-pub fn evaluate(set: &EvalSet, strategy: Strategy, k: usize) -> Metrics {
+pub fn evaluate<D: Document>(set: &EvalSet<D>, strategy: Strategy, k: usize) -> Metrics {
     evaluate_engine(set, &SearchEngine::new(set.pool.clone(), strategy), k)
 }
 
 /// Evaluates an engine built over `set.pool` at cut-off `k`.
-pub fn evaluate_engine(set: &EvalSet, engine: &SearchEngine, k: usize) -> Metrics {
+pub fn evaluate_engine<D: Document>(
+    set: &EvalSet<D>,
+    engine: &SearchEngine<D>,
+    k: usize,
+) -> Metrics {
     engine_scores(set, engine, k).metrics()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::eval_loader;
 
     #[test]
     fn names_split_at_humps_and_separators() {
+        let words = |name: &str| {
+            let mut out = Vec::new();
+            plain_words(name, |word| out.push(word));
+            out
+        };
+        assert_eq!(words("getWeatherForecast"), ["get", "weather", "forecast"]);
         assert_eq!(
-            split_name("getWeatherForecast"),
-            ["get", "weather", "forecast"]
-        );
-        assert_eq!(
-            split_name("List Artist_Concerts"),
+            words("List Artist_Concerts"),
             ["list", "artist", "concerts"]
         );
-        assert_eq!(split_name("HTTPServer2go"), ["httpserver2go"]);
+        assert_eq!(words("HTTPServer2go"), ["httpserver2go"]);
     }
 
     #[test]
@@ -345,8 +352,8 @@ mod tests {
         let tools = r#"{"id": "a", "name": "getWeather", "description": "Current weather for a city", "extra": {"params": ["city"]}}
 {"id": "b", "name": "sendEmail", "description": "Send an email", "extra": {}}"#;
         let queries = r#"{"qid": "1", "query": "what is the weather in Paris", "relevant": ["a"]}"#;
-        let set = EvalSet::parse("demo", tools, queries).unwrap();
-        assert_eq!(set.pool[0].name, "mcp__demo__getWeather");
+        let set = EvalSet::load("demo", tools, queries, eval_loader).unwrap();
+        assert_eq!(set.pool[0].name(), "mcp__demo__getWeather");
         let metrics = evaluate(&set, Strategy::Ranked, 5);
         assert_eq!((metrics.recall, metrics.hit, metrics.mrr), (1.0, 1.0, 1.0));
         let names = set.name_keyword_queries();
@@ -355,11 +362,16 @@ mod tests {
 
     #[test]
     fn a_bad_line_is_reported_with_file_and_line() {
-        let error = EvalSet::parse("x", r#"{"id": 1}"#, "").unwrap_err();
+        let error = EvalSet::load("x", r#"{"id": 1}"#, "", eval_loader).unwrap_err();
         assert_eq!((error.file, error.line), ("tools.jsonl", 1));
         let tools = r#"{"id": "a", "name": "n", "description": "d"}"#;
-        let error =
-            EvalSet::parse("x", tools, r#"{"query": "q", "relevant": ["zz"]}"#).unwrap_err();
+        let error = EvalSet::load(
+            "x",
+            tools,
+            r#"{"query": "q", "relevant": ["zz"]}"#,
+            eval_loader,
+        )
+        .unwrap_err();
         assert!(error.message.contains("`zz`"));
     }
 }

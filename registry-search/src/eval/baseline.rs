@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::tool_info::ToolInfo;
+use crate::document::Document;
+use crate::text::plain_words;
 
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -17,30 +18,13 @@ const STOP: [&str; 33] = [
     "with", "you", "your", "want",
 ];
 
-/// The baseline's words of a text: split at non-alphanumeric characters and at a lower-case
-/// letter or digit followed by an upper-case one, lower-cased, stop words dropped.
+/// The baseline's words of a text: its [plain words](plain_words), stop words dropped.
 fn words(text: &str, out: &mut Vec<String>) {
-    let mut word = String::new();
-    let mut previous_lower = false;
-    let flush = |word: &mut String, out: &mut Vec<String>| {
-        if !word.is_empty() && !STOP.contains(&word.as_str()) {
-            out.push(std::mem::take(word));
+    plain_words(text, |word| {
+        if !STOP.contains(&word.as_str()) {
+            out.push(word);
         }
-        word.clear();
-    };
-    for ch in text.chars() {
-        if !ch.is_alphanumeric() {
-            flush(&mut word, out);
-            previous_lower = false;
-            continue;
-        }
-        if previous_lower && ch.is_uppercase() {
-            flush(&mut word, out);
-        }
-        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
-        word.extend(ch.to_lowercase());
-    }
-    flush(&mut word, out);
+    });
 }
 
 /// The baseline's index of a pool.
@@ -52,20 +36,20 @@ pub struct Bm25Baseline {
 
 impl Bm25Baseline {
     /// Indexes every tool of `pool`.
-    pub fn build(pool: &[Arc<ToolInfo>]) -> Self {
+    pub fn build<D: Document>(pool: &[Arc<D>]) -> Self {
         let mut postings: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
         let mut lengths = Vec::with_capacity(pool.len());
         let mut terms = Vec::new();
         for (i, tool) in pool.iter().enumerate() {
             terms.clear();
-            match tool.mcp() {
-                Some(mcp) => {
-                    words(&mcp.server, &mut terms);
-                    words(&mcp.tool, &mut terms);
+            match tool.server() {
+                Some(server) => {
+                    words(server, &mut terms);
+                    words(tool.own_name(), &mut terms);
                 }
-                None => words(&tool.name, &mut terms),
+                None => words(tool.name(), &mut terms),
             }
-            words(&tool.description, &mut terms);
+            words(tool.description(), &mut terms);
             lengths.push(terms.len() as f64);
             let mut counts: HashMap<&str, u32> = HashMap::new();
             for term in &terms {
@@ -136,7 +120,7 @@ mod tests {
             {"name": "news", "description": "Headlines", "inputSchema": {}},
             {"name": "news_two", "description": "Headlines", "inputSchema": {}},
         ]);
-        let pool = crate::mcp::load_server("s", &tools).tools;
+        let pool = crate::testing::load_server("s", &tools);
         let baseline = Bm25Baseline::build(&pool);
         assert_eq!(baseline.rank("storm weather", 5), [1, 0]);
         assert_eq!(

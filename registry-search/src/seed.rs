@@ -16,109 +16,17 @@
 //!    hint word match; +2 for a description word match.
 //! 7. Scores above 0, best first, ties in pool order, cut to `max_results`.
 
-use std::sync::Arc;
+#[cfg(any(test, feature = "internals"))]
+pub use scan::{fast_path, rank, search};
 
-use super::SearchOutput;
-use super::distinct::push_new;
-use super::engine::names_at;
-use super::text::{js_trim, js_words, matches_word, parse_tool_name};
-use crate::tool_info::ToolInfo;
-
-/// A parsed keyword query.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Terms {
-    /// Terms every result must match.
-    pub required: Vec<String>,
-    /// The terms that score, in order.
-    pub scoring: Vec<String>,
-}
-
-/// Splits a lower-cased, trimmed query into required and scoring terms.
-pub fn parse_terms(query: &str) -> Terms {
-    let mut required = Vec::new();
-    let mut optional = Vec::new();
-    for term in js_words(query) {
-        match term.strip_prefix('+') {
-            Some(rest) if !rest.is_empty() => required.push(rest.to_owned()),
-            _ => optional.push(term.to_owned()),
-        }
-    }
-    let scoring = if required.is_empty() {
-        optional
-    } else {
-        required.iter().cloned().chain(optional).collect()
-    };
-    Terms { required, scoring }
-}
-
-/// The names listed after `select:`, when the raw query is a select query.
-pub fn select_names(raw: &str) -> Option<Vec<&str>> {
-    let (prefix, rest) = raw.split_at_checked(7)?;
-    if !prefix.eq_ignore_ascii_case("select:") {
-        return None;
-    }
-    // JavaScript's `.` matches no line terminator, so `^select:(.+)$` needs a one-line rest.
-    if rest.is_empty() || rest.contains(['\n', '\r', '\u{2028}', '\u{2029}']) {
-        return None;
-    }
-    Some(
-        rest.split(',')
-            .map(js_trim)
-            .filter(|name| !name.is_empty())
-            .collect(),
-    )
-}
-
-fn find<'a>(tools: &'a [Arc<ToolInfo>], name: &str) -> Option<&'a Arc<ToolInfo>> {
-    tools.iter().find(|tool| tool.answers_to(name))
-}
-
-/// The fast paths every strategy shares: `select:`, exact name, `mcp__` prefix. `None` when the
-/// query is a keyword search.
-pub fn fast_path(
-    raw: &str,
-    max_results: usize,
-    pool: &[Arc<ToolInfo>],
-    deferred: &[Arc<ToolInfo>],
-) -> Option<Vec<String>> {
-    if let Some(names) = select_names(raw) {
-        let (mut found, mut seen) = (Vec::new(), None);
-        for name in names {
-            if let Some(tool) = find(deferred, name).or_else(|| find(pool, name)) {
-                push_new(&mut found, &mut seen, &tool.name);
-            }
-        }
-        return Some(found);
-    }
-    let query = raw.to_lowercase();
-    let query = js_trim(&query);
-    let exact = |tool: &&Arc<ToolInfo>| tool.name.to_lowercase() == query;
-    if let Some(tool) = deferred
-        .iter()
-        .find(exact)
-        .or_else(|| pool.iter().find(exact))
-    {
-        return Some(vec![tool.name.clone()]);
-    }
-    if query.starts_with("mcp__") && query.len() > 5 {
-        let matches: Vec<String> = deferred
-            .iter()
-            .filter(|tool| tool.name.to_lowercase().starts_with(query))
-            .take(max_results)
-            .map(|tool| tool.name.clone())
-            .collect();
-        if !matches.is_empty() {
-            return Some(matches);
-        }
-    }
-    None
-}
+use super::document::Document;
+use super::text::{NameParts, matches_word, parse_tool_name};
 
 /// The text of one tool that the keyword rules read, lower-cased once.
 #[derive(Debug, Clone, Default)]
 pub struct ToolText {
     /// The name's parts.
-    pub name: super::text::NameParts,
+    pub name: NameParts,
     /// The lower-cased description.
     pub description: String,
     /// The lower-cased search hint, empty when none.
@@ -127,11 +35,11 @@ pub struct ToolText {
 
 impl ToolText {
     /// Prepares a tool.
-    pub fn new(tool: &ToolInfo) -> Self {
+    pub fn new(tool: &impl Document) -> Self {
         ToolText {
-            name: parse_tool_name(&tool.name),
-            description: tool.description.to_lowercase(),
-            hint: tool.search_hint.as_deref().unwrap_or("").to_lowercase(),
+            name: parse_tool_name(tool.name()),
+            description: tool.description().to_lowercase(),
+            hint: tool.search_hint().unwrap_or("").to_lowercase(),
         }
     }
 
@@ -172,6 +80,65 @@ impl ToolText {
     }
 }
 
+/// The straight scan every index answer is checked against: the design's algorithm over the
+/// tools as given, with no index (the workspace's tests, benchmarks and fuzzers).
+#[cfg(any(test, feature = "internals"))]
+mod scan {
+    use std::sync::Arc;
+
+    use super::ToolText;
+    use crate::SearchOutput;
+    use crate::distinct::push_new;
+    use crate::document::Document;
+    use crate::engine::names_at;
+    use crate::query::{parse_terms, select_names};
+    use crate::text::js_trim;
+
+    fn find<'a, D: Document>(tools: &'a [Arc<D>], name: &str) -> Option<&'a Arc<D>> {
+    tools.iter().find(|tool| tool.answers_to(name))
+}
+
+/// The fast paths every strategy shares: `select:`, exact name, `mcp__` prefix. `None` when the
+/// query is a keyword search.
+pub fn fast_path<D: Document>(
+    raw: &str,
+    max_results: usize,
+    pool: &[Arc<D>],
+    deferred: &[Arc<D>],
+) -> Option<Vec<String>> {
+    if let Some(names) = select_names(raw) {
+        let (mut found, mut seen) = (Vec::new(), None);
+        for name in names {
+            if let Some(tool) = find(deferred, name).or_else(|| find(pool, name)) {
+                push_new(&mut found, &mut seen, tool.name());
+            }
+        }
+        return Some(found);
+    }
+    let query = raw.to_lowercase();
+    let query = js_trim(&query);
+    let exact = |tool: &&Arc<D>| tool.name().to_lowercase() == query;
+    if let Some(tool) = deferred
+        .iter()
+        .find(exact)
+        .or_else(|| pool.iter().find(exact))
+    {
+        return Some(vec![tool.name().to_owned()]);
+    }
+    if query.starts_with("mcp__") && query.len() > 5 {
+        let matches: Vec<String> = deferred
+            .iter()
+            .filter(|tool| tool.name().to_lowercase().starts_with(query))
+            .take(max_results)
+            .map(|tool| tool.name().to_owned())
+            .collect();
+        if !matches.is_empty() {
+            return Some(matches);
+        }
+    }
+    None
+}
+
 /// Keeps scores above 0, best first with ties in the given order, at most `max_results`.
 pub fn rank(scored: impl IntoIterator<Item = (usize, u32)>, max_results: usize) -> Vec<usize> {
     let mut kept: Vec<(usize, u32)> = scored.into_iter().filter(|(_, score)| *score > 0).collect();
@@ -184,16 +151,16 @@ pub fn rank(scored: impl IntoIterator<Item = (usize, u32)>, max_results: usize) 
 
 /// Runs the seed algorithm over `deferred` (the pool's deferred tools, in pool order) by a
 /// straight scan.
-pub fn search(
+pub fn search<D: Document>(
     raw: &str,
     max_results: usize,
-    pool: &[Arc<ToolInfo>],
-    deferred: &[Arc<ToolInfo>],
+    pool: &[Arc<D>],
+    deferred: &[Arc<D>],
     pending_mcp_servers: &[String],
 ) -> SearchOutput {
     let matches = fast_path(raw, max_results, pool, deferred).unwrap_or_else(|| {
         let terms = parse_terms(js_trim(&raw.to_lowercase()));
-        let texts: Vec<ToolText> = deferred.iter().map(|tool| ToolText::new(tool)).collect();
+        let texts: Vec<ToolText> = deferred.iter().map(|tool| ToolText::new(&**tool)).collect();
         let scored = texts
             .iter()
             .enumerate()
@@ -202,4 +169,5 @@ pub fn search(
         names_at(deferred, rank(scored, max_results).into_iter())
     });
     SearchOutput::new(matches, raw, deferred.len(), pending_mcp_servers)
+}
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::tool_info::ToolInfo;
+use crate::document::Document;
 
 /// Hashed with foldhash, as the ranked index's maps are: the keys are the pool's own names.
 type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
@@ -17,16 +17,18 @@ pub struct NameTable {
 
 impl NameTable {
     /// Indexes `tools`; `prefixes` also keeps the sorted lower-cased names for prefix queries.
-    pub fn build(tools: &[Arc<ToolInfo>], prefixes: bool) -> NameTable {
+    pub fn build<D: Document>(tools: &[Arc<D>], prefixes: bool) -> NameTable {
         let mut table = NameTable::default();
         for (i, tool) in tools.iter().enumerate() {
             let i = i as u32;
-            for name in std::iter::once(&tool.name).chain(&tool.aliases) {
-                if !table.exact.contains_key(name.as_str()) {
-                    table.exact.insert(name.as_str().into(), i);
+            for name in
+                std::iter::once(tool.name()).chain(tool.aliases().iter().map(String::as_str))
+            {
+                if !table.exact.contains_key(name) {
+                    table.exact.insert(name.into(), i);
                 }
             }
-            let lower = tool.name.to_lowercase();
+            let lower = tool.name().to_lowercase();
             if prefixes {
                 table.sorted_lower.push((lower.as_str().into(), i));
             }

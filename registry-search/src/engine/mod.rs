@@ -12,11 +12,10 @@ use super::distinct::push_new;
 #[cfg(feature = "internals")]
 use super::index::SeedIndex;
 use super::names::NameTable;
+use super::query::{Terms, parse_terms, select_names};
 use super::ranked::{RankedIndex, RankedScores, Weights};
-use super::seed::{parse_terms, select_names};
 use super::text::js_trim;
-use super::{SearchOutput, ToolSearcher};
-use crate::tool_info::ToolInfo;
+use super::{Document, SearchOutput};
 
 /// The most query terms the seed score is blended into the ranked strategy for: keyword
 /// queries. Past this the seed weight is divided by 25 or more.
@@ -51,12 +50,12 @@ pub enum Strategy {
 /// such changes piled up, rebuilds it whole. The ranked index is rebuilt, on its next use,
 /// whenever the deferred set changes (its statistics span every tool).
 #[derive(Debug)]
-pub struct SearchEngine {
-    pool: Vec<Arc<ToolInfo>>,
-    deferred: Vec<Arc<ToolInfo>>,
+pub struct SearchEngine<D> {
+    pool: Vec<Arc<D>>,
+    deferred: Vec<Arc<D>>,
     pool_names: NameTable,
     deferred_names: NameTable,
-    seed: Shards,
+    seed: Shards<D>,
     ranked: OnceLock<RankedIndex>,
     strategy: Strategy,
     weights: Weights,
@@ -64,9 +63,9 @@ pub struct SearchEngine {
     builds: usize,
 }
 
-impl SearchEngine {
-    /// Indexes the [deferred](ToolInfo::is_deferred) tools of `pool`.
-    pub fn new(pool: Vec<Arc<ToolInfo>>, strategy: Strategy) -> Self {
+impl<D: Document> SearchEngine<D> {
+    /// Indexes the [deferred](Document::is_deferred) tools of `pool`.
+    pub fn new(pool: Vec<Arc<D>>, strategy: Strategy) -> Self {
         let deferred = deferred_of(&pool);
         let engine = SearchEngine {
             seed: Shards::build(&deferred),
@@ -96,13 +95,13 @@ impl SearchEngine {
 
     /// Replaces the pool; the indexes change only when the deferred names changed, and when
     /// only some MCP servers' deferred tools did, the seed index re-indexes just those.
-    pub fn update(&mut self, pool: Vec<Arc<ToolInfo>>) {
+    pub fn update(&mut self, pool: Vec<Arc<D>>) {
         let deferred = deferred_of(&pool);
         let same = deferred.len() == self.deferred.len()
             && deferred
                 .iter()
                 .zip(&self.deferred)
-                .all(|(a, b)| a.name == b.name);
+                .all(|(a, b)| a.name() == b.name());
         self.pool_names = NameTable::build(&pool, false);
         self.pool = pool;
         if same {
@@ -141,7 +140,7 @@ impl SearchEngine {
     }
 
     /// The deferred tools, in pool order.
-    pub fn deferred(&self) -> &[Arc<ToolInfo>] {
+    pub fn deferred(&self) -> &[Arc<D>] {
         &self.deferred
     }
 
@@ -153,7 +152,7 @@ impl SearchEngine {
 
     /// The seed index (its base shard, the whole index until a server is re-indexed).
     #[cfg(feature = "internals")]
-    pub fn seed_index(&self) -> &SeedIndex {
+    pub fn seed_index(&self) -> &SeedIndex<D> {
         self.seed
             .base()
             .unwrap_or_else(|| unreachable!("the engine always has a base shard"))
@@ -170,7 +169,7 @@ impl SearchEngine {
             .get_or_init(|| RankedIndex::build(&self.deferred, self.weights))
     }
 
-    /// The fast paths of [`seed::fast_path`](super::seed::fast_path), from the name tables
+    /// The fast paths of the seed scan's `fast_path`, from the name tables
     /// (built over `deferred` and `pool`, so their positions are found in them).
     fn fast_path(&self, raw: &str, max_results: usize) -> Option<Vec<String>> {
         if let Some(names) = select_names(raw) {
@@ -182,7 +181,7 @@ impl SearchEngine {
                     None => (self.pool_names.exact(name)).and_then(|i| self.pool.get(i)),
                 };
                 if let Some(tool) = tool {
-                    push_new(&mut found, &mut seen, &tool.name);
+                    push_new(&mut found, &mut seen, tool.name());
                 }
             }
             return Some(found);
@@ -194,7 +193,7 @@ impl SearchEngine {
             None => (self.pool_names.lower(query)).and_then(|i| self.pool.get(i)),
         };
         if let Some(tool) = exact {
-            return Some(vec![tool.name.clone()]);
+            return Some(vec![tool.name().to_owned()]);
         }
         if query.starts_with("mcp__") && query.len() > 5 {
             let prefixed = self.deferred_names.with_prefix(query);
@@ -221,7 +220,7 @@ impl SearchEngine {
     fn blend(
         &self,
         ranked: &RankedScores,
-        terms: &super::seed::Terms,
+        terms: &Terms,
         max_results: usize,
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
@@ -240,7 +239,7 @@ impl SearchEngine {
         &self,
         first: usize,
         ranked: &RankedScores,
-        terms: &super::seed::Terms,
+        terms: &Terms,
         max_results: usize,
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
@@ -332,34 +331,27 @@ impl SearchEngine {
     }
 }
 
-impl ToolSearcher for SearchEngine {
-    fn search(&self, query: &str, max_results: usize) -> SearchOutput {
-        SearchEngine::search(self, query, max_results)
-    }
-}
-
 /// The names of the tools at `positions` in `tools` (positions from an index built over them).
-pub(super) fn names_at(
-    tools: &[Arc<ToolInfo>],
+pub(crate) fn names_at<D: Document>(
+    tools: &[Arc<D>],
     positions: impl ExactSizeIterator<Item = usize>,
 ) -> Vec<String> {
     let mut names = Vec::with_capacity(positions.len());
     names.extend(
         positions
             .filter_map(|i| tools.get(i))
-            .map(|tool| tool.name.clone()),
+            .map(|tool| tool.name().to_owned()),
     );
     names
 }
 
 /// The MCP servers whose deferred tools differ between `old` and `new`, when nothing else
 /// does; `None` when a tool that is not an MCP server's changed.
-fn changed_servers(old: &[Arc<ToolInfo>], new: &[Arc<ToolInfo>]) -> Option<BTreeSet<String>> {
-    fn group(tools: &[Arc<ToolInfo>]) -> BTreeMap<Option<&str>, Vec<&str>> {
+fn changed_servers<D: Document>(old: &[Arc<D>], new: &[Arc<D>]) -> Option<BTreeSet<String>> {
+    fn group<D: Document>(tools: &[Arc<D>]) -> BTreeMap<Option<&str>, Vec<&str>> {
         let mut groups: BTreeMap<Option<&str>, Vec<&str>> = BTreeMap::new();
         for tool in tools {
-            let server = tool.mcp().map(|mcp| mcp.server.as_str());
-            groups.entry(server).or_default().push(tool.name.as_str());
+            groups.entry(tool.server()).or_default().push(tool.name());
         }
         groups
     }
@@ -376,7 +368,7 @@ fn changed_servers(old: &[Arc<ToolInfo>], new: &[Arc<ToolInfo>]) -> Option<BTree
     )
 }
 
-fn deferred_of(pool: &[Arc<ToolInfo>]) -> Vec<Arc<ToolInfo>> {
+fn deferred_of<D: Document>(pool: &[Arc<D>]) -> Vec<Arc<D>> {
     pool.iter()
         .filter(|tool| tool.is_deferred())
         .cloned()

@@ -1,5 +1,6 @@
 use super::terms::*;
 use super::*;
+use crate::ToolDoc;
 
 #[test]
 fn tools_with_many_parts_keep_the_rest_apart() {
@@ -9,9 +10,9 @@ fn tools_with_many_parts_keep_the_rest_apart() {
         "mcp__s__one_two_three_four",
         "Ab",
     ];
-    let tools: Vec<Arc<ToolInfo>> = names
+    let tools: Vec<Arc<ToolDoc>> = names
         .into_iter()
-        .map(|name| Arc::new(ToolInfo::new(name, "")))
+        .map(|name| Arc::new(ToolDoc::new(name, "")))
         .collect();
     let index = SeedIndex::build(&tools);
     let parts = |i: u32| -> Vec<&str> {
@@ -30,14 +31,14 @@ fn tools_with_many_parts_keep_the_rest_apart() {
 
 #[test]
 fn containing_parts_finds_every_part_with_the_term() {
-    let tools: Vec<Arc<ToolInfo>> = [
+    let tools: Vec<Arc<ToolDoc>> = [
         "mcp__s__weather",
         "mcp__s__getweatherforecast",
         "Weatherly",
         "Other",
     ]
     .into_iter()
-    .map(|name| Arc::new(ToolInfo::new(name, "")))
+    .map(|name| Arc::new(ToolDoc::new(name, "")))
     .collect();
     let index = SeedIndex::build(&tools);
     for term in [
@@ -65,7 +66,7 @@ fn containing_parts_finds_every_part_with_the_term() {
 
 /// Tools of every kind of name and text the rules read: MCP and plain names, hints,
 /// punctuation, non-ASCII letters whose lower case differs.
-fn varied_tools(n: usize) -> Vec<Arc<ToolInfo>> {
+fn varied_tools(n: usize) -> Vec<Arc<ToolDoc>> {
     const NAMES: [&str; 6] = [
         "mcp__files__read_file",
         "WebSearchTool",
@@ -87,7 +88,7 @@ fn varied_tools(n: usize) -> Vec<Arc<ToolInfo>> {
     (0..n)
         .map(|i| {
             let name = format!("{}{i}", NAMES[i % NAMES.len()]);
-            let mut tool = ToolInfo::new(name, TEXTS[i % TEXTS.len()]);
+            let mut tool = ToolDoc::new(name, TEXTS[i % TEXTS.len()]);
             if i % 3 == 0 {
                 tool.search_hint = Some(TEXTS[(i / 3) % TEXTS.len()].to_uppercase());
             }
@@ -206,7 +207,7 @@ fn a_name_of_many_parts_is_indexed_in_linear_time() {
     let parts: Vec<String> = (0..60_000).map(|i| format!("p{i}")).collect();
     // The first half again: each part counts once, where it first appears.
     let name = format!("mcp__s__{}_{}", parts.join("_"), parts[..30_000].join("_"));
-    let index = SeedIndex::build(&[Arc::new(ToolInfo::new(name, ""))]);
+    let index = SeedIndex::build(&[Arc::new(ToolDoc::new(name, ""))]);
     let (inline, more) = index.tool_parts(0);
     let found: Vec<&str> = inline.iter().chain(more).map(|&p| index.part(p)).collect();
     assert_eq!(found.len(), 60_001);

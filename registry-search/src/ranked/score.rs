@@ -7,7 +7,7 @@
 //! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
 //! per server instead of all of them.
 
-use super::analyze::{push_compound, request_words, sentences, tokenize_query};
+use crate::text::terms::{push_compound, request_words, sentences, tokenize_query};
 use super::{NAME, RankedIndex, idf};
 
 /// The fewest characters of the shorter of two terms for name coverage to count one that
@@ -401,8 +401,8 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::mcp::load_servers;
-    use crate::search::ranked::Weights;
+    use crate::testing::load_servers;
+    use crate::ranked::Weights;
 
     /// Every tool's total, computed one by one.
     fn materialized(
@@ -431,7 +431,7 @@ mod tests {
             {"name": "transfermarkt_search", "description": "", "inputSchema": {}},
             {"name": "größenänderung", "description": "", "inputSchema": {}},
         ]);
-        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]).tools;
+        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]);
         let index = RankedIndex::build(&pool, Weights::default());
         let matching = |term: &str| {
             let mut out = Vec::new();
@@ -463,7 +463,7 @@ mod tests {
             {"name": "shorten", "description": "", "inputSchema": {}},
             {"name": "shortener_links", "description": "", "inputSchema": {}},
         ]);
-        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]).tools;
+        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]);
         let index = RankedIndex::build(&pool, Weights::default());
         let mut out = Vec::new();
         index.name_terms_matching(&format!("shortener{}", "x".repeat(10_000_000)), &mut out);
@@ -488,7 +488,7 @@ mod tests {
                 (format!("Server {s} {}", WORDS[s]), Value::Array(tools))
             })
             .collect();
-        let pool: Vec<Arc<_>> = load_servers(servers.iter().map(|(s, v)| (s.as_str(), v))).tools;
+        let pool: Vec<Arc<_>> = load_servers(servers.iter().map(|(s, v)| (s.as_str(), v)));
         let index = RankedIndex::build(&pool, Weights::default());
         let allowed: Vec<u32> = (0..pool.len() as u32).filter(|t| t % 3 != 0).collect();
         for query in [

@@ -3,10 +3,10 @@
 
 use super::*;
 
-fn deferred(name: &str, description: &str) -> Arc<ToolInfo> {
-    let mut tool = ToolInfo::new(name, description);
-    tool.flags.defer = true;
-    Arc::new(tool)
+use crate::ToolDoc;
+
+fn deferred(name: &str, description: &str) -> Arc<ToolDoc> {
+    Arc::new(ToolDoc::new(name, description))
 }
 
 fn names(output: SearchOutput) -> Vec<String> {

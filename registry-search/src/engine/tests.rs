@@ -1,14 +1,18 @@
 use super::*;
-use crate::search::seed::{Terms, parse_terms};
+use crate::ToolDoc;
+use crate::query::{Terms, parse_terms};
 
-fn deferred(name: &str, description: &str) -> Arc<ToolInfo> {
-    let mut tool = ToolInfo::new(name, description);
-    tool.flags.defer = true;
-    Arc::new(tool)
+fn deferred(name: &str, description: &str) -> Arc<ToolDoc> {
+    Arc::new(ToolDoc::new(name, description))
 }
 
 /// Every allowed tool's blended score, sorted (pool order on ties) and cut to `max`.
-fn blend_every_tool(engine: &SearchEngine, query: &str, terms: &Terms, max: usize) -> Vec<usize> {
+fn blend_every_tool(
+    engine: &SearchEngine<ToolDoc>,
+    query: &str,
+    terms: &Terms,
+    max: usize,
+) -> Vec<usize> {
     let allowed = engine.seed.required(&terms.required);
     let ranked = engine.ranked().score(query);
     let weight = engine.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);

@@ -3,10 +3,10 @@
 
 use super::*;
 
-impl SeedIndex {
+impl<D: Document> SeedIndex<D> {
     /// Tools whose (hint, description) has `term` at word boundaries, for any term, by a scan
     /// when it is not a word term.
-    pub(in crate::search) fn word_hits(&self, term: &str) -> (Vec<u32>, Vec<u32>) {
+    pub(crate) fn word_hits(&self, term: &str) -> (Vec<u32>, Vec<u32>) {
         if is_word_term(term) {
             return (
                 self.word_tools(term, true).to_vec(),
@@ -18,13 +18,13 @@ impl SeedIndex {
         // of the term the `\b` puts a non-word character (or the text's end) beside it. So only
         // the tools having every such run as a word can match; they are checked one by one.
         // Each distinct run once: a term of many runs costs as many lists as distinct words.
-        let runs: Distinct = crate::search::tokens::words(term).collect();
+        let runs: Distinct = crate::text::words(term).collect();
         // Lower-casing ASCII text changes only letters: a term without any reads it as is.
         let caseless = term
             .bytes()
             .all(|b| b.is_ascii() && !b.is_ascii_alphabetic());
         let mut lower = String::new();
-        let mut check = |field: &dyn Fn(&ToolInfo) -> Option<&str>, hint: bool| -> Vec<u32> {
+        let mut check = |field: &dyn Fn(&D) -> Option<&str>, hint: bool| -> Vec<u32> {
             let mut matching = |i: u32| {
                 self.tool(i).and_then(field).is_some_and(|text| {
                     if caseless && text.is_ascii() {
@@ -47,8 +47,8 @@ impl SeedIndex {
                     .collect(),
             }
         };
-        let hint = check(&|tool| tool.search_hint.as_deref(), true);
-        let description = check(&|tool| Some(tool.description.as_str()), false);
+        let hint = check(&|tool| tool.search_hint(), true);
+        let description = check(&|tool| Some(tool.description()), false);
         (hint, description)
     }
 
@@ -60,7 +60,7 @@ impl SeedIndex {
     /// with a word character on each side: the `\b` before its first character needs a word
     /// character before it, and the one after its last needs one after it. So each text is
     /// split once into those runs, and each run looked up among the terms.
-    pub(in crate::search) fn gap_hits<'q>(
+    pub(crate) fn gap_hits<'q>(
         &self,
         terms: impl ExactSizeIterator<Item = &'q str>,
     ) -> GapHits<'q> {
@@ -78,8 +78,8 @@ impl SeedIndex {
         for (i, tool) in self.tools.iter().enumerate() {
             let id = i as u32;
             for (hint, text) in [
-                (true, tool.search_hint.as_deref()),
-                (false, Some(&*tool.description)),
+                (true, tool.search_hint()),
+                (false, Some(tool.description())),
             ] {
                 let Some(text) = text else {
                     continue;
@@ -106,7 +106,7 @@ impl SeedIndex {
     }
 
     /// [`word_hits`](Self::word_hits), taken from `gaps` when it holds the term.
-    pub(in crate::search) fn word_hits_in(
+    pub(crate) fn word_hits_in(
         &self,
         term: &str,
         gaps: &mut GapHits,
@@ -161,7 +161,7 @@ impl SeedIndex {
 
     /// Ranks tools for a keyword query with the seed weights; indices into the indexed tools.
     pub fn rank(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
-        crate::search::maxscore::rank(self, terms, max_results)
+        crate::maxscore::rank(self, terms, max_results)
     }
 
     /// The seed score of each of `tools` (indices in ascending order, each once) over the
@@ -332,7 +332,7 @@ pub(super) const GAP_PASS: usize = 16;
 /// Terms without a word character, each with its (hint, description) hits; none when they were
 /// too few for [`SeedIndex::gap_hits`] to take one pass for them.
 #[derive(Debug, Default)]
-pub(in crate::search) struct GapHits<'q>(pub(super) Option<HashMap<&'q str, Hits>>);
+pub(crate) struct GapHits<'q>(pub(super) Option<HashMap<&'q str, Hits>>);
 
 /// The tools whose hint, and whose description, has a term.
 type Hits = (Vec<u32>, Vec<u32>);

@@ -21,14 +21,18 @@
 
 use std::sync::Arc;
 
+mod intern;
+
+use self::intern::{FieldBuilder, Map, intern, key8};
 use super::distinct::Distinct;
 use super::postings::{END, Postings, seek};
-use super::seed::{Terms, ToolText};
-use super::text::matches_word;
-pub(super) use super::tokens::is_word_term;
-pub use super::tokens::words;
-use super::tokens::{FieldBuilder, Map, intern, is_word_byte, key8, lower_into, split_name};
-use crate::tool_info::ToolInfo;
+use super::query::Terms;
+use super::seed::ToolText;
+pub(super) use super::text::is_word_term;
+pub use super::text::words;
+use super::text::names::split_name;
+use super::text::{is_word_byte, lower_into, matches_word};
+use crate::document::Document;
 
 /// One suffix in this many keeps its key in a sample for the first binary search.
 const SAMPLE: usize = 16;
@@ -47,9 +51,9 @@ const NO_PART: u32 = u32::MAX;
 const SPILL: u32 = 1 << 31;
 
 /// The seed index of one set of deferred tools.
-#[derive(Debug, Default)]
-pub struct SeedIndex {
-    tools: Vec<Arc<ToolInfo>>,
+#[derive(Debug)]
+pub struct SeedIndex<D> {
+    tools: Vec<Arc<D>>,
     mcp: Vec<bool>,
     tool_parts: Vec<[u32; INLINE]>,
     more_parts: Vec<u32>,
@@ -65,9 +69,30 @@ pub struct SeedIndex {
     hint_words: Postings,
 }
 
-impl SeedIndex {
+impl<D> Default for SeedIndex<D> {
+    fn default() -> Self {
+        SeedIndex {
+            tools: Vec::new(),
+            mcp: Vec::new(),
+            tool_parts: Vec::new(),
+            more_parts: Vec::new(),
+            vocab_text: String::new(),
+            vocab_starts: Vec::new(),
+            vocab_flags: Vec::new(),
+            vocab_ids: Map::default(),
+            part_postings: Postings::default(),
+            suffixes: Vec::new(),
+            suffix_samples: Vec::new(),
+            word_ids: Map::default(),
+            description_words: Postings::default(),
+            hint_words: Postings::default(),
+        }
+    }
+}
+
+impl<D: Document> SeedIndex<D> {
     /// Indexes `deferred` (in pool order).
-    pub fn build(deferred: &[Arc<ToolInfo>]) -> SeedIndex {
+    pub fn build(deferred: &[Arc<D>]) -> SeedIndex<D> {
         let mut index = SeedIndex {
             tools: deferred.to_vec(),
             mcp: Vec::with_capacity(deferred.len()),
@@ -84,7 +109,7 @@ impl SeedIndex {
         let (mut description, mut hint) = (FieldBuilder::default(), FieldBuilder::default());
         for (i, tool) in deferred.iter().enumerate() {
             let id = i as u32;
-            let mcp = split_name(&tool.name, &mut scratch, &mut ranges);
+            let mcp = split_name(tool.name(), &mut scratch, &mut ranges);
             index.mcp.push(mcp);
             parts.clear();
             for &(start, end) in &ranges {
@@ -114,9 +139,9 @@ impl SeedIndex {
                 }
             }
             index.push_parts(&parts);
-            lower_into(&tool.description, &mut scratch);
+            lower_into(tool.description(), &mut scratch);
             description.add(&mut index.word_ids, &scratch, id);
-            if let Some(text) = &tool.search_hint {
+            if let Some(text) = tool.search_hint() {
                 lower_into(text, &mut scratch);
                 hint.add(&mut index.word_ids, &scratch, id);
             }
@@ -182,11 +207,11 @@ impl SeedIndex {
     pub fn text(&self, i: usize) -> ToolText {
         self.tools
             .get(i)
-            .map_or_else(ToolText::default, |tool| ToolText::new(tool))
+            .map_or_else(ToolText::default, |tool| ToolText::new(&**tool))
     }
 
     /// The indexed tool `i`.
-    pub(super) fn tool(&self, i: u32) -> Option<&ToolInfo> {
+    pub(super) fn tool(&self, i: u32) -> Option<&D> {
         self.tools.get(i as usize).map(|tool| &**tool)
     }
 
@@ -321,7 +346,7 @@ impl SeedIndex {
 
 mod terms;
 
-pub(in crate::search) use terms::GapHits;
+pub(crate) use terms::GapHits;
 
 #[cfg(test)]
 mod tests;

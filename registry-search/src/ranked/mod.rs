@@ -44,7 +44,6 @@
 //! `ablation` example). The two server signals are the exception: no held-out set has more
 //! than one server, so their evidence is the tuning set's alone.
 
-mod analyze;
 mod diversify;
 mod score;
 
@@ -54,9 +53,9 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-pub use analyze::{stem, tokenize};
+pub use crate::text::terms::{stem, tokenize};
 
-use crate::tool_info::ToolInfo;
+use crate::document::Document;
 
 /// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
 /// indices; iteration order never decides a result).
@@ -168,29 +167,25 @@ fn schema_params(schema: &str, out: &mut Vec<String>) {
 }
 
 /// One tool's field terms (name, hint, description, parameters) and its server's name terms.
-fn fields(tool: &ToolInfo) -> ([Vec<String>; FIELDS], Vec<String>) {
+/// The server's are those of [`Document::server`], else of the `<server>` of an
+/// `mcp__<server>__<tool>` name.
+fn fields(tool: &impl Document) -> ([Vec<String>; FIELDS], Vec<String>) {
     let mut out: [Vec<String>; FIELDS] = Default::default();
     let mut server_terms = Vec::new();
     let [name, hint, description, params] = &mut out;
-    match tool.mcp() {
-        Some(mcp) => {
-            tokenize(&mcp.tool, name);
-            tokenize(&mcp.server, &mut server_terms);
-        }
-        None => match tool.name.strip_prefix("mcp__") {
-            Some(rest) => {
-                let (server, tool_name) = rest.split_once("__").unwrap_or(("", rest));
-                tokenize(tool_name, name);
-                tokenize(server, &mut server_terms);
-            }
-            None => tokenize(&tool.name, name),
-        },
+    tokenize(tool.own_name(), name);
+    let server = tool.server().or_else(|| {
+        let rest = tool.name().strip_prefix("mcp__")?;
+        Some(rest.split_once("__").map_or("", |(server, _)| server))
+    });
+    if let Some(server) = server {
+        tokenize(server, &mut server_terms);
     }
-    if let Some(text) = &tool.search_hint {
+    if let Some(text) = tool.search_hint() {
         tokenize(text, hint);
     }
-    tokenize(&tool.description, description);
-    schema_params(&tool.input_schema, params);
+    tokenize(tool.description(), description);
+    schema_params(tool.input_schema(), params);
     (out, server_terms)
 }
 
@@ -240,7 +235,7 @@ pub struct RankedIndex {
 
 impl RankedIndex {
     /// Indexes `deferred` (in pool order).
-    pub fn build(deferred: &[Arc<ToolInfo>], weights: Weights) -> RankedIndex {
+    pub fn build<D: Document>(deferred: &[Arc<D>], weights: Weights) -> RankedIndex {
         let mut index = RankedIndex {
             weights,
             ..Default::default()
@@ -248,11 +243,11 @@ impl RankedIndex {
         let mut server_ids: HashMap<String, u32> = HashMap::default();
         let mut totals = [0f64; FIELDS];
         for (i, tool) in deferred.iter().enumerate() {
-            let server = tool.mcp().map_or("", |mcp| mcp.server.as_str());
+            let server = tool.server().unwrap_or("");
             let next = server_ids.len() as u32;
             let server_id = *server_ids.entry(server.to_owned()).or_insert(next);
             index.server_of.push(server_id);
-            let (tool_fields, server_terms) = fields(tool);
+            let (tool_fields, server_terms) = fields(&**tool);
             if server_id as usize == index.server_tools.len() {
                 index.server_tools.push(Vec::new());
                 index.server_lengths.push(0);
@@ -425,7 +420,7 @@ mod tests {
     use serde_json::json;
 
     use super::{RankedIndex, Weights, schema_params};
-    use crate::mcp::load_servers;
+    use crate::testing::load_servers;
 
     fn params(schema: &str) -> Vec<String> {
         let mut out = Vec::new();
@@ -475,7 +470,7 @@ mod tests {
             })
             .collect();
         let tools = serde_json::Value::Array(tools);
-        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]).tools;
+        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]);
         let bits = |index: &RankedIndex| -> Vec<u32> {
             index.name_mass.iter().map(|mass| mass.to_bits()).collect()
         };

@@ -25,9 +25,10 @@
 use std::cmp::Reverse;
 
 use super::distinct::Distinct;
+use super::document::Document;
 use super::index::{GapHits, PART_MCP, PART_PLAIN, SeedIndex, is_word_term};
 use super::postings::{Cursor, END};
-use super::seed::Terms;
+use super::query::Terms;
 use super::topk::TopK;
 
 /// Vocabulary ids of the parts containing a term, for testing a tool's own parts.
@@ -112,8 +113,8 @@ struct Source<'a> {
 /// `terms` and `sources` (`heads` runs beside `sources`), which only [`Query::new`] assigns; a
 /// position that were not there would read as a term that scores nothing or a source past its
 /// end.
-struct Query<'a> {
-    index: &'a SeedIndex,
+struct Query<'a, D> {
+    index: &'a SeedIndex<D>,
     terms: Vec<Term>,
     sources: Vec<Source<'a>>,
     /// Each source's current tool: the first not below every target so far.
@@ -129,7 +130,7 @@ struct Query<'a> {
 const FEW_REQUIRED: usize = 8;
 
 /// The parts containing `term` other than `exact`, sorted, each once.
-fn partial_parts(index: &SeedIndex, term: &str, exact: Option<u32>) -> Vec<u32> {
+fn partial_parts<D: Document>(index: &SeedIndex<D>, term: &str, exact: Option<u32>) -> Vec<u32> {
     let mut parts = Vec::new();
     index.containing_parts(term, |part| {
         if Some(part) != exact {
@@ -141,9 +142,9 @@ fn partial_parts(index: &SeedIndex, term: &str, exact: Option<u32>) -> Vec<u32> 
     parts
 }
 
-impl<'a> Query<'a> {
+impl<'a, D: Document> Query<'a, D> {
     /// Looks up every distinct scoring term; `None` when a required term matches nothing.
-    fn new(index: &'a SeedIndex, terms: &Terms) -> Option<Query<'a>> {
+    fn new(index: &'a SeedIndex<D>, terms: &Terms) -> Option<Query<'a, D>> {
         // Each distinct term once, with how many times the query says it.
         let texts: Distinct = terms.scoring.iter().map(String::as_str).collect();
         // Few required terms are scanned, many looked up.
@@ -479,7 +480,11 @@ struct Density {
 }
 
 /// Ranks tools for a keyword query with the seed weights; indices into the indexed tools.
-pub(super) fn rank(index: &SeedIndex, terms: &Terms, max_results: usize) -> Vec<usize> {
+pub(super) fn rank<D: Document>(
+    index: &SeedIndex<D>,
+    terms: &Terms,
+    max_results: usize,
+) -> Vec<usize> {
     if max_results == 0 || index.is_empty() {
         return Vec::new();
     }

@@ -1,0 +1,103 @@
+//! ToolSearch: how an LLM agent's model finds the tools it was told about by name only.
+//!
+//! A pool's *deferred* tools are announced to the model by name; their schemas are sent only
+//! once the model asks for them with a ToolSearch query. A [`SearchEngine`] answers those
+//! queries over one pool of [`Document`]s.
+//!
+//! # How it works
+//!
+//! Every query first goes through the forms that mean the same in every [`Strategy`]:
+//! `select:a,b` loads the named tools (deferred ones first, then the whole pool; aliases
+//! count), a query equal to a tool's name (ignoring case) is that tool, and a query starting
+//! with `mcp__` lists the deferred tools with that name prefix. Anything else is a keyword
+//! query, split on white space, `+term` marking a required term. It is ranked by one of:
+//!
+//! - [`Strategy::Seed`], the default: the scoring of `lesson-14-tool-registry.zh.txt`, rule
+//!   for rule (SEMANTICS.md §9): name parts, search hint and description words, fixed points
+//!   per match. It is answered from an inverted index, with results equal to a straight scan of
+//!   every tool (the workspace's parity tests and property tests hold it to that).
+//! - [`Strategy::Ranked`]: BM25F over the name, hint, description and parameters, with
+//!   stemming, a per-server prior and a request-clause reading for long requests, blended with
+//!   the seed score for short queries. Its weights were chosen on one retrieval set and are
+//!   measured on others (the workspace's `BENCHMARKS.md`).
+//!
+//! # What is guaranteed
+//!
+//! - Results are deterministic: equal scores are ordered by pool order.
+//! - A keyword search returns at most `max_results` tools, all deferred; `select:` and exact
+//!   names are not capped and may name loaded tools.
+//! - Neither time nor memory grows with `max_results` past the number of deferred tools.
+//! - The indexes are built once per deferred set: [`SearchEngine::update`] keeps them while the
+//!   deferred names stay the same, and re-indexes only the MCP servers whose tools changed.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use registry_search::{SearchEngine, Strategy, ToolDoc};
+//!
+//! let pool = vec![
+//!     Arc::new(ToolDoc::new("mcp__git__git_log", "Show the commit log").with_server("git")),
+//!     Arc::new(ToolDoc::new("mcp__git__git_diff", "Show changes").with_server("git")),
+//!     Arc::new(ToolDoc::new("Read", "Read a file").with_deferred(false)),
+//! ];
+//! let engine = SearchEngine::new(pool, Strategy::Seed);
+//! assert_eq!(engine.search("commit log", 5).matches, ["mcp__git__git_log"]);
+//! assert_eq!(engine.search("select:mcp__git__git_diff,Read", 5).matches,
+//!            ["mcp__git__git_diff", "Read"]);
+//! // A keyword search finds deferred tools only.
+//! assert!(engine.search("file", 5).matches.is_empty());
+//! ```
+//!
+//! A [`SearchOutput`] becomes the `tool_result` block the model reads:
+//! [`SearchOutput::to_tool_result`].
+//!
+//! # Misuse
+//!
+//! The engine owns its documents behind [`Arc`](std::sync::Arc)s; it does not borrow a pool:
+//!
+//! ```compile_fail
+//! use registry_search::{SearchEngine, Strategy, ToolDoc};
+//!
+//! let pool = vec![ToolDoc::new("a", "b")];
+//! let engine = SearchEngine::new(pool, Strategy::Seed); // needs Vec<Arc<ToolDoc>>
+//! ```
+//!
+//! # Features
+//!
+//! - `eval`: the retrieval-evaluation harness (the `eval` module): recall@k with bootstrap intervals
+//!   and the plain BM25 baseline, over sets in the workspace's `shared/eval` format.
+//! - `internals`: the indexes, the seed scan and the ranked weights, for the workspace's tests,
+//!   benchmarks and fuzzers. Not a stable API.
+
+#![deny(missing_docs)]
+
+/// Declares a module that is public only with the `internals` feature (the workspace's tests,
+/// benchmarks and fuzzers use it) and private otherwise, where what only they use is allowed to
+/// go unused.
+macro_rules! internal_mod {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        #[allow(dead_code, unused_imports)]
+        mod $name;
+    )*};
+}
+
+mod distinct;
+mod document;
+mod engine;
+#[cfg(feature = "eval")]
+pub mod eval;
+mod maxscore;
+mod names;
+mod output;
+mod postings;
+#[cfg(test)]
+mod testing;
+mod topk;
+internal_mod!(index, query, ranked, seed, text);
+
+pub use document::{Document, ToolDoc};
+pub use engine::{SEED_BLEND_TERMS, SearchEngine, Strategy};
+pub use output::{DEFAULT_MAX_RESULTS, SearchOutput};
