@@ -139,7 +139,14 @@ fn pool_words(tools: &[ToolInfo]) -> Vec<String> {
 /// A pool repeated `copies` times (ties at every place), with queries made of its own words:
 /// some required, some repeated.
 fn pool_with_own_queries() -> impl Strategy<Value = (Vec<ToolInfo>, Vec<String>)> {
-    (proptest::collection::vec(tool(), 1..30), 1usize..4).prop_flat_map(|(tools, copies)| {
+    pool_with_own_queries_of(1..5)
+}
+
+/// [`pool_with_own_queries`] with queries of `terms` terms (before the repeated one).
+fn pool_with_own_queries_of(
+    terms: std::ops::Range<usize>,
+) -> impl Strategy<Value = (Vec<ToolInfo>, Vec<String>)> {
+    (proptest::collection::vec(tool(), 1..30), 1usize..4).prop_flat_map(move |(tools, copies)| {
         let pool: Vec<ToolInfo> = std::iter::repeat_n(tools, copies).flatten().collect();
         let words = pool_words(&pool);
         let term = (
@@ -147,7 +154,7 @@ fn pool_with_own_queries() -> impl Strategy<Value = (Vec<ToolInfo>, Vec<String>)
             proptest::sample::select(words),
         )
             .prop_map(|(plus, word)| format!("{plus}{word}"));
-        let query = proptest::collection::vec(term, 1..5).prop_flat_map(|terms| {
+        let query = proptest::collection::vec(term, terms.clone()).prop_flat_map(|terms| {
             let repeat = proptest::sample::select(terms.clone());
             (Just(terms), proptest::option::of(repeat)).prop_map(|(mut terms, repeat)| {
                 terms.extend(repeat);
@@ -273,6 +280,15 @@ proptest! {
     #[test]
     fn index_equals_scan_for_queries_made_of_the_pools_own_words(
         (tools, queries) in pool_with_own_queries(),
+        max in 0usize..10,
+    ) {
+        check(tools, queries, max)?;
+    }
+
+    /// Requests of many terms are ranked term by term, not by MaxScore: still the scan's.
+    #[test]
+    fn index_equals_scan_for_long_requests_ranked_term_by_term(
+        (tools, queries) in pool_with_own_queries_of(9..24),
         max in 0usize..10,
     ) {
         check(tools, queries, max)?;

@@ -344,6 +344,7 @@ impl<D: Document> SeedIndex<D> {
     }
 }
 
+mod by_term;
 mod terms;
 
 pub(crate) use terms::GapHits;

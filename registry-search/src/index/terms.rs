@@ -2,6 +2,7 @@
 //! exact seed scores of chosen tools.
 
 use super::*;
+use super::by_term::{Among, BY_TERM_RANK};
 
 impl<D: Document> SeedIndex<D> {
     /// Tools whose (hint, description) has `term` at word boundaries, for any term, by a scan
@@ -160,7 +161,14 @@ impl<D: Document> SeedIndex<D> {
     }
 
     /// Ranks tools for a keyword query with the seed weights; indices into the indexed tools.
+    ///
+    /// A query of many terms is ranked term by term ([`BY_TERM_RANK`]): its common words give
+    /// MaxScore little to skip, and adding up every list is cheaper than moving through them
+    /// tool by tool. Both rankings are exact; only the time differs.
     pub fn rank(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
+        if terms.scoring.len() > BY_TERM_RANK {
+            return self.rank_by_term(terms, max_results);
+        }
         crate::maxscore::rank(self, terms, max_results)
     }
 
@@ -173,95 +181,14 @@ impl<D: Document> SeedIndex<D> {
     /// Few tools and terms are scored tool by tool; many, term by term, from each term's lists
     /// of tools: then the time is that of the lists, not of tools times terms.
     pub fn scores(&self, scoring: &[String], tools: &[u32]) -> Vec<u32> {
-        // Each distinct term once, counted as often as it is said: found among the terms so far
-        // while they are few, by a map beyond.
-        let mut terms: Vec<ScoringTerm> = Vec::with_capacity(scoring.len().min(FEW_TERMS));
-        let mut seen: Option<HashMap<&str, usize>> = None;
-        for text in scoring.iter().map(String::as_str) {
-            let at = match &seen {
-                Some(seen) => seen.get(text).copied(),
-                None => terms.iter().position(|term| term.text == text),
-            };
-            if let Some(term) = at.and_then(|at| terms.get_mut(at)) {
-                term.mult += 1;
-                continue;
-            }
-            if let Some(seen) = &mut seen {
-                seen.insert(text, terms.len());
-            } else if terms.len() >= FEW_TERMS {
-                let positions = terms.iter().enumerate().map(|(at, term)| (term.text, at));
-                let mut map: HashMap<&str, usize> = positions.collect();
-                map.insert(text, terms.len());
-                seen = Some(map);
-            }
-            terms.push(ScoringTerm {
-                text,
-                mult: 1,
-                exact: self.exact_part(text),
-                words: is_word_term(text)
-                    .then(|| [self.word_tools(text, true), self.word_tools(text, false)]),
-            });
-        }
+        let terms = self.scoring_terms(scoring);
         if tools.len().saturating_mul(terms.len()) > BY_TOOL {
-            return self.scores_by_term(&terms, tools);
+            return self.scores_by_term(&terms, Among::Tools(tools));
         }
         tools
             .iter()
             .map(|&tool| self.score_of(&terms, tool))
             .collect()
-    }
-
-    /// [`scores`](Self::scores) term by term: each of a term's lists of tools (its equal part,
-    /// the other parts containing it, its hint and description hits) meets `tools`.
-    fn scores_by_term(&self, terms: &[ScoringTerm], tools: &[u32]) -> Vec<u32> {
-        let mut scores = vec![0u32; tools.len()];
-        // For each tool, the last term (position + 1) that gave it its part score: the part
-        // score is the equal part's or else a containing part's, once per term.
-        let mut part_scored = vec![0usize; tools.len()];
-        let mut gaps = self.gap_hits(terms.iter().map(|term| term.text));
-        let mut parts = Vec::new();
-        for (t, term) in terms.iter().enumerate() {
-            let (stamp, mult) = (t + 1, term.mult);
-            let mut add = |at: usize, gain: u32, part: bool| {
-                if let (Some(score), Some(scored)) = (scores.get_mut(at), part_scored.get_mut(at))
-                    && !(part && *scored == stamp)
-                {
-                    *score += gain * mult;
-                    if part {
-                        *scored = stamp;
-                    }
-                }
-            };
-            if let Some(part) = term.exact {
-                for_each_common(self.part_tools(part), tools, |at, tool| {
-                    add(at, if self.is_mcp(tool) { 12 } else { 10 }, true);
-                });
-            }
-            parts.clear();
-            self.containing_parts(term.text, |part| {
-                if Some(part) != term.exact {
-                    parts.push(part);
-                }
-            });
-            parts.sort_unstable();
-            parts.dedup();
-            for &part in &parts {
-                for_each_common(self.part_tools(part), tools, |at, tool| {
-                    add(at, if self.is_mcp(tool) { 6 } else { 5 }, true);
-                });
-            }
-            let owned;
-            let [hint, description] = match term.words {
-                Some(lists) => lists,
-                None => {
-                    owned = self.word_hits_in(term.text, &mut gaps);
-                    [owned.0.as_slice(), owned.1.as_slice()]
-                }
-            };
-            for_each_common(hint, tools, |at, _| add(at, 4, false));
-            for_each_common(description, tools, |at, _| add(at, 2, false));
-        }
-        scores
     }
 
     fn score_of(&self, terms: &[ScoringTerm], tool: u32) -> u32 {
@@ -320,7 +247,7 @@ impl<D: Document> SeedIndex<D> {
 pub(super) const FEW_TERMS: usize = 8;
 
 /// A map hashed with foldhash.
-type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+pub(super) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// Above this many tools times terms, [`SeedIndex::scores`] scores term by term.
 pub(super) const BY_TOOL: usize = 1 << 16;
@@ -379,12 +306,12 @@ pub(super) fn for_each_common(list: &[u32], tools: &[u32], mut found: impl FnMut
 
 /// A scoring term looked up once for [`SeedIndex::scores`]: its equal name part, and for a word
 /// term the tools having it as a hint or description word.
-struct ScoringTerm<'a> {
-    text: &'a str,
+pub(super) struct ScoringTerm<'a> {
+    pub(super) text: &'a str,
     /// How many times the query says it.
-    mult: u32,
-    exact: Option<u32>,
-    words: Option<[&'a [u32]; 2]>,
+    pub(super) mult: u32,
+    pub(super) exact: Option<u32>,
+    pub(super) words: Option<[&'a [u32]; 2]>,
 }
 
 /// The tools in both sorted lists.

@@ -1,0 +1,151 @@
+//! Term-at-a-time scoring: each term's lists of tools added up at once, for many tools or many
+//! terms, where visiting tool by tool would cost more.
+
+use super::terms::{FEW_TERMS, HashMap, ScoringTerm, for_each_common};
+use super::*;
+use crate::topk::TopK;
+
+/// Past this many scoring terms, [`SeedIndex::rank`] ranks term by term. A request of a few
+/// sentences has dozens, most of them common words with lists of thousands of tools.
+pub(super) const BY_TERM_RANK: usize = 8;
+
+/// The tools a term-at-a-time pass scores.
+#[derive(Clone, Copy)]
+pub(super) enum Among<'a> {
+    /// These tools (ascending, each once): a score per position.
+    Tools(&'a [u32]),
+    /// Every indexed tool, of this many: a score per tool.
+    All(usize),
+}
+
+impl Among<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Among::Tools(tools) => tools.len(),
+            Among::All(n) => *n,
+        }
+    }
+
+    /// Calls `found` with the position of each tool of `list` that is among these, and the tool.
+    #[inline]
+    fn for_each(&self, list: &[u32], mut found: impl FnMut(usize, u32)) {
+        match self {
+            Among::Tools(tools) => for_each_common(list, tools, found),
+            Among::All(_) => list.iter().for_each(|&tool| found(tool as usize, tool)),
+        }
+    }
+}
+
+impl<D: Document> SeedIndex<D> {
+    /// The distinct terms of `scoring`, each with how often it is said, looked up.
+    pub(super) fn scoring_terms<'a>(&'a self, scoring: &'a [String]) -> Vec<ScoringTerm<'a>> {
+        // Each distinct term once, counted as often as it is said: found among the terms so far
+        // while they are few, by a map beyond.
+        let mut terms: Vec<ScoringTerm> = Vec::with_capacity(scoring.len().min(FEW_TERMS));
+        let mut seen: Option<HashMap<&str, usize>> = None;
+        for text in scoring.iter().map(String::as_str) {
+            let at = match &seen {
+                Some(seen) => seen.get(text).copied(),
+                None => terms.iter().position(|term| term.text == text),
+            };
+            if let Some(term) = at.and_then(|at| terms.get_mut(at)) {
+                term.mult += 1;
+                continue;
+            }
+            if let Some(seen) = &mut seen {
+                seen.insert(text, terms.len());
+            } else if terms.len() >= FEW_TERMS {
+                let positions = terms.iter().enumerate().map(|(at, term)| (term.text, at));
+                let mut map: HashMap<&str, usize> = positions.collect();
+                map.insert(text, terms.len());
+                seen = Some(map);
+            }
+            terms.push(ScoringTerm {
+                text,
+                mult: 1,
+                exact: self.exact_part(text),
+                words: is_word_term(text)
+                    .then(|| [self.word_tools(text, true), self.word_tools(text, false)]),
+            });
+        }
+        terms
+    }
+
+    /// [`rank`](Self::rank) term by term: every tool's seed score added up from the terms'
+    /// lists, then the best `max_results` of those passing the required terms.
+    pub(super) fn rank_by_term(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
+        if max_results == 0 || self.is_empty() {
+            return Vec::new();
+        }
+        let allowed = self.required(&terms.required);
+        let scoring = self.scoring_terms(&terms.scoring);
+        let scores = self.scores_by_term(&scoring, Among::All(self.len()));
+        let mut top = TopK::new(max_results);
+        let mut consider = |tool: u32| {
+            if let Some(&score) = scores.get(tool as usize)
+                && score > top.threshold()
+            {
+                top.push(tool, score);
+            }
+        };
+        match allowed {
+            Some(tools) => tools.into_iter().for_each(&mut consider),
+            None => (0..self.len() as u32).for_each(&mut consider),
+        }
+        top.into_sorted()
+    }
+
+    /// [`scores`](Self::scores) term by term: each of a term's lists of tools (its equal part,
+    /// the other parts containing it, its hint and description hits) meets `among`; the
+    /// scores are `among`'s, in its order.
+    pub(super) fn scores_by_term(&self, terms: &[ScoringTerm], among: Among) -> Vec<u32> {
+        let mut scores = vec![0u32; among.len()];
+        // For each tool, the last term (position + 1) that gave it its part score: the part
+        // score is the equal part's or else a containing part's, once per term.
+        let mut part_scored = vec![0usize; among.len()];
+        let mut gaps = self.gap_hits(terms.iter().map(|term| term.text));
+        let mut parts = Vec::new();
+        for (t, term) in terms.iter().enumerate() {
+            let (stamp, mult) = (t + 1, term.mult);
+            let mut add = |at: usize, gain: u32, part: bool| {
+                if let (Some(score), Some(scored)) = (scores.get_mut(at), part_scored.get_mut(at))
+                    && !(part && *scored == stamp)
+                {
+                    *score += gain * mult;
+                    if part {
+                        *scored = stamp;
+                    }
+                }
+            };
+            if let Some(part) = term.exact {
+                among.for_each(self.part_tools(part), |at, tool| {
+                    add(at, if self.is_mcp(tool) { 12 } else { 10 }, true);
+                });
+            }
+            parts.clear();
+            self.containing_parts(term.text, |part| {
+                if Some(part) != term.exact {
+                    parts.push(part);
+                }
+            });
+            parts.sort_unstable();
+            parts.dedup();
+            for &part in &parts {
+                among.for_each(self.part_tools(part), |at, tool| {
+                    add(at, if self.is_mcp(tool) { 6 } else { 5 }, true);
+                });
+            }
+            let owned;
+            let [hint, description] = match term.words {
+                Some(lists) => lists,
+                None => {
+                    owned = self.word_hits_in(term.text, &mut gaps);
+                    [owned.0.as_slice(), owned.1.as_slice()]
+                }
+            };
+            among.for_each(hint, |at, _| add(at, 4, false));
+            among.for_each(description, |at, _| add(at, 2, false));
+        }
+        scores
+    }
+}
