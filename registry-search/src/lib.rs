@@ -18,8 +18,9 @@
 //!   every tool (the workspace's parity tests and property tests hold it to that).
 //! - [`Strategy::Ranked`]: BM25F over the name, hint, description and parameters, with
 //!   stemming, a per-server prior and a request-clause reading for long requests, blended with
-//!   the seed score for short queries. Its weights were chosen on one retrieval set and are
-//!   measured on others (the workspace's `BENCHMARKS.md`).
+//!   the seed score for short queries; with an embedder attached, fused with the cosine of the
+//!   query's and the tools' sentence embeddings ([`semantic`]). Its weights were chosen on one
+//!   retrieval set and are measured on others (the workspace's `BENCHMARKS.md`).
 //!
 //! # What is guaranteed
 //!
@@ -65,6 +66,9 @@
 //!
 //! - `eval`: the retrieval-evaluation harness (the `eval` module): recall@k with bootstrap intervals
 //!   and the plain BM25 baseline, over sets in the workspace's `shared/eval` format.
+//! - `semantic`: `semantic::SentenceEncoder`, a BERT sentence-embedding model (all-MiniLM-L6-v2
+//!   and its kind) run from files on disk, to fuse meaning into the ranked strategy
+//!   ([`semantic`]; the [`semantic::Embedder`] trait and the fusion need no feature).
 //! - `internals`: the indexes, the seed scan and the ranked weights, for the workspace's tests,
 //!   benchmarks and fuzzers. Not a stable API.
 
@@ -93,6 +97,7 @@ mod maxscore;
 mod names;
 mod output;
 mod postings;
+pub mod semantic;
 #[cfg(test)]
 mod testing;
 mod topk;

@@ -3,10 +3,12 @@
 
 use std::sync::{Arc, OnceLock};
 
+mod semantic;
 mod shards;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use self::semantic::Semantic;
 use self::shards::Shards;
 use super::distinct::push_new;
 #[cfg(feature = "internals")]
@@ -61,6 +63,7 @@ pub struct SearchEngine<D> {
     weights: Weights,
     pending_servers: Vec<String>,
     builds: usize,
+    semantic: Option<Semantic>,
 }
 
 impl<D: Document> SearchEngine<D> {
@@ -78,6 +81,7 @@ impl<D: Document> SearchEngine<D> {
             weights: Weights::default(),
             pending_servers: Vec::new(),
             builds: 1,
+            semantic: None,
         };
         if strategy == Strategy::Ranked {
             engine.ranked();
@@ -115,6 +119,7 @@ impl<D: Document> SearchEngine<D> {
         self.deferred_names = NameTable::build(&deferred, true);
         self.ranked = OnceLock::new();
         self.deferred = deferred;
+        self.refresh_vectors();
     }
 
     /// The seed index's shards: the base (`None`) and one per re-indexed server, each with
@@ -320,7 +325,13 @@ impl<D: Document> SearchEngine<D> {
                     } else {
                         let scores = self.ranked().score(query);
                         let depth = max_results.saturating_mul(DIVERSIFY_DEPTH);
-                        let blended = self.blend(&scores, &terms, depth, allowed.as_deref());
+                        let allowed = allowed.as_deref();
+                        let blended = match &self.semantic {
+                            Some(semantic) => {
+                                self.fuse(semantic, query, &scores, &terms, depth, allowed)
+                            }
+                            None => self.blend(&scores, &terms, depth, allowed),
+                        };
                         scores.diversify(&blended, max_results)
                     }
                 }

@@ -98,6 +98,9 @@ pub struct Weights {
     /// How much of its score a tool loses, at most, for matching only query terms that the
     /// tools ranked above it match too ([`RankedIndex::diversify`]).
     pub redundancy: f32,
+    /// With an embedder ([`crate::semantic`]): the weight of the cosine of the query's and a
+    /// tool's embeddings against the lexical score divided by the query's best.
+    pub semantic: f32,
 }
 
 impl Default for Weights {
@@ -116,6 +119,7 @@ impl Default for Weights {
             name_coverage: 0.2,
             request_clause: 0.33,
             redundancy: 0.1,
+            semantic: 0.3,
         }
     }
 }

@@ -1,0 +1,159 @@
+//! The deferred tools' embeddings, and the nearest tools to a query's.
+
+use std::sync::Arc;
+
+use super::Embedder;
+use crate::document::Document;
+use crate::text::plain_words;
+
+/// What a tool is embedded from: its server, its name's words and its description
+/// (`weather api: get forecast. Returns the forecast for a city`).
+pub(crate) fn tool_text(tool: &impl Document) -> String {
+    let mut text = String::new();
+    if let Some(server) = tool.server() {
+        text.push_str(server);
+        text.push_str(": ");
+    }
+    let mut first = true;
+    plain_words(tool.own_name(), |word| {
+        if !std::mem::take(&mut first) {
+            text.push(' ');
+        }
+        text.push_str(&word);
+    });
+    text.push_str(". ");
+    text.push_str(tool.description());
+    text
+}
+
+/// Unit vectors, one per tool, in pool order (a tool whose vector is zero or of the wrong
+/// length has a zero row: it is near nothing).
+#[derive(Debug, Default)]
+pub(crate) struct Vectors {
+    dimension: usize,
+    rows: Vec<f32>,
+    /// The text each row was embedded from, to reuse rows whose text did not change.
+    texts: Vec<String>,
+}
+
+/// `vector` scaled to unit length, or `None` when it has the wrong length or no length.
+fn unit(vector: Vec<f32>, dimension: usize) -> Option<Vec<f32>> {
+    let norm = vector.iter().map(|v| v * v).sum::<f32>().sqrt();
+    (vector.len() == dimension && norm > 0.0 && norm.is_finite())
+        .then(|| vector.into_iter().map(|v| v / norm).collect())
+}
+
+impl Vectors {
+    /// Embeds `tools`, reusing the rows of `previous` whose text is the same.
+    pub(crate) fn build<D: Document>(
+        embedder: &dyn Embedder,
+        tools: &[Arc<D>],
+        previous: Option<&Vectors>,
+    ) -> Vectors {
+        let dimension = embedder.dimension();
+        let texts: Vec<String> = tools.iter().map(|tool| tool_text(&**tool)).collect();
+        let reusable = previous.filter(|p| p.dimension == dimension);
+        let old: std::collections::HashMap<&str, usize> = reusable
+            .map(|p| {
+                p.texts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (t.as_str(), i))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let todo: Vec<usize> = (0..texts.len())
+            .filter(|i| texts.get(*i).is_none_or(|t| !old.contains_key(t.as_str())))
+            .collect();
+        let fresh = embed_all(embedder, &texts, &todo);
+        let mut rows = vec![0.0; texts.len() * dimension];
+        for (row, text) in rows.chunks_exact_mut(dimension.max(1)).zip(&texts) {
+            if let (Some(&at), Some(previous)) = (old.get(text.as_str()), reusable)
+                && let Some(source) = previous.row(at)
+            {
+                row.copy_from_slice(source);
+            }
+        }
+        for (i, vector) in todo.into_iter().zip(fresh) {
+            if let (Some(vector), Some(row)) = (
+                unit(vector, dimension),
+                rows.chunks_exact_mut(dimension.max(1)).nth(i),
+            ) {
+                row.copy_from_slice(&vector);
+            }
+        }
+        Vectors {
+            dimension,
+            rows,
+            texts,
+        }
+    }
+
+    fn row(&self, tool: usize) -> Option<&[f32]> {
+        self.rows.chunks_exact(self.dimension.max(1)).nth(tool)
+    }
+
+    /// The query's unit vector (`None` when the embedder gave none usable).
+    pub(crate) fn query(&self, embedder: &dyn Embedder, text: &str) -> Option<Vec<f32>> {
+        unit(embedder.embed(text), self.dimension)
+    }
+
+    /// The cosine of tool `tool` with the query's unit vector.
+    pub(crate) fn cosine(&self, query: &[f32], tool: usize) -> f32 {
+        self.row(tool)
+            .map_or(0.0, |row| row.iter().zip(query).map(|(a, b)| a * b).sum())
+    }
+
+    /// The `k` tools nearest the query with a positive cosine, nearest first, ties in pool
+    /// order; `allowed` (sorted), when given, restricts them.
+    pub(crate) fn nearest(
+        &self,
+        query: &[f32],
+        k: usize,
+        allowed: Option<&[u32]>,
+    ) -> Vec<(usize, f32)> {
+        let rows = self.rows.chunks_exact(self.dimension.max(1)).enumerate();
+        let mut near: Vec<(usize, f32)> = rows
+            .filter(|(tool, _)| {
+                allowed.is_none_or(|list| list.binary_search(&(*tool as u32)).is_ok())
+            })
+            .map(|(tool, row)| (tool, row.iter().zip(query).map(|(a, b)| a * b).sum::<f32>()))
+            .filter(|(_, cosine)| *cosine > 0.0)
+            .collect();
+        let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if k > 0 && near.len() > k {
+            near.select_nth_unstable_by(k - 1, order);
+        }
+        near.truncate(k);
+        near.sort_by(order);
+        near
+    }
+}
+
+/// Embeds the texts at `todo`, spread over the machine's cores; the vectors in `todo`'s order.
+fn embed_all(embedder: &dyn Embedder, texts: &[String], todo: &[usize]) -> Vec<Vec<f32>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let embed = |part: &[usize]| -> Vec<Vec<f32>> {
+        let part: Vec<&str> = (part.iter())
+            .map(|&i| texts.get(i).map_or("", String::as_str))
+            .collect();
+        embedder.embed_batch(&part)
+    };
+    if todo.len() < 2 || threads < 2 {
+        return embed(todo);
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = todo
+            .chunks(todo.len().div_ceil(threads))
+            .map(|part| scope.spawn(move || embed(part)))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
