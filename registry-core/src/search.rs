@@ -24,6 +24,8 @@ pub use registry_search::{
     DEFAULT_MAX_RESULTS, Document, SEED_BLEND_TERMS, SearchOutput, Strategy,
 };
 
+pub use registry_search::semantic;
+
 pub use crate::searcher::ToolSearcher;
 use crate::tool_info::ToolInfo;
 

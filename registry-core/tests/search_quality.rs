@@ -87,3 +87,142 @@ fn ranked_is_not_below_seed_on_name_keyword_queries() {
         );
     }
 }
+
+/// With the `semantic` feature and all-MiniLM-L6-v2 installed (`tests/model/install.sh`; CI
+/// installs it): on every held-out set the ranked strategy with the model fused in (its weight
+/// chosen on the tuning set) reaches recall@5 of BM25 + 0.08 on requests, and is not below seed
+/// on name keyword queries. Without the model these tests say so and return, unless
+/// `TOOLREG_REQUIRE_MODEL` is set.
+#[cfg(feature = "semantic")]
+mod semantic {
+    use std::collections::HashMap;
+    use std::path::PathBuf;
+    use std::sync::{Arc, OnceLock};
+
+    use registry_core::search::semantic::{Embedder, SentenceEncoder};
+
+    use super::*;
+
+    /// The least gain over BM25 on held-out requests, as the issue sets it. Measured on every
+    /// query: +0.086 on sealtools_test, +0.111 on metatool_single.
+    const TARGET: f64 = 0.08;
+
+    fn encoder() -> Option<Arc<SentenceEncoder>> {
+        static ENCODER: OnceLock<Option<Arc<SentenceEncoder>>> = OnceLock::new();
+        ENCODER
+            .get_or_init(|| {
+                let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("../target/models/all-MiniLM-L6-v2");
+                if !dir.join("model.safetensors").exists() {
+                    assert!(
+                        std::env::var_os("TOOLREG_REQUIRE_MODEL").is_none(),
+                        "TOOLREG_REQUIRE_MODEL is set but {} holds no model",
+                        dir.display()
+                    );
+                    eprintln!(
+                        "skipped: no model in {} (run tests/model/install.sh)",
+                        dir.display()
+                    );
+                    return None;
+                }
+                Some(Arc::new(
+                    SentenceEncoder::load(&dir).expect("the model loads"),
+                ))
+            })
+            .clone()
+    }
+
+    /// The encoder with a set's queries embedded ahead, in batches on every core (as the engine
+    /// embeds tools), so that the searches only look them up: the same vectors, in a fraction
+    /// of the time.
+    #[derive(Debug)]
+    struct Ahead {
+        encoder: Arc<SentenceEncoder>,
+        queries: HashMap<String, Vec<f32>>,
+    }
+
+    impl Ahead {
+        fn new(encoder: Arc<SentenceEncoder>, sets: &[&EvalSet]) -> Arc<Ahead> {
+            let mut texts: Vec<&str> = (sets.iter())
+                .flat_map(|set| set.queries.iter().map(|q| q.query.as_str()))
+                .collect();
+            texts.sort_unstable();
+            texts.dedup();
+            let half = texts.len().div_ceil(2).max(1);
+            let vectors: Vec<Vec<f32>> = std::thread::scope(|scope| {
+                let parts: Vec<_> = (texts.chunks(half))
+                    .map(|part| scope.spawn(|| encoder.embed_batch(part)))
+                    .collect();
+                parts
+                    .into_iter()
+                    .flat_map(|part| part.join().unwrap())
+                    .collect()
+            });
+            let queries = texts.into_iter().map(str::to_owned).zip(vectors).collect();
+            Arc::new(Ahead { encoder, queries })
+        }
+    }
+
+    impl Embedder for Ahead {
+        fn dimension(&self) -> usize {
+            self.encoder.dimension()
+        }
+        fn embed(&self, text: &str) -> Vec<f32> {
+            (self.queries.get(text).cloned()).unwrap_or_else(|| self.encoder.embed(text))
+        }
+        fn embed_batch(&self, texts: &[&str]) -> Vec<Vec<f32>> {
+            self.encoder.embed_batch(texts)
+        }
+    }
+
+    /// A ranked engine over `set`'s pool with the model fused in, `queries` embedded ahead.
+    fn fused(set: &EvalSet, encoder: Arc<SentenceEncoder>, queries: &[&EvalSet]) -> SearchEngine {
+        let embedder = Ahead::new(encoder, queries);
+        SearchEngine::new(set.pool.clone(), Strategy::Ranked).with_embedder(embedder)
+    }
+
+    /// On a held-out set, with one engine over its pool: recall@5 on `requests` at least BM25
+    /// + [`TARGET`]; on every name keyword query, not below seed.
+    fn meets_the_targets_held_out(name: &str, requests: usize) {
+        let Some(encoder) = encoder() else { return };
+        let set = set(name);
+        let requests = every(set.clone(), requests);
+        let keywords = set.name_keyword_queries();
+        let engine = fused(&set, encoder, &[&requests, &keywords]);
+        let gain = paired(
+            &engine_scores(&requests, &engine, 5).recall,
+            &baseline_scores(&requests, 5).recall,
+        );
+        assert!(
+            gain.mean >= TARGET,
+            "{name}: ranked + MiniLM − BM25 recall@5 {:+.3} [{:+.3}, {:+.3}]: below {TARGET}",
+            gain.mean,
+            gain.low,
+            gain.high
+        );
+        not_below_seed_on_name_keywords(name, &keywords, &engine);
+    }
+
+    fn not_below_seed_on_name_keywords(name: &str, keywords: &EvalSet, engine: &SearchEngine) {
+        let seed = SearchEngine::new(keywords.pool.clone(), Strategy::Seed);
+        let seed = engine_scores(keywords, &seed, 5).metrics().recall;
+        let semantic = engine_scores(keywords, engine, 5).metrics().recall;
+        assert!(
+            semantic >= seed,
+            "{name}: ranked + MiniLM {semantic:.4} < seed {seed:.4} on name keywords"
+        );
+    }
+
+    #[test]
+    fn semantic_meets_the_targets_on_sealtools_held_out() {
+        // Every request: the gain is near the target here.
+        meets_the_targets_held_out("sealtools_test", 1);
+    }
+
+    #[test]
+    fn semantic_meets_the_targets_on_metatool_held_out() {
+        // A tenth of its 20,614 requests keeps the test quick; the gain is well above the
+        // target.
+        meets_the_targets_held_out("metatool_single", 10);
+    }
+}

@@ -35,5 +35,10 @@ pub fn sets_from_args(example: &str) -> Result<Vec<(String, EvalSet)>, String> {
     if dirs.is_empty() {
         return Err(format!("usage: {example} <eval set directory>..."));
     }
+    sets_from_dirs(dirs)
+}
+
+/// Reads every set directory in `dirs`, each named by its last component.
+pub fn sets_from_dirs(dirs: Vec<String>) -> Result<Vec<(String, EvalSet)>, String> {
     dirs.iter().map(|dir| read_set(dir)).collect()
 }

@@ -50,7 +50,10 @@ fn build_binary() -> PathBuf {
         .arg("--message-format=json-render-diagnostics")
         .arg("--manifest-path")
         .arg(&manifest);
-    let features = tools_features();
+    let mut features = tools_features();
+    if cfg!(feature = "semantic") {
+        features.push("semantic".into());
+    }
     if !features.is_empty() {
         command.arg("--features").arg(features.join(","));
     }

@@ -204,7 +204,109 @@ fn eval_prints_intervals_the_baseline_and_which_sets_are_held_out() {
         "{text}"
     );
     assert!(
-        text.contains("| weather_set | held out | requests | +0.000 [+0.000, +0.000] |"),
+        text.contains("| weather_set | held out | requests | ranked | +0.000 [+0.000, +0.000] |"),
         "{text}"
     );
+}
+
+/// `--model`: all-MiniLM-L6-v2 as `tests/model/install.sh` installs it (CI does), or these
+/// tests say so and return, unless `TOOLREG_REQUIRE_MODEL` is set.
+#[cfg(feature = "semantic")]
+mod model {
+    use super::*;
+
+    fn model_dir() -> Option<String> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/models/all-MiniLM-L6-v2");
+        if dir.join("model.safetensors").exists() {
+            return Some(dir.to_string_lossy().into_owned());
+        }
+        assert!(
+            std::env::var_os("TOOLREG_REQUIRE_MODEL").is_none(),
+            "TOOLREG_REQUIRE_MODEL is set but {} holds no model",
+            dir.display()
+        );
+        eprintln!(
+            "skipped: no model in {} (run tests/model/install.sh)",
+            dir.display()
+        );
+        None
+    }
+
+    #[test]
+    fn search_with_a_model_ranks_by_meaning_too() {
+        let Some(dir) = model_dir() else { return };
+        let query = "halt the notebook kernel";
+        let lexical = matches(&search(&["--strategy", "ranked"], query));
+        assert_eq!(
+            lexical.first().map(String::as_str),
+            Some("mcp__notebook__get_kernel_state")
+        );
+        let fused = matches(&search(&["--strategy", "ranked", "--model", &dir], query));
+        assert_eq!(
+            fused.first().map(String::as_str),
+            Some("mcp__notebook__interrupt_kernel"),
+            "to halt is to interrupt: {fused:?}"
+        );
+    }
+
+    #[test]
+    fn search_with_a_model_needs_the_ranked_strategy() {
+        let Some(dir) = model_dir() else { return };
+        let error = failure_of(toolreg().args(["search", "--model", &dir, "kernel"]));
+        assert!(
+            error.contains("--model fuses meaning into the ranked strategy: add --strategy ranked"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_model_directory_without_a_model_is_named_in_the_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("config.json"), "{}").unwrap();
+        let path = dir.path().to_string_lossy().into_owned();
+        let error = failure_of(toolreg().args([
+            "search",
+            "--strategy",
+            "ranked",
+            "--model",
+            &path,
+            "kernel",
+        ]));
+        assert!(
+            error.contains("--model")
+                && error.contains("config.json")
+                && error.contains("missing field `hidden_size`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn eval_with_a_model_adds_its_rows_and_gains() {
+        let Some(dir) = model_dir() else { return };
+        let set = tempfile::tempdir().unwrap();
+        let tools = [
+            r#"{"id": "i", "name": "interruptKernel", "description": "Interrupt the running kernel", "extra": {}}"#,
+            r#"{"id": "s", "name": "getKernelState", "description": "The kernel's state: idle or busy", "extra": {}}"#,
+        ];
+        std::fs::write(set.path().join("tools.jsonl"), tools.join("\n")).unwrap();
+        let query = r#"{"qid": "1", "query": "halt the computation", "relevant": ["i"]}"#;
+        std::fs::write(set.path().join("queries.jsonl"), query).unwrap();
+        let name = set
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let text = stdout_of(toolreg().args(["eval", "--model", &dir]).arg(set.path()));
+        for row in [
+            format!(
+                "| {name} | held out | requests | ranked + all-MiniLM-L6-v2 | 1.000 [1.000, 1.000] |"
+            ),
+            format!(
+                "| {name} | held out | requests | ranked + all-MiniLM-L6-v2 | +1.000 [+1.000, +1.000] |"
+            ),
+        ] {
+            assert!(text.contains(&row), "{row}\n{text}");
+        }
+    }
 }

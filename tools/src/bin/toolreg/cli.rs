@@ -133,14 +133,23 @@ pub enum Command {
     #[command(subcommand)]
     Mcp(McpCommand),
     /// Retrieval quality of each ToolSearch strategy on evaluation sets.
-    Eval {
-        /// Folders holding tools.jsonl and queries.jsonl.
-        #[arg(required = true)]
-        sets: Vec<PathBuf>,
-        /// The cut-off of recall and hit.
-        #[arg(long, default_value_t = 5)]
-        k: usize,
-    },
+    Eval(EvalArgs),
+}
+
+/// `toolreg eval`.
+#[derive(Debug, ClapArgs)]
+pub struct EvalArgs {
+    /// Folders holding tools.jsonl and queries.jsonl.
+    #[arg(required = true)]
+    pub sets: Vec<PathBuf>,
+    /// The cut-off of recall and hit.
+    #[arg(long, default_value_t = 5)]
+    pub k: usize,
+    /// Also rank with the sentence-embedding model in DIR fused into the ranked strategy
+    /// (config.json, tokenizer.json, model.safetensors).
+    #[cfg(feature = "semantic")]
+    #[arg(long, value_name = "DIR")]
+    pub model: Option<PathBuf>,
 }
 
 /// `toolreg mcp`.
@@ -213,6 +222,11 @@ pub struct SearchArgs {
     /// Print in-process timings as one JSON line to stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Fuse the meaning of queries and tools, by the sentence-embedding model in DIR
+    /// (config.json, tokenizer.json, model.safetensors), into the ranked strategy.
+    #[cfg(feature = "semantic")]
+    #[arg(long, value_name = "DIR")]
+    pub model: Option<PathBuf>,
 }
 
 /// A ToolSearch strategy.

@@ -1,15 +1,12 @@
 //! The commands.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use registry_core::dispatch::{Dispatcher, ToolUse};
 use registry_core::render::{self, OpenAiFormat};
-use registry_core::search::eval::bootstrap::paired;
-use registry_core::search::eval::{self, TUNING_SET, baseline_scores, engine_scores};
 use registry_core::search::{SearchEngine, Strategy};
 use registry_core::{ToolInfo, TurnOptions};
 use serde_json::{Value, json};
@@ -19,7 +16,7 @@ use crate::cli::{
 };
 use crate::setup::{Setup, setup};
 
-type Result<T> = std::result::Result<T, String>;
+pub type Result<T> = std::result::Result<T, String>;
 
 /// The largest `--queries` file read: 64 MiB.
 const MAX_QUERIES_FILE_BYTES: u64 = 64 * 1024 * 1024;
@@ -48,7 +45,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             strict,
         } => call(&pool()?, name, input, (*format, id, *strict)),
         Command::Turn(turn_args) => turn(&pool()?, turn_args),
-        Command::Eval { sets, k } => eval(sets, *k),
+        Command::Eval(eval_args) => crate::eval::eval(eval_args),
         Command::Mcp(McpCommand::Servers { json }) => mcp_servers(&args.pool, *json),
         Command::Mcp(McpCommand::Serve { mode, builtins }) => serve(&pool()?, *mode, builtins),
     }
@@ -184,6 +181,20 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
     };
     let started = Instant::now();
     let engine = SearchEngine::new(setup.pool.clone(), strategy);
+    #[cfg(feature = "semantic")]
+    let engine = match &args.model {
+        Some(_) if strategy != Strategy::Ranked => {
+            return Err(
+                "--model fuses meaning into the ranked strategy: add --strategy ranked".into(),
+            );
+        }
+        Some(dir) => {
+            let encoder = registry_core::search::semantic::SentenceEncoder::load(dir)
+                .map_err(|error| format!("--model {error}"))?;
+            engine.with_embedder(Arc::new(encoder))
+        }
+        None => engine,
+    };
     let build = started.elapsed();
     let searching = Instant::now();
     let outputs: Vec<_> = queries
@@ -372,64 +383,6 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
         eprintln!("{}", json!({"calls": calls}));
     }
     out(&serde_json::to_string_pretty(&turn.to_message()).map_err(|e| e.to_string())?)
-}
-
-/// `toolreg eval`: per set and query kind, the BM25 baseline, seed and ranked with recall's 95%
-/// bootstrap interval, and ranked's paired gain over the baseline. A set is held out unless it
-/// is the one the ranked defaults were tuned on.
-fn eval(sets: &[std::path::PathBuf], k: usize) -> Result<ExitCode> {
-    let mut text = format!(
-        "| set | part | queries | strategy | recall@{k} (95% interval) | hit@{k} | MRR | count |\n\
-         |---|---|---|---|---:|---:|---:|---:|\n"
-    );
-    let mut gains = String::from(
-        "\n| set | part | queries | ranked − BM25, recall (95% interval) |\n|---|---|---|---:|\n",
-    );
-    for dir in sets {
-        let name = dir
-            .file_name()
-            .map_or_else(|| "set".into(), |n| n.to_string_lossy().into_owned());
-        let read = |file: &str| {
-            let path = Path::new(dir).join(file);
-            std::fs::read_to_string(&path).map_err(|error| format!("{}: {error}", path.display()))
-        };
-        let set = eval::parse(&name, &read("tools.jsonl")?, &read("queries.jsonl")?)
-            .map_err(|error| format!("{}: {error}", dir.display()))?;
-        let part = if name == TUNING_SET {
-            "tuned"
-        } else {
-            "held out"
-        };
-        let keywords = set.name_keyword_queries();
-        for (kind, set) in [("requests", &set), ("name keywords", &keywords)] {
-            let baseline = baseline_scores(set, k);
-            let seed = engine_scores(set, &SearchEngine::new(set.pool.clone(), Strategy::Seed), k);
-            let ranked = engine_scores(
-                set,
-                &SearchEngine::new(set.pool.clone(), Strategy::Ranked),
-                k,
-            );
-            for (label, scores) in [
-                ("BM25 baseline", &baseline),
-                ("seed", &seed),
-                ("ranked", &ranked),
-            ] {
-                let m = scores.metrics();
-                let i = m.recall_interval;
-                text.push_str(&format!(
-                    "| {name} | {part} | {kind} | {label} | {:.3} [{:.3}, {:.3}] | {:.3} | {:.3} | {} |\n",
-                    m.recall, i.low, i.high, m.hit, m.mrr, m.queries
-                ));
-            }
-            let gain = paired(&ranked.recall, &baseline.recall);
-            gains.push_str(&format!(
-                "| {name} | {part} | {kind} | {:+.3} [{:+.3}, {:+.3}] |\n",
-                gain.mean, gain.low, gain.high
-            ));
-        }
-    }
-    text.push_str(&gains);
-    out(text.trim_end())
 }
 
 /// `toolreg mcp servers`: each server's state, after connecting them all.

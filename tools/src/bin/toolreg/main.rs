@@ -7,6 +7,7 @@
 mod cli;
 mod commands;
 mod demo;
+mod eval;
 mod render;
 mod setup;
 
