@@ -185,27 +185,41 @@ impl<D: Document> SeedIndex<D> {
         if tools.len().saturating_mul(terms.len()) > BY_TOOL {
             return self.scores_by_term(&terms, Among::Tools(tools));
         }
+        // Each term's parts that contain it without being it, found once for every tool.
+        let partial: Vec<Vec<u32>> = (terms.iter())
+            .map(|term| {
+                let mut parts = Vec::new();
+                self.containing_parts(term.text, |part| {
+                    if Some(part) != term.exact {
+                        parts.push(part);
+                    }
+                });
+                parts.sort_unstable();
+                parts.dedup();
+                parts
+            })
+            .collect();
         tools
             .iter()
-            .map(|&tool| self.score_of(&terms, tool))
+            .map(|&tool| self.score_of(&terms, &partial, tool))
             .collect()
     }
 
-    fn score_of(&self, terms: &[ScoringTerm], tool: u32) -> u32 {
-        let [exact, partial] = if self.is_mcp(tool) { [12, 6] } else { [10, 5] };
+    /// One tool's seed score; `partial` holds each term's parts that contain it, sorted.
+    fn score_of(&self, terms: &[ScoringTerm], partial: &[Vec<u32>], tool: u32) -> u32 {
+        let [exact, contains] = if self.is_mcp(tool) { [12, 6] } else { [10, 5] };
         let (inline, more) = self.tool_parts(tool);
         let mut text: Option<ToolText> = None;
         let mut score = 0;
-        for term in terms {
+        for (term, partial) in terms.iter().zip(partial) {
             let mut part = 0;
             for &vocab_id in inline.iter().chain(more) {
                 if Some(vocab_id) == term.exact {
                     part = exact;
                     break;
                 }
-                let name = self.part(vocab_id);
-                if part == 0 && name.len() > term.text.len() && name.contains(term.text) {
-                    part = partial;
+                if part == 0 && partial.binary_search(&vocab_id).is_ok() {
+                    part = contains;
                 }
             }
             let [hint, description] = match term.words {

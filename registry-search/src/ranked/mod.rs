@@ -44,6 +44,7 @@
 //! `ablation` example). The two server signals are the exception: no held-out set has more
 //! than one server, so their evidence is the tuning set's alone.
 
+mod dense;
 mod diversify;
 mod score;
 
@@ -235,6 +236,8 @@ pub struct RankedIndex {
     server_postings: HashMap<Box<str>, Vec<(u32, u16)>>,
     server_lengths: Vec<u32>,
     server_tools: Vec<Vec<u32>>,
+    /// Query-time arrays, kept between queries.
+    buffers: dense::Buffers,
 }
 
 impl RankedIndex {
@@ -394,7 +397,7 @@ impl RankedIndex {
 #[derive(Debug)]
 pub struct RankedScores<'a> {
     index: &'a RankedIndex,
-    scored: score::Scored,
+    scored: score::Scored<'a>,
     /// The query's weighted terms, for [`diversify`](Self::diversify).
     terms: Vec<(String, f32)>,
 }

@@ -7,8 +7,12 @@
 //! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
 //! per server instead of all of them.
 
-use crate::text::terms::{push_compound, request_words, sentences, tokenize_query};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::dense::{Dense, Lease};
 use super::{NAME, RankedIndex, idf};
+use crate::text::terms::{push_compound, request_words, sentences, tokenize_query};
 
 /// The fewest characters of the shorter of two terms for name coverage to count one that
 /// begins the other (`short` and `shortener`), so that short words do not reach far
@@ -20,78 +24,20 @@ const PREFIX_CHARS: usize = 5;
 const LONG_PREFIX: usize = 32;
 
 
-/// Non-negative amounts over `0..n`, dense, with the indices that hold one: adding and reading
-/// cost one array access, and clearing costs only what was touched.
-#[derive(Debug, Default)]
-pub(super) struct Dense {
-    values: Vec<f32>,
-    touched: Vec<u32>,
-}
-
-impl Dense {
-    fn new(n: usize) -> Self {
-        Dense {
-            values: vec![0.0; n],
-            touched: Vec::new(),
-        }
-    }
-
-    /// Adds a positive `amount` (anything else is ignored).
-    fn add(&mut self, at: u32, amount: f32) {
-        if amount > 0.0
-            && let Some(slot) = self.values.get_mut(at as usize)
-        {
-            if *slot == 0.0 {
-                self.touched.push(at);
-            }
-            *slot += amount;
-        }
-    }
-
-    /// Raises the value at `at` to `amount` when that is more.
-    fn raise(&mut self, at: u32, amount: f32) {
-        if let Some(slot) = self.values.get_mut(at as usize)
-            && amount > *slot
-        {
-            if *slot == 0.0 {
-                self.touched.push(at);
-            }
-            *slot = amount;
-        }
-    }
-
-    fn get(&self, at: u32) -> f32 {
-        self.values.get(at as usize).copied().unwrap_or(0.0)
-    }
-
-    /// The indices holding an amount, each once, in the order they were first given one.
-    fn touched(&self) -> &[u32] {
-        &self.touched
-    }
-
-    fn clear(&mut self) {
-        for at in self.touched.drain(..) {
-            if let Some(slot) = self.values.get_mut(at as usize) {
-                *slot = 0.0;
-            }
-        }
-    }
-}
-
 /// Scores in two parts: a tool's total is `tools[tool] + servers[its server]`.
-#[derive(Debug, Default)]
-pub(super) struct Scored {
+#[derive(Debug)]
+pub(super) struct Scored<'a> {
     /// What each tool earned itself.
-    tools: Dense,
+    tools: Lease<'a>,
     /// What every tool of a server gets.
-    servers: Dense,
+    servers: Lease<'a>,
 }
 
-impl Scored {
-    fn new(index: &RankedIndex) -> Self {
+impl<'a> Scored<'a> {
+    fn new(index: &'a RankedIndex) -> Self {
         Scored {
-            tools: Dense::new(index.len()),
-            servers: Dense::new(index.servers),
+            tools: index.buffers.tools(index.len()),
+            servers: index.buffers.servers(index.servers),
         }
     }
 
@@ -126,18 +72,15 @@ impl Scored {
     ) -> Vec<(usize, f32)> {
         let admitted = |tool: &u32| allowed.is_none_or(|list| list.binary_search(tool).is_ok());
         let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        let mut ranked: Vec<(u32, f32)> = (self.tools.touched().iter())
+        let earned = (self.tools.touched().iter())
             .filter(|tool| admitted(tool))
-            .map(|&tool| (tool, self.total(index, tool)))
-            .collect();
+            .map(|&tool| (tool, self.total(index, tool)));
+        let mut ranked = best_k(earned, k);
         // The `k`-th best of the tools that earned something: a server whose share is below
         // it lifts none of its other tools into the result.
-        let floor = if k > 0 && ranked.len() >= k {
-            ranked.select_nth_unstable_by(k - 1, order);
-            ranked.truncate(k);
-            ranked.last().map_or(0.0, |(_, score)| *score)
-        } else {
-            0.0
+        let floor = match k > 0 && ranked.len() >= k {
+            true => ranked.iter().map(|(_, score)| *score).fold(f32::INFINITY, f32::min),
+            false => 0.0,
         };
         // A server's share goes to each of its tools that earned nothing: they tie, so only
         // the first `k` in pool order can place, and only servers whose share can still beat
@@ -179,10 +122,48 @@ impl Scored {
     }
 }
 
+/// The best `k` of `items` (tools with scores) by score, then by the lower tool; in no order.
+/// One pass with a heap of `k`, where most items are turned away by one comparison with the
+/// worst kept.
+fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> {
+    /// A kept item; the greater, the worse.
+    #[derive(Debug, Clone, Copy)]
+    struct Kept(u32, f32);
+    impl Ord for Kept {
+        fn cmp(&self, other: &Self) -> Ordering {
+            (other.1.total_cmp(&self.1)).then(self.0.cmp(&other.0))
+        }
+    }
+    impl PartialOrd for Kept {
+        fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl PartialEq for Kept {
+        fn eq(&self, other: &Self) -> bool {
+            self.cmp(other) == Ordering::Equal
+        }
+    }
+    impl Eq for Kept {}
+
+    let mut heap: BinaryHeap<Kept> = BinaryHeap::with_capacity(k.min(1 << 16) + 1);
+    for (tool, score) in items {
+        let item = Kept(tool, score);
+        if heap.len() < k {
+            heap.push(item);
+        } else if let Some(mut worst) = heap.peek_mut()
+            && item < *worst
+        {
+            *worst = item;
+        }
+    }
+    heap.into_iter().map(|Kept(tool, score)| (tool, score)).collect()
+}
+
 impl RankedIndex {
     /// BM25F, the server signals and the request signals for a whole query, whose terms
     /// ([`query_terms`](Self::query_terms)) are `terms`.
-    pub(super) fn score_request(&self, query: &str, terms: &[(String, f32)]) -> Scored {
+    pub(super) fn score_request(&self, query: &str, terms: &[(String, f32)]) -> Scored<'_> {
         let mut scored = Scored::new(self);
         self.score_terms(terms, &mut scored);
         let top = scored.top(self);
@@ -238,13 +219,13 @@ impl RankedIndex {
         if self.servers < 2 {
             return;
         }
-        let mut documents = Dense::new(self.servers);
+        let mut documents = self.buffers.servers(self.servers);
         if w.server_doc > 0.0 {
             self.server_documents(terms, &mut documents);
         }
         // The prior is a share of the best total among the server's tools, the server
         // document's share included.
-        let mut best_own = Dense::new(self.servers);
+        let mut best_own = self.buffers.servers(self.servers);
         for &tool in scored.tools.touched() {
             if let Some(&server) = self.server_of.get(tool as usize) {
                 best_own.raise(server, scored.tools.get(tool));
@@ -292,8 +273,8 @@ impl RankedIndex {
         }
         // A tool's best fraction is the larger of its own best (sentences it matched) and its
         // server's best (sentences where only the server signals reached it).
-        let mut tools = Dense::new(self.len());
-        let mut servers = Dense::new(self.servers);
+        let mut tools = self.buffers.tools(self.len());
+        let mut servers = self.buffers.servers(self.servers);
         let mut sentence = Scored::new(self);
         for part in parts {
             sentence.clear();
@@ -336,7 +317,7 @@ impl RankedIndex {
         named.sort_unstable();
         named.dedup();
         let n = self.len() as f32;
-        let mut covered = Dense::new(self.len());
+        let mut covered = self.buffers.tools(self.len());
         for term in named {
             let Some(postings) = self.postings.get(term) else {
                 continue;
