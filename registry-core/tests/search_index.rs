@@ -165,7 +165,7 @@ fn pool_with_own_queries_of(
     })
 }
 
-/// The seed scores the index gives chosen tools equal the scan's.
+/// The seed scores the index gives chosen tools, and those of its rankings, equal the scan's.
 fn check_seed_scores(tools: Vec<ToolInfo>, queries: Vec<String>) -> Result<(), TestCaseError> {
     let pool: Vec<Arc<ToolInfo>> = tools.into_iter().map(Arc::new).collect();
     let engine = SearchEngine::new(pool, SearchStrategy::Seed);
@@ -178,7 +178,7 @@ fn check_seed_scores(tools: Vec<ToolInfo>, queries: Vec<String>) -> Result<(), T
             .collect();
         prop_assert_eq!(
             index.scores(&terms.scoring, &every),
-            scanned,
+            scanned.clone(),
             "query {:?}",
             &query
         );
@@ -188,6 +188,10 @@ fn check_seed_scores(tools: Vec<ToolInfo>, queries: Vec<String>) -> Result<(), T
             .map(|&i| index.text(i as usize).score(&terms.scoring))
             .collect();
         prop_assert_eq!(index.scores(&terms.scoring, &odd), scanned_odd);
+        // A ranking's scores are the scan's too.
+        for (tool, score) in index.rank_scored(&terms, 7) {
+            prop_assert_eq!(score, scanned[tool], "query {:?}, tool {}", &query, tool);
+        }
     }
     Ok(())
 }

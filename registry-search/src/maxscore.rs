@@ -479,12 +479,13 @@ struct Density {
     sources: Vec<usize>,
 }
 
-/// Ranks tools for a keyword query with the seed weights; indices into the indexed tools.
+/// Ranks tools for a keyword query with the seed weights; indices into the indexed tools, with
+/// their scores.
 pub(super) fn rank<D: Document>(
     index: &SeedIndex<D>,
     terms: &Terms,
     max_results: usize,
-) -> Vec<usize> {
+) -> Vec<(usize, u32)> {
     if max_results == 0 || index.is_empty() {
         return Vec::new();
     }

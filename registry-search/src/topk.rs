@@ -37,15 +37,15 @@ impl TopK {
         self.heap.push(Reverse((score, Reverse(tool))));
     }
 
-    /// The tools, best first, ties in index order.
-    pub(super) fn into_sorted(self) -> Vec<usize> {
-        let mut entries: Vec<(u32, u32)> = self
+    /// The tools with their scores, best first, ties in index order.
+    pub(super) fn into_sorted(self) -> Vec<(usize, u32)> {
+        let mut entries: Vec<(usize, u32)> = self
             .heap
             .into_iter()
-            .map(|Reverse((score, Reverse(tool)))| (score, tool))
+            .map(|Reverse((score, Reverse(tool)))| (tool as usize, score))
             .collect();
-        entries.sort_unstable_by_key(|&(score, tool)| (Reverse(score), tool));
-        entries.into_iter().map(|(_, tool)| tool as usize).collect()
+        entries.sort_unstable_by_key(|&(tool, score)| (Reverse(score), tool));
+        entries
     }
 }
 
@@ -63,6 +63,6 @@ mod tests {
             }
         }
         assert_eq!(top.threshold(), 7);
-        assert_eq!(top.into_sorted(), [3, 1]);
+        assert_eq!(top.into_sorted(), [(3, 9), (1, 7)]);
     }
 }

@@ -250,24 +250,24 @@ impl<D: Document> SearchEngine<D> {
     ) -> Vec<(usize, f32)> {
         let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
         let (mut k_rank, mut k_seed) = (first.max(1), CANDIDATES.min(first).max(1));
-        let mut by_seed = self.seed.rank(terms, k_seed);
+        let mut by_seed = self.seed.rank_scored(terms, k_seed);
         loop {
             let by_rank = ranked.top(k_rank, allowed);
-            let mut candidates: Vec<u32> = by_rank
-                .iter()
-                .map(|(i, _)| *i as u32)
-                .chain(by_seed.iter().map(|&i| i as u32))
-                .collect();
+            // Each candidate with its seed score: the seed side's come with it, the others'
+            // are computed.
+            let mut candidates: Vec<(usize, u32)> = by_seed.clone();
             candidates.sort_unstable();
-            candidates.dedup();
-            let seed_scores = self.seed.scores(&terms.scoring, &candidates);
+            let mut missing: Vec<u32> = (by_rank.iter())
+                .map(|&(i, _)| i)
+                .filter(|i| candidates.binary_search_by_key(i, |&(c, _)| c).is_err())
+                .map(|i| i as u32)
+                .collect();
+            missing.sort_unstable();
+            let missing_scores = self.seed.scores(&terms.scoring, &missing);
+            candidates.extend((missing.iter().zip(missing_scores)).map(|(&i, s)| (i as usize, s)));
             let mut scored: Vec<(usize, f32)> = candidates
                 .iter()
-                .zip(&seed_scores)
-                .map(|(&i, &seed)| {
-                    let i = i as usize;
-                    (i, ranked.of(i) + seed_weight * seed as f32)
-                })
+                .map(|&(i, seed)| (i, ranked.of(i) + seed_weight * seed as f32))
                 // A seed candidate scores zero when the seed weight is zero.
                 .filter(|(_, score)| *score > 0.0)
                 .collect();
@@ -275,12 +275,8 @@ impl<D: Document> SearchEngine<D> {
             // The last of each full list: its score bounds the tools after it, which also come
             // after it in pool order when they tie with it.
             let rank_last = by_rank.get(k_rank - 1).copied();
-            let seed_last = by_seed.get(k_seed - 1).map(|&i| {
-                let seed = (candidates.binary_search(&(i as u32)).ok())
-                    .and_then(|at| seed_scores.get(at))
-                    .map_or(0, |&seed| seed);
-                (i, seed_weight * seed as f32)
-            });
+            let seed_last =
+                (by_seed.get(k_seed - 1)).map(|&(i, seed)| (i, seed_weight * seed as f32));
             let rank_floor = rank_last.map_or(0.0, |(_, score)| score);
             let seed_floor = seed_last.map_or(0.0, |(_, score)| score);
             let outside = rank_floor + seed_floor;
@@ -301,7 +297,7 @@ impl<D: Document> SearchEngine<D> {
                 k_rank = k_rank.saturating_mul(4);
             } else {
                 k_seed = k_seed.saturating_mul(4);
-                by_seed = self.seed.rank(terms, k_seed);
+                by_seed = self.seed.rank_scored(terms, k_seed);
             }
         }
     }

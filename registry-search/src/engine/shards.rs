@@ -163,28 +163,29 @@ impl<D: Document> Shards<D> {
 
     /// The best `max_results` deferred positions for a keyword query, as one index ranks them.
     pub(super) fn rank(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
+        let ranked = self.rank_scored(terms, max_results);
+        ranked.into_iter().map(|(at, _)| at).collect()
+    }
+
+    /// Like [`rank`](Self::rank), with each tool's seed score.
+    pub(super) fn rank_scored(&self, terms: &Terms, max_results: usize) -> Vec<(usize, u32)> {
         if let Some(index) = self.single() {
-            return index.rank(terms, max_results);
+            return index.rank_scored(terms, max_results);
         }
         let mut scored: Vec<(u32, u32)> = Vec::new();
         for shard in &self.shards {
-            let mut local: Vec<u32> = shard
-                .index
-                .rank(terms, max_results.saturating_add(shard.dead))
-                .into_iter()
-                .map(|i| i as u32)
-                .filter(|&i| shard.global.get(i as usize).is_some_and(|&g| g != DEAD))
-                .collect();
-            local.sort_unstable();
-            let scores = shard.index.scores(&terms.scoring, &local);
-            scored.extend(
-                (local.iter().zip(scores))
-                    .filter_map(|(&i, score)| Some((*shard.global.get(i as usize)?, score))),
-            );
+            let local = (shard.index).rank_scored(terms, max_results.saturating_add(shard.dead));
+            scored.extend(local.into_iter().filter_map(|(i, score)| {
+                let global = *shard.global.get(i)?;
+                (global != DEAD).then_some((global, score))
+            }));
         }
         scored.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         scored.truncate(max_results);
-        scored.into_iter().map(|(at, _)| at as usize).collect()
+        scored
+            .into_iter()
+            .map(|(at, score)| (at as usize, score))
+            .collect()
     }
 
     /// The deferred positions that pass the required-term filter, sorted; `None` when nothing

@@ -73,7 +73,7 @@ impl<D: Document> SeedIndex<D> {
 
     /// [`rank`](Self::rank) term by term: every tool's seed score added up from the terms'
     /// lists, then the best `max_results` of those passing the required terms.
-    pub(super) fn rank_by_term(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
+    pub(super) fn rank_by_term(&self, terms: &Terms, max_results: usize) -> Vec<(usize, u32)> {
         if max_results == 0 || self.is_empty() {
             return Vec::new();
         }

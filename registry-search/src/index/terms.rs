@@ -166,6 +166,13 @@ impl<D: Document> SeedIndex<D> {
     /// MaxScore little to skip, and adding up every list is cheaper than moving through them
     /// tool by tool. Both rankings are exact; only the time differs.
     pub fn rank(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
+        let ranked = self.rank_scored(terms, max_results);
+        ranked.into_iter().map(|(tool, _)| tool).collect()
+    }
+
+    /// Like [`rank`](Self::rank), with each tool's score (what [`scores`](Self::scores) gives
+    /// it).
+    pub fn rank_scored(&self, terms: &Terms, max_results: usize) -> Vec<(usize, u32)> {
         if terms.scoring.len() > BY_TERM_RANK {
             return self.rank_by_term(terms, max_results);
         }
