@@ -129,19 +129,6 @@ struct Query<'a, D> {
 /// Up to this many required terms, a scoring term is looked for among them by a scan.
 const FEW_REQUIRED: usize = 8;
 
-/// The parts containing `term` other than `exact`, sorted, each once.
-fn partial_parts<D: Document>(index: &SeedIndex<D>, term: &str, exact: Option<u32>) -> Vec<u32> {
-    let mut parts = Vec::new();
-    index.containing_parts(term, |part| {
-        if Some(part) != exact {
-            parts.push(part);
-        }
-    });
-    parts.sort_unstable();
-    parts.dedup();
-    parts
-}
-
 impl<'a, D: Document> Query<'a, D> {
     /// Looks up every distinct scoring term; `None` when a required term matches nothing.
     fn new(index: &'a SeedIndex<D>, terms: &Terms) -> Option<Query<'a, D>> {
@@ -200,7 +187,7 @@ impl<'a, D: Document> Query<'a, D> {
         let t = self.terms.len();
         let index = self.index;
         let exact = index.exact_part(text);
-        let partial = partial_parts(index, text, exact);
+        let partial = index.partial_parts(text, exact);
         let flags = exact
             .iter()
             .chain(&partial)

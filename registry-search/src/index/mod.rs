@@ -331,6 +331,19 @@ impl<D: Document> SeedIndex<D> {
         }
     }
 
+    /// The parts containing `term` other than `exact` (its own part), sorted, each once.
+    pub(super) fn partial_parts(&self, term: &str, exact: Option<u32>) -> Vec<u32> {
+        let mut parts = Vec::new();
+        self.containing_parts(term, |part| {
+            if Some(part) != exact {
+                parts.push(part);
+            }
+        });
+        parts.sort_unstable();
+        parts.dedup();
+        parts
+    }
+
     /// Tools whose hint (`hint = true`) or description has the word `term`; `term` must be a
     /// word term.
     pub(super) fn word_tools(&self, term: &str, hint: bool) -> &[u32] {

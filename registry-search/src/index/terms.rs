@@ -194,17 +194,7 @@ impl<D: Document> SeedIndex<D> {
         }
         // Each term's parts that contain it without being it, found once for every tool.
         let partial: Vec<Vec<u32>> = (terms.iter())
-            .map(|term| {
-                let mut parts = Vec::new();
-                self.containing_parts(term.text, |part| {
-                    if Some(part) != term.exact {
-                        parts.push(part);
-                    }
-                });
-                parts.sort_unstable();
-                parts.dedup();
-                parts
-            })
+            .map(|term| self.partial_parts(term.text, term.exact))
             .collect();
         tools
             .iter()
