@@ -96,6 +96,7 @@ pub mod eval;
 mod maxscore;
 mod names;
 mod output;
+mod partset;
 mod postings;
 pub mod semantic;
 #[cfg(test)]

@@ -27,54 +27,10 @@ use std::cmp::Reverse;
 use super::distinct::Distinct;
 use super::document::Document;
 use super::index::{GapHits, PART_MCP, PART_PLAIN, SeedIndex, is_word_term};
+use super::partset::{BIT_WORDS, PartSet};
 use super::postings::{Cursor, END};
 use super::query::Terms;
 use super::topk::TopK;
-
-/// Vocabulary ids of the parts containing a term, for testing a tool's own parts.
-enum PartSet {
-    /// A few, scanned.
-    Small(Vec<u32>),
-    /// Sorted, searched: once the query's bit sets would take [`BIT_WORDS`].
-    Sorted(Vec<u32>),
-    Bits(Vec<u64>),
-}
-
-/// The most 64-bit words the bit sets of one query's terms take together (2 MiB), so that a
-/// query of many terms takes memory in proportion to their parts, not to the vocabulary.
-const BIT_WORDS: usize = 1 << 18;
-
-impl PartSet {
-    /// The set of `parts` (sorted, each once); a bit set is paid from `bit_words`.
-    fn new(parts: Vec<u32>, vocab_len: usize, bit_words: &mut usize) -> PartSet {
-        if parts.len() <= 16 {
-            return PartSet::Small(parts);
-        }
-        let words = vocab_len.div_ceil(64);
-        let Some(left) = bit_words.checked_sub(words) else {
-            return PartSet::Sorted(parts);
-        };
-        *bit_words = left;
-        let mut bits = vec![0u64; words];
-        for part in parts {
-            if let Some(word) = bits.get_mut((part / 64) as usize) {
-                *word |= 1 << (part % 64);
-            }
-        }
-        PartSet::Bits(bits)
-    }
-
-    #[inline]
-    fn contains(&self, part: u32) -> bool {
-        match self {
-            PartSet::Small(parts) => parts.contains(&part),
-            PartSet::Sorted(parts) => parts.binary_search(&part).is_ok(),
-            PartSet::Bits(bits) => bits
-                .get((part / 64) as usize)
-                .is_some_and(|word| word & (1 << (part % 64)) != 0),
-        }
-    }
-}
 
 /// One distinct scoring term.
 struct Term {
@@ -187,7 +143,7 @@ impl<'a, D: Document> Query<'a, D> {
         let t = self.terms.len();
         let index = self.index;
         let exact = index.exact_part(text);
-        let partial = index.partial_parts(text, exact);
+        let (partial, set) = index.partial_parts(text, exact, &mut self.bit_words);
         let flags = exact
             .iter()
             .chain(&partial)
@@ -226,11 +182,7 @@ impl<'a, D: Document> Query<'a, D> {
             let union = Cursor::union(lists);
             term.parts[1] = Some(self.push(&mut term, t, union, partial_weight));
             part_bound = part_bound.max(partial_weight);
-            term.partial = Some(PartSet::new(
-                partial,
-                index.vocab_len(),
-                &mut self.bit_words,
-            ));
+            term.partial = Some(set);
         }
         let [hint, description] = if is_word_term(text) {
             [true, false].map(|hint| Cursor::Slice {
@@ -529,24 +481,4 @@ pub(super) fn rank<D: Document>(
         }
     }
     top.into_sorted()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn part_sets_past_the_bit_budget_are_searched_and_agree() {
-        let parts: Vec<u32> = (0..500).map(|i| i * 7).collect();
-        let mut budget = 100;
-        let bits = PartSet::new(parts.clone(), 4_000, &mut budget);
-        assert!(matches!(bits, PartSet::Bits(_)) && budget == 100 - 63);
-        let sorted = PartSet::new(parts.clone(), 4_000, &mut budget);
-        assert!(matches!(sorted, PartSet::Sorted(_)) && budget == 37);
-        for part in 0..4_100 {
-            let expected = parts.contains(&part);
-            assert_eq!(bits.contains(part), expected, "{part}");
-            assert_eq!(sorted.contains(part), expected, "{part}");
-        }
-    }
 }

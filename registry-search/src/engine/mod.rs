@@ -251,27 +251,42 @@ impl<D: Document> SearchEngine<D> {
         let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
         let (mut k_rank, mut k_seed) = (first.max(1), CANDIDATES.min(first).max(1));
         let mut by_seed = self.seed.rank_scored(terms, k_seed);
+        // Every candidate so far with its seed score, by tool: the lists only grow from one
+        // round to the next, so a tool's seed score is computed once.
+        let mut candidates: Vec<(usize, u32)> = Vec::new();
         loop {
             let by_rank = ranked.top(k_rank, allowed);
-            // Each candidate with its seed score: the seed side's come with it, the others'
-            // are computed.
-            let mut candidates: Vec<(usize, u32)> = by_seed.clone();
-            candidates.sort_unstable();
+            let known = |list: &[(usize, u32)], i: usize| list.binary_search_by_key(&i, |c| c.0);
+            // The seed side's come with their scores, the others' are computed.
+            let mut fresh: Vec<(usize, u32)> = (by_seed.iter())
+                .filter(|&&(i, _)| known(&candidates, i).is_err())
+                .copied()
+                .collect();
+            fresh.sort_unstable();
             let mut missing: Vec<u32> = (by_rank.iter())
                 .map(|&(i, _)| i)
-                .filter(|i| candidates.binary_search_by_key(i, |&(c, _)| c).is_err())
+                .filter(|&i| known(&candidates, i).is_err() && known(&fresh, i).is_err())
                 .map(|i| i as u32)
                 .collect();
             missing.sort_unstable();
             let missing_scores = self.seed.scores(&terms.scoring, &missing);
-            candidates.extend((missing.iter().zip(missing_scores)).map(|(&i, s)| (i as usize, s)));
+            let computed = (missing.iter().zip(missing_scores)).map(|(&i, s)| (i as usize, s));
+            let fresh = merge_by_tool(fresh, computed.collect());
+            candidates = merge_by_tool(candidates, fresh);
             let mut scored: Vec<(usize, f32)> = candidates
                 .iter()
                 .map(|&(i, seed)| (i, ranked.of(i) + seed_weight * seed as f32))
                 // A seed candidate scores zero when the seed weight is zero.
                 .filter(|(_, score)| *score > 0.0)
                 .collect();
-            scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            // The best `max_results` in order (each tool once, so the order is total).
+            let order =
+                |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+            if scored.len() > max_results {
+                scored.select_nth_unstable_by(max_results, order);
+                scored.truncate(max_results);
+            }
+            scored.sort_unstable_by(order);
             // The last of each full list: its score bounds the tools after it, which also come
             // after it in pool order when they tie with it.
             let rank_last = by_rank.get(k_rank - 1).copied();
@@ -287,7 +302,6 @@ impl<D: Document> SearchEngine<D> {
                     score > outside || (score == outside && after.is_some_and(|i| last <= i))
                 });
             if settled {
-                scored.truncate(max_results);
                 return scored;
             }
             // Widen the cheap side, BM25F, while the seed side's floor alone would let the
@@ -336,6 +350,18 @@ impl<D: Document> SearchEngine<D> {
         });
         SearchOutput::new(matches, query, self.deferred.len(), &self.pending_servers)
     }
+}
+
+/// The tools of `a` and `b` (each sorted by tool, none in both) in one list sorted by tool.
+fn merge_by_tool(a: Vec<(usize, u32)>, b: Vec<(usize, u32)>) -> Vec<(usize, u32)> {
+    let mut merged = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let next = if x.0 < y.0 { a.next() } else { b.next() };
+        merged.extend(next);
+    }
+    merged.extend(a.chain(b));
+    merged
 }
 
 /// The names of the tools at `positions` in `tools` (positions from an index built over them).

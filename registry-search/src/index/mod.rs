@@ -25,6 +25,7 @@ mod intern;
 
 use self::intern::{FieldBuilder, Map, intern, key8};
 use super::distinct::Distinct;
+use super::partset::PartSet;
 use super::postings::{END, Postings, seek};
 use super::query::Terms;
 use super::seed::ToolText;
@@ -331,17 +332,22 @@ impl<D: Document> SeedIndex<D> {
         }
     }
 
-    /// The parts containing `term` other than `exact` (its own part), sorted, each once.
-    pub(super) fn partial_parts(&self, term: &str, exact: Option<u32>) -> Vec<u32> {
+    /// The parts containing `term` other than `exact` (its own part), each once, and their
+    /// set; a bit set is paid from `bit_words` ([`PartSet::new`]).
+    pub(crate) fn partial_parts(
+        &self,
+        term: &str,
+        exact: Option<u32>,
+        bit_words: &mut usize,
+    ) -> (Vec<u32>, PartSet) {
         let mut parts = Vec::new();
         self.containing_parts(term, |part| {
             if Some(part) != exact {
                 parts.push(part);
             }
         });
-        parts.sort_unstable();
-        parts.dedup();
-        parts
+        let set = PartSet::new(&mut parts, self.vocab_len(), bit_words);
+        (parts, set)
     }
 
     /// Tools whose hint (`hint = true`) or description has the word `term`; `term` must be a

@@ -3,6 +3,7 @@
 
 use super::*;
 use super::by_term::{Among, BY_TERM_RANK};
+use crate::partset::{BIT_WORDS, PartSet};
 
 impl<D: Document> SeedIndex<D> {
     /// Tools whose (hint, description) has `term` at word boundaries, for any term, by a scan
@@ -193,8 +194,9 @@ impl<D: Document> SeedIndex<D> {
             return self.scores_by_term(&terms, Among::Tools(tools));
         }
         // Each term's parts that contain it without being it, found once for every tool.
-        let partial: Vec<Vec<u32>> = (terms.iter())
-            .map(|term| self.partial_parts(term.text, term.exact))
+        let mut bit_words = BIT_WORDS;
+        let partial: Vec<PartSet> = (terms.iter())
+            .map(|term| (self.partial_parts(term.text, term.exact, &mut bit_words)).1)
             .collect();
         tools
             .iter()
@@ -202,8 +204,8 @@ impl<D: Document> SeedIndex<D> {
             .collect()
     }
 
-    /// One tool's seed score; `partial` holds each term's parts that contain it, sorted.
-    fn score_of(&self, terms: &[ScoringTerm], partial: &[Vec<u32>], tool: u32) -> u32 {
+    /// One tool's seed score; `partial` holds each term's parts that contain it.
+    fn score_of(&self, terms: &[ScoringTerm], partial: &[PartSet], tool: u32) -> u32 {
         let [exact, contains] = if self.is_mcp(tool) { [12, 6] } else { [10, 5] };
         let (inline, more) = self.tool_parts(tool);
         let mut text: Option<ToolText> = None;
@@ -215,7 +217,7 @@ impl<D: Document> SeedIndex<D> {
                     part = exact;
                     break;
                 }
-                if part == 0 && partial.binary_search(&vocab_id).is_ok() {
+                if part == 0 && partial.contains(vocab_id) {
                     part = contains;
                 }
             }

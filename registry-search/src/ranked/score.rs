@@ -7,7 +7,7 @@
 //! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
 //! per server instead of all of them.
 
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
 use super::dense::{Dense, Lease};
@@ -85,14 +85,14 @@ impl<'a> Scored<'a> {
         // A server's share goes to each of its tools that earned nothing: they tie, so only
         // the first `k` in pool order can place, and only servers whose share can still beat
         // the `k`-th such tool taken so far. Servers are visited by share, highest first.
-        let mut servers: Vec<(u32, f32)> = (self.servers.touched().iter())
-            .map(|&server| (server, self.servers.get(server)))
-            .filter(|(_, share)| *share >= floor)
+        // A heap, as the loop usually stops after a few of many servers.
+        let mut servers: BinaryHeap<Reverse<Kept>> = (self.servers.touched().iter())
+            .map(|&server| Reverse(Kept(server, self.servers.get(server))))
+            .filter(|Reverse(Kept(_, share))| *share >= floor)
             .collect();
-        servers.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut others = 0;
         let mut kth = f32::INFINITY;
-        for (server, share) in servers {
+        while let Some(Reverse(Kept(server, share))) = servers.pop() {
             if others >= k && share < kth {
                 break;
             }
@@ -113,7 +113,7 @@ impl<'a> Scored<'a> {
             ranked.select_nth_unstable_by(k - 1, order);
             ranked.truncate(k);
         }
-        ranked.sort_by(order);
+        ranked.sort_unstable_by(order);
         ranked
             .into_iter()
             .take(k)
@@ -122,32 +122,42 @@ impl<'a> Scored<'a> {
     }
 }
 
-/// The best `k` of `items` (tools with scores) by score, then by the lower tool; in no order.
-/// One pass with a heap of `k`, where most items are turned away by one comparison with the
-/// worst kept.
-fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> {
-    /// A kept item; the greater, the worse.
-    #[derive(Debug, Clone, Copy)]
-    struct Kept(u32, f32);
-    impl Ord for Kept {
-        fn cmp(&self, other: &Self) -> Ordering {
-            (other.1.total_cmp(&self.1)).then(self.0.cmp(&other.0))
-        }
-    }
-    impl PartialOrd for Kept {
-        fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-            Some(self.cmp(other))
-        }
-    }
-    impl PartialEq for Kept {
-        fn eq(&self, other: &Self) -> bool {
-            self.cmp(other) == Ordering::Equal
-        }
-    }
-    impl Eq for Kept {}
+/// A tool or server with its score, ordered worst first: the greater, the lower the score,
+/// then the higher the index.
+#[derive(Debug, Clone, Copy)]
+struct Kept(u32, f32);
 
+impl Ord for Kept {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.1.total_cmp(&self.1)).then(self.0.cmp(&other.0))
+    }
+}
+
+impl PartialOrd for Kept {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Kept {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Kept {}
+
+/// The best `k` of `items` (tools with scores) by score, then by the lower tool; in no order.
+/// One pass with a heap of `k`, where most items are turned away by comparing their score with
+/// the worst kept one's.
+fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> {
     let mut heap: BinaryHeap<Kept> = BinaryHeap::with_capacity(k.min(1 << 16) + 1);
+    // The worst kept score once the heap is full: an item below it cannot enter.
+    let mut floor = f32::NEG_INFINITY;
     for (tool, score) in items {
+        if score < floor {
+            continue;
+        }
         let item = Kept(tool, score);
         if heap.len() < k {
             heap.push(item);
@@ -155,6 +165,9 @@ fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> 
             && item < *worst
         {
             *worst = item;
+        }
+        if heap.len() >= k {
+            floor = heap.peek().map_or(floor, |worst| worst.1);
         }
     }
     heap.into_iter().map(|Kept(tool, score)| (tool, score)).collect()
