@@ -9,7 +9,7 @@ mod shards;
 use std::collections::{BTreeMap, BTreeSet};
 
 use self::semantic::Semantic;
-use self::shards::Shards;
+use self::shards::{ShardScorer, Shards};
 use super::distinct::push_new;
 #[cfg(feature = "internals")]
 use super::index::SeedIndex;
@@ -251,31 +251,56 @@ impl<D: Document> SearchEngine<D> {
         let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
         let (mut k_rank, mut k_seed) = (first.max(1), CANDIDATES.min(first).max(1));
         let mut by_seed = self.seed.rank_scored(terms, k_seed);
-        // Every candidate so far with its seed score, by tool: the lists only grow from one
-        // round to the next, so a tool's seed score is computed once.
+        let scorer = self.seed.scorer(&terms.scoring);
+        // Every candidate scored so far with its seed score, by tool: the lists only grow from
+        // one round to the next, so a tool's seed score is computed once.
         let mut candidates: Vec<(usize, u32)> = Vec::new();
+        let blended = |&(i, seed): &(usize, u32)| (i, ranked.of(i) + seed_weight * seed as f32);
         loop {
             let by_rank = ranked.top(k_rank, allowed);
             let known = |list: &[(usize, u32)], i: usize| list.binary_search_by_key(&i, |c| c.0);
-            // The seed side's come with their scores, the others' are computed.
+            // The seed side's come with their scores.
             let mut fresh: Vec<(usize, u32)> = (by_seed.iter())
                 .filter(|&&(i, _)| known(&candidates, i).is_err())
                 .copied()
                 .collect();
             fresh.sort_unstable();
-            let mut missing: Vec<u32> = (by_rank.iter())
-                .map(|&(i, _)| i)
-                .filter(|&i| known(&candidates, i).is_err() && known(&fresh, i).is_err())
-                .map(|i| i as u32)
-                .collect();
-            missing.sort_unstable();
-            let missing_scores = self.seed.scores(&terms.scoring, &missing);
-            let computed = (missing.iter().zip(missing_scores)).map(|(&i, s)| (i as usize, s));
-            let fresh = merge_by_tool(fresh, computed.collect());
             candidates = merge_by_tool(candidates, fresh);
-            let mut scored: Vec<(usize, f32)> = candidates
+            let seed_last = by_seed.get(k_seed - 1);
+            let seed_floor = seed_last.map_or(0.0, |&(_, seed)| seed_weight * seed as f32);
+            // The BM25F side's, best first. One outside the seed list scores at most its
+            // BM25F score plus `seed_floor`: once that is below the `max_results`-th blended
+            // score so far, neither it nor any after it can place, and their seed scores are
+            // not computed. The first batch fills the result; the second goes on while the
+            // bound reaches the `max_results`-th.
+            let missing: Vec<(usize, f32)> = (by_rank.iter())
+                .filter(|&&(i, _)| known(&candidates, i).is_err())
+                .copied()
+                .collect();
+            let positive = candidates
                 .iter()
-                .map(|&(i, seed)| (i, ranked.of(i) + seed_weight * seed as f32))
+                .map(blended)
+                .filter(|(_, s)| *s > 0.0)
+                .count();
+            let fill = max_results.saturating_sub(positive).min(missing.len());
+            let (first_batch, rest) = missing.split_at(fill);
+            candidates = merge_by_tool(candidates, seed_scores(&scorer, first_batch));
+            let mut best: Vec<f32> = (candidates.iter().map(blended))
+                .map(|(_, score)| score)
+                .filter(|score| *score > 0.0)
+                .collect();
+            let theta = match best.len() >= max_results {
+                true => {
+                    *best
+                        .select_nth_unstable_by(max_results - 1, |a, b| b.total_cmp(a))
+                        .1
+                }
+                false => f32::NEG_INFINITY,
+            };
+            let reach = rest.partition_point(|&(_, score)| score + seed_floor >= theta);
+            let second_batch = rest.get(..reach).unwrap_or_default();
+            candidates = merge_by_tool(candidates, seed_scores(&scorer, second_batch));
+            let mut scored: Vec<(usize, f32)> = (candidates.iter().map(blended))
                 // A seed candidate scores zero when the seed weight is zero.
                 .filter(|(_, score)| *score > 0.0)
                 .collect();
@@ -290,12 +315,9 @@ impl<D: Document> SearchEngine<D> {
             // The last of each full list: its score bounds the tools after it, which also come
             // after it in pool order when they tie with it.
             let rank_last = by_rank.get(k_rank - 1).copied();
-            let seed_last =
-                (by_seed.get(k_seed - 1)).map(|&(i, seed)| (i, seed_weight * seed as f32));
             let rank_floor = rank_last.map_or(0.0, |(_, score)| score);
-            let seed_floor = seed_last.map_or(0.0, |(_, score)| score);
             let outside = rank_floor + seed_floor;
-            let after = rank_last.map(|(i, _)| i).max(seed_last.map(|(i, _)| i));
+            let after = rank_last.map(|(i, _)| i).max(seed_last.map(|&(i, _)| i));
             let last = scored.get(max_results.saturating_sub(1)).copied();
             let settled = outside <= 0.0
                 || last.is_some_and(|(last, score)| {
@@ -350,6 +372,16 @@ impl<D: Document> SearchEngine<D> {
         });
         SearchOutput::new(matches, query, self.deferred.len(), &self.pending_servers)
     }
+}
+
+/// The seed scores of `tools` (in any order), sorted by tool.
+fn seed_scores<D: Document>(scorer: &ShardScorer<D>, tools: &[(usize, f32)]) -> Vec<(usize, u32)> {
+    let mut tools: Vec<u32> = tools.iter().map(|&(i, _)| i as u32).collect();
+    tools.sort_unstable();
+    let scores = scorer.scores(&tools);
+    (tools.into_iter().zip(scores))
+        .map(|(i, score)| (i as usize, score))
+        .collect()
 }
 
 /// The tools of `a` and `b` (each sorted by tool, none in both) in one list sorted by tool.

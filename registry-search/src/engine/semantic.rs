@@ -95,7 +95,7 @@ impl<D: Document> SearchEngine<D> {
     fn lexical_scores(&self, ranked: &RankedScores, terms: &Terms, tools: &[u32]) -> Vec<f32> {
         let count = terms.scoring.len();
         let seed: Vec<u32> = match count <= SEED_BLEND_TERMS {
-            true => self.seed.scores(&terms.scoring, tools),
+            true => self.seed.scorer(&terms.scoring).scores(tools),
             false => vec![0; tools.len()],
         };
         let seed_weight = self.weights.seed / (count.max(1) as f32).powi(2);

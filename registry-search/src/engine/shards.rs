@@ -13,7 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::document::Document;
-use crate::index::SeedIndex;
+use crate::index::{Scorer, SeedIndex};
 use crate::query::Terms;
 
 /// The most server shards beside the base before everything is indexed again.
@@ -207,24 +207,47 @@ impl<D: Document> Shards<D> {
         Some(passing)
     }
 
-    /// The seed score of each of the deferred positions `tools` (ascending, each once).
-    pub(super) fn scores(&self, scoring: &[String], tools: &[u32]) -> Vec<u32> {
-        if let Some(index) = self.single() {
-            return index.scores(scoring, tools);
+    /// The seed scores of chosen deferred positions for the scoring terms `scoring`.
+    pub(super) fn scorer<'a>(&'a self, scoring: &'a [String]) -> ShardScorer<'a, D> {
+        ShardScorer {
+            single: self.single().is_some(),
+            shards: self,
+            scorers: (self.shards.iter())
+                .map(|shard| shard.index.scorer(scoring))
+                .collect(),
         }
-        let mut per_shard: Vec<Vec<(u32, usize)>> = vec![Vec::new(); self.shards.len()];
+    }
+}
+
+/// Seed scores of chosen deferred positions for one query's terms, from each shard's
+/// [`Scorer`].
+pub(super) struct ShardScorer<'a, D> {
+    shards: &'a Shards<D>,
+    /// Whether the one shard's positions are the deferred positions.
+    single: bool,
+    /// One per shard.
+    scorers: Vec<Scorer<'a, D>>,
+}
+
+impl<D: Document> ShardScorer<'_, D> {
+    /// The seed score of each of the deferred positions `tools` (ascending, each once).
+    pub(super) fn scores(&self, tools: &[u32]) -> Vec<u32> {
+        if let (true, [scorer]) = (self.single, self.scorers.as_slice()) {
+            return scorer.scores(tools);
+        }
+        let mut per_shard: Vec<Vec<(u32, usize)>> = vec![Vec::new(); self.scorers.len()];
         for (at, &tool) in tools.iter().enumerate() {
-            if let Some(&(s, local)) = self.owner.get(tool as usize)
+            if let Some(&(s, local)) = self.shards.owner.get(tool as usize)
                 && let Some(list) = per_shard.get_mut(s as usize)
             {
                 list.push((local, at));
             }
         }
         let mut scores = vec![0; tools.len()];
-        for (shard, list) in self.shards.iter().zip(&mut per_shard) {
+        for (scorer, list) in self.scorers.iter().zip(&mut per_shard) {
             list.sort_unstable();
             let local: Vec<u32> = list.iter().map(|&(local, _)| local).collect();
-            for (&(_, at), score) in list.iter().zip(shard.index.scores(scoring, &local)) {
+            for (&(_, at), score) in list.iter().zip(scorer.scores(&local)) {
                 if let Some(slot) = scores.get_mut(at) {
                     *slot = score;
                 }

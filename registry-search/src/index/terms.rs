@@ -1,6 +1,8 @@
 //! The seed index's answers for query terms: which tools a term hits, required terms, and
 //! exact seed scores of chosen tools.
 
+use std::cell::OnceCell;
+
 use super::*;
 use super::by_term::{Among, BY_TERM_RANK};
 use crate::partset::{BIT_WORDS, PartSet};
@@ -182,26 +184,18 @@ impl<D: Document> SeedIndex<D> {
 
     /// The seed score of each of `tools` (indices in ascending order, each once) over the
     /// scoring terms `scoring`, as [`rank`](Self::rank) scores them.
-    ///
-    /// Each tool is read from the index: its own name parts, and the word lists of the hint
-    /// and description (a term with non-word characters is matched against the tool's text).
-    ///
-    /// Few tools and terms are scored tool by tool; many, term by term, from each term's lists
-    /// of tools: then the time is that of the lists, not of tools times terms.
     pub fn scores(&self, scoring: &[String], tools: &[u32]) -> Vec<u32> {
-        let terms = self.scoring_terms(scoring);
-        if tools.len().saturating_mul(terms.len()) > BY_TOOL {
-            return self.scores_by_term(&terms, Among::Tools(tools));
+        self.scorer(scoring).scores(tools)
+    }
+
+    /// A [`Scorer`] of the scoring terms `scoring`: their seed scores for chosen tools, with
+    /// the terms looked up once however many times it is asked.
+    pub(crate) fn scorer<'a>(&'a self, scoring: &'a [String]) -> Scorer<'a, D> {
+        Scorer {
+            index: self,
+            terms: self.scoring_terms(scoring),
+            partial: OnceCell::new(),
         }
-        // Each term's parts that contain it without being it, found once for every tool.
-        let mut bit_words = BIT_WORDS;
-        let partial: Vec<PartSet> = (terms.iter())
-            .map(|term| (self.partial_parts(term.text, term.exact, &mut bit_words)).1)
-            .collect();
-        tools
-            .iter()
-            .map(|&tool| self.score_of(&terms, &partial, tool))
-            .collect()
     }
 
     /// One tool's seed score; `partial` holds each term's parts that contain it.
@@ -253,6 +247,39 @@ impl<D: Document> SeedIndex<D> {
             + map_bytes(&self.word_ids)
             + self.description_words.heap_bytes()
             + self.hint_words.heap_bytes()
+    }
+}
+
+/// Seed scores of chosen tools for one query's terms ([`SeedIndex::scorer`]).
+///
+/// Each tool is read from the index: its own name parts, and the word lists of the hint and
+/// description (a term with non-word characters is matched against the tool's text). Few tools
+/// and terms are scored tool by tool; many, term by term, from each term's lists of tools: then
+/// the time is that of the lists, not of tools times terms.
+pub(crate) struct Scorer<'a, D> {
+    index: &'a SeedIndex<D>,
+    terms: Vec<ScoringTerm<'a>>,
+    /// Each term's parts that contain it without being it, found on the first tool-by-tool
+    /// call.
+    partial: OnceCell<Vec<PartSet>>,
+}
+
+impl<D: Document> Scorer<'_, D> {
+    /// The seed score of each of `tools` (indices in ascending order, each once).
+    pub(crate) fn scores(&self, tools: &[u32]) -> Vec<u32> {
+        let (index, terms) = (self.index, &self.terms);
+        if tools.len().saturating_mul(terms.len()) > BY_TOOL {
+            return index.scores_by_term(terms, Among::Tools(tools));
+        }
+        let partial = self.partial.get_or_init(|| {
+            let mut bit_words = BIT_WORDS;
+            (terms.iter())
+                .map(|term| (index.partial_parts(term.text, term.exact, &mut bit_words)).1)
+                .collect()
+        });
+        (tools.iter())
+            .map(|&tool| index.score_of(terms, partial, tool))
+            .collect()
     }
 }
 
