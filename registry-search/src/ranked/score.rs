@@ -178,8 +178,7 @@ impl RankedIndex {
     /// ([`query_terms`](Self::query_terms)) are `terms`.
     pub(super) fn score_request(&self, query: &str, terms: &[(String, f32)]) -> Scored<'_> {
         let mut scored = Scored::new(self);
-        self.score_terms(terms, &mut scored);
-        let top = scored.top(self);
+        let top = self.score_terms(terms, &mut scored);
         if top > 0.0 {
             self.add_sentences(query, top, &mut scored);
             self.add_name_coverage(terms, top, &mut scored);
@@ -218,8 +217,9 @@ impl RankedIndex {
             .collect()
     }
 
-    /// BM25F plus the two server signals, for weighted terms, into `scored` (empty).
-    fn score_terms(&self, terms: &[(String, f32)], scored: &mut Scored) {
+    /// BM25F plus the two server signals, for weighted terms, into `scored` (empty); returns
+    /// the best total of any tool.
+    fn score_terms(&self, terms: &[(String, f32)], scored: &mut Scored) -> f32 {
         let w = &self.weights;
         for (term, query_weight) in terms {
             let Some(postings) = self.postings.get(term.as_str()) else {
@@ -230,7 +230,7 @@ impl RankedIndex {
             }
         }
         if self.servers < 2 {
-            return;
+            return scored.top(self);
         }
         let mut documents = self.buffers.servers(self.servers);
         if w.server_doc > 0.0 {
@@ -246,11 +246,16 @@ impl RankedIndex {
         }
         // Each server once: those with a document score, then those with only a tool's.
         let only_own = (best_own.touched().iter()).filter(|&&server| documents.get(server) == 0.0);
+        let mut top = 0f32;
         for &server in documents.touched().iter().chain(only_own) {
             let document = w.server_doc * documents.get(server);
-            let total = document + best_own.get(server);
-            scored.servers.add(server, document + w.server_prior * total);
+            let own = best_own.get(server);
+            scored.servers.add(server, document + w.server_prior * (document + own));
+            // A server's best tool totals its own best plus the share (adding the same share
+            // to each of its tools keeps their order, rounding included).
+            top = top.max(own + scored.servers.get(server));
         }
+        top
     }
 
     /// The BM25 score of each server as one document (its tools' names, server name and
@@ -291,8 +296,7 @@ impl RankedIndex {
         let mut sentence = Scored::new(self);
         for part in parts {
             sentence.clear();
-            self.score_terms(&self.query_terms(part), &mut sentence);
-            let top = sentence.top(self);
+            let top = self.score_terms(&self.query_terms(part), &mut sentence);
             if top <= 0.0 {
                 continue;
             }
