@@ -13,7 +13,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::{DESCRIPTION, NAME, RankedIndex, idf};
+use super::{RankedIndex, idf};
 
 /// Up to this many picks times candidates, each pick scans the candidates left.
 const SCAN_PICKS: usize = 4096;
@@ -109,9 +109,8 @@ impl RankedIndex {
                 continue;
             };
             let idf = idf(n, postings.len() as f32);
-            let counts = |posting: &&super::Posting| {
-                posting.tf[NAME] > 0 || posting.tf[DESCRIPTION] > 0
-            };
+            let counts =
+                |posting: &&super::Posting| posting.name_tf > 0 || posting.in_description;
             if postings.len() < candidates.len() {
                 if by_tool.is_empty() {
                     by_tool = (candidates.iter().enumerate())

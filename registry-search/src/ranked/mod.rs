@@ -207,16 +207,21 @@ fn with_list<T>(
     }
 }
 
-/// One tool's entry in a term's postings.
+/// One tool's entry in a term's postings (12 bytes: scoring reads every posting of a term).
 #[derive(Debug, Clone, Copy)]
 struct Posting {
     tool: u32,
-    /// Per-field term frequencies.
-    tf: [u16; FIELDS],
     /// The term's BM25F contribution to the tool, IDF included, before the query's weight:
     /// fixed once the index is built, so scoring a query only adds these up.
     impact: f32,
+    /// How often the tool's name has the term.
+    name_tf: u16,
+    /// Whether the tool's description has the term.
+    in_description: bool,
 }
+
+/// A term's postings while the index is built: each tool with its per-field term frequencies.
+type Frequencies = HashMap<Box<str>, Vec<(u32, [u16; FIELDS])>>;
 
 /// The BM25F index of a set of deferred tools.
 #[derive(Debug, Default)]
@@ -248,6 +253,7 @@ impl RankedIndex {
             ..Default::default()
         };
         let mut server_ids: HashMap<String, u32> = HashMap::default();
+        let mut frequencies = Frequencies::default();
         let mut totals = [0f64; FIELDS];
         for (i, tool) in deferred.iter().enumerate() {
             let server = tool.server().unwrap_or("");
@@ -292,13 +298,7 @@ impl RankedIndex {
                 }
             }
             for (term, tf) in counts {
-                with_list(&mut index.postings, term, |list| {
-                    list.push(Posting {
-                        tool: i as u32,
-                        tf,
-                        impact: 0.0,
-                    })
-                });
+                with_list(&mut frequencies, term, |list| list.push((i as u32, tf)));
             }
         }
         index.servers = server_ids.len();
@@ -306,11 +306,11 @@ impl RankedIndex {
         for (average, total) in index.average.iter_mut().zip(totals) {
             *average = ((total / n) as f32).max(1.0);
         }
-        index.set_impacts();
+        index.postings = index.impacts(frequencies);
         // The name terms in order, so that each tool's name mass is summed in the same order
         // on every run (the map's order changes from one process to the next).
         let mut named: Vec<_> = (index.postings.iter())
-            .filter(|(_, postings)| postings.iter().any(|posting| posting.tf[NAME] > 0))
+            .filter(|(_, postings)| postings.iter().any(|posting| posting.name_tf > 0))
             .collect();
         named.sort_unstable_by(|a, b| a.0.cmp(b.0));
         index.name_mass = vec![0.0; deferred.len()];
@@ -318,7 +318,7 @@ impl RankedIndex {
             let idf = idf(n as f32, postings.len() as f32);
             for posting in postings.iter() {
                 if let Some(mass) = index.name_mass.get_mut(posting.tool as usize) {
-                    *mass += idf * f32::from(posting.tf[NAME]);
+                    *mass += idf * f32::from(posting.name_tf);
                 }
             }
         }
@@ -331,30 +331,41 @@ impl RankedIndex {
         [w.name, w.hint, w.description, w.params]
     }
 
-    /// Each posting's impact: IDF × the saturated, length-normalized, field-weighted term
-    /// frequency (`w (k1 + 1) / (k1 + w)`).
-    fn set_impacts(&mut self) {
+    /// Each term's postings with their impacts: IDF × the saturated, length-normalized,
+    /// field-weighted term frequency (`w (k1 + 1) / (k1 + w)`).
+    fn impacts(&self, frequencies: Frequencies) -> HashMap<Box<str>, Vec<Posting>> {
         let w = self.weights;
         let n = self.lengths.len() as f32;
         let field_weights = self.field_weights();
         let (lengths, average) = (&self.lengths, self.average);
-        for postings in self.postings.values_mut() {
-            let idf = idf(n, postings.len() as f32);
-            for posting in postings.iter_mut() {
-                let Some(tool_lengths) = lengths.get(posting.tool as usize) else {
-                    continue;
-                };
-                let mut weighted = 0.0;
-                let fields = posting.tf.iter().zip(tool_lengths).zip(&average);
-                for (((&tf, &length), &average), &field_weight) in fields.zip(&field_weights) {
-                    if tf > 0 {
-                        let norm = 1.0 - w.b + w.b * f32::from(length) / average;
-                        weighted += field_weight * f32::from(tf) / norm;
-                    }
+        let impact = |idf: f32, tool: u32, tf: &[u16; FIELDS]| -> f32 {
+            let Some(tool_lengths) = lengths.get(tool as usize) else {
+                return 0.0;
+            };
+            let mut weighted = 0.0;
+            let fields = tf.iter().zip(tool_lengths).zip(&average);
+            for (((&tf, &length), &average), &field_weight) in fields.zip(&field_weights) {
+                if tf > 0 {
+                    let norm = 1.0 - w.b + w.b * f32::from(length) / average;
+                    weighted += field_weight * f32::from(tf) / norm;
                 }
-                posting.impact = idf * weighted * (w.k1 + 1.0) / (w.k1 + weighted);
             }
-        }
+            idf * weighted * (w.k1 + 1.0) / (w.k1 + weighted)
+        };
+        (frequencies.into_iter())
+            .map(|(term, list)| {
+                let idf = idf(n, list.len() as f32);
+                let postings = (list.iter())
+                    .map(|(tool, tf)| Posting {
+                        tool: *tool,
+                        impact: impact(idf, *tool, tf),
+                        name_tf: tf[NAME],
+                        in_description: tf[DESCRIPTION] > 0,
+                    })
+                    .collect();
+                (term, postings)
+            })
+            .collect()
     }
 
     /// How many tools the index holds.

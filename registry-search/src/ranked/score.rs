@@ -11,7 +11,7 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
 use super::dense::{Dense, Lease};
-use super::{NAME, RankedIndex, idf};
+use super::{RankedIndex, idf};
 use crate::text::terms::{push_compound, request_words, sentences, tokenize_query};
 
 /// The fewest characters of the shorter of two terms for name coverage to count one that
@@ -340,8 +340,8 @@ impl RankedIndex {
                 continue;
             };
             let idf = idf(n, postings.len() as f32);
-            for posting in postings.iter().filter(|posting| posting.tf[NAME] > 0) {
-                covered.add(posting.tool, idf * f32::from(posting.tf[NAME]));
+            for posting in postings.iter().filter(|posting| posting.name_tf > 0) {
+                covered.add(posting.tool, idf * f32::from(posting.name_tf));
             }
         }
         for &tool in covered.touched() {
