@@ -27,17 +27,17 @@ use std::cmp::Reverse;
 use super::distinct::Distinct;
 use super::document::Document;
 use super::index::{GapHits, PART_MCP, PART_PLAIN, SeedIndex, is_word_term};
-use super::partset::{BIT_WORDS, PartSet};
+use super::index::{Scorer, TermParts};
+use super::partset::PartSet;
 use super::postings::{Cursor, END};
-use super::query::Terms;
 use super::topk::TopK;
 
 /// One distinct scoring term.
-struct Term {
+struct Term<'a> {
     mult: u32,
     required: bool,
     exact: Option<u32>,
-    partial: Option<PartSet>,
+    partial: Option<&'a PartSet>,
     /// Whether the tools with a matching part are all MCP tools (`Some(true)`), all not
     /// (`Some(false)`), or both.
     mcp: Option<bool>,
@@ -51,7 +51,7 @@ struct Term {
     cost: u64,
 }
 
-impl Term {
+impl Term<'_> {
     fn sources(&self) -> impl Iterator<Item = usize> + '_ {
         self.parts.iter().chain(&self.words).flatten().copied()
     }
@@ -71,29 +71,31 @@ struct Source<'a> {
 /// end.
 struct Query<'a, D> {
     index: &'a SeedIndex<D>,
-    terms: Vec<Term>,
+    terms: Vec<Term<'a>>,
     sources: Vec<Source<'a>>,
     /// Each source's current tool: the first not below every target so far.
     heads: Vec<u32>,
     /// The terms with sources, in scoring order.
     order: Vec<usize>,
     total: u32,
-    /// What the terms' bit sets may still take ([`BIT_WORDS`]).
-    bit_words: usize,
 }
 
 /// Up to this many required terms, a scoring term is looked for among them by a scan.
 const FEW_REQUIRED: usize = 8;
 
 impl<'a, D: Document> Query<'a, D> {
-    /// Looks up every distinct scoring term; `None` when a required term matches nothing.
-    fn new(index: &'a SeedIndex<D>, terms: &Terms) -> Option<Query<'a, D>> {
-        // Each distinct term once, with how many times the query says it.
-        let texts: Distinct = terms.scoring.iter().map(String::as_str).collect();
+    /// Looks up every distinct scoring term of `scorer`; `None` when a required term matches
+    /// nothing.
+    fn new(
+        index: &'a SeedIndex<D>,
+        scorer: &'a Scorer<'_, D>,
+        required: &[String],
+    ) -> Option<Query<'a, D>> {
+        let texts: Vec<TermParts> = scorer.terms().collect();
         // Few required terms are scanned, many looked up.
-        let required: Option<Distinct> = (terms.required.len() > FEW_REQUIRED)
-            .then(|| terms.required.iter().map(String::as_str).collect());
-        let distinct = texts.entries().len();
+        let required_set: Option<Distinct> =
+            (required.len() > FEW_REQUIRED).then(|| required.iter().map(String::as_str).collect());
+        let distinct = texts.len();
         let mut query = Query {
             index,
             terms: Vec::with_capacity(distinct),
@@ -101,15 +103,14 @@ impl<'a, D: Document> Query<'a, D> {
             heads: Vec::with_capacity(distinct * 2),
             order: Vec::new(),
             total: 0,
-            bit_words: BIT_WORDS,
         };
-        let mut gaps = index.gap_hits(texts.texts());
-        for &(text, mult) in texts.entries() {
-            let required = match &required {
-                Some(set) => set.contains(text),
-                None => terms.required.iter().any(|term| term == text),
+        let mut gaps = index.gap_hits(texts.iter().map(|term| term.text));
+        for term in texts {
+            let is_required = match &required_set {
+                Some(set) => set.contains(term.text),
+                None => required.iter().any(|text| text == term.text),
             };
-            if query.add_term(text, mult, required, &mut gaps) == 0 && required {
+            if query.add_term(term, is_required, &mut gaps) == 0 && is_required {
                 return None;
             }
         }
@@ -124,7 +125,7 @@ impl<'a, D: Document> Query<'a, D> {
 
     /// Adds a source of `term`, the term at position `t`, with this bound per occurrence of
     /// the term.
-    fn push(&mut self, term: &mut Term, t: usize, cursor: Cursor<'a>, bound: u32) -> usize {
+    fn push(&mut self, term: &mut Term<'a>, t: usize, cursor: Cursor<'a>, bound: u32) -> usize {
         let cost = cursor.postings() as u64;
         self.heads.push(cursor.first());
         term.cost += cost;
@@ -138,15 +139,20 @@ impl<'a, D: Document> Query<'a, D> {
         self.sources.len() - 1
     }
 
-    /// Adds the term `text`, said `mult` times, with its sources; returns its bound.
-    fn add_term(&mut self, text: &str, mult: u32, required: bool, gaps: &mut GapHits) -> u32 {
+    /// Adds a scoring term with its sources; returns its bound.
+    fn add_term(&mut self, parts: TermParts<'a>, required: bool, gaps: &mut GapHits) -> u32 {
         let t = self.terms.len();
         let index = self.index;
-        let exact = index.exact_part(text);
-        let (partial, set) = index.partial_parts(text, exact, &mut self.bit_words);
+        let TermParts {
+            text,
+            mult,
+            exact,
+            partial,
+            set,
+        } = parts;
         let flags = exact
             .iter()
-            .chain(&partial)
+            .chain(partial)
             .fold(0, |flags, &part| flags | index.part_flags(part));
         let [exact_weight, partial_weight] = match flags & PART_MCP {
             0 => [10, 5],
@@ -420,15 +426,16 @@ struct Density {
 
 /// Ranks tools for a keyword query with the seed weights; indices into the indexed tools, with
 /// their scores.
-pub(super) fn rank<D: Document>(
-    index: &SeedIndex<D>,
-    terms: &Terms,
+pub(super) fn rank<'a, D: Document>(
+    index: &'a SeedIndex<D>,
+    scorer: &'a Scorer<'_, D>,
+    required: &[String],
     max_results: usize,
 ) -> Vec<(usize, u32)> {
     if max_results == 0 || index.is_empty() {
         return Vec::new();
     }
-    let Some(mut query) = Query::new(index, terms) else {
+    let Some(mut query) = Query::new(index, scorer, required) else {
         return Vec::new();
     };
     let density = query.density();

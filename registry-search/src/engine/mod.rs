@@ -250,8 +250,8 @@ impl<D: Document> SearchEngine<D> {
     ) -> Vec<(usize, f32)> {
         let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
         let (mut k_rank, mut k_seed) = (first.max(1), CANDIDATES.min(first).max(1));
-        let mut by_seed = self.seed.rank_scored(terms, k_seed);
         let scorer = self.seed.scorer(&terms.scoring);
+        let mut by_seed = self.seed.rank_scored_with(&scorer, terms, k_seed);
         // Every candidate scored so far with its seed score, by tool: the lists only grow from
         // one round to the next, so a tool's seed score is computed once.
         let mut candidates: Vec<(usize, u32)> = Vec::new();
@@ -333,7 +333,7 @@ impl<D: Document> SearchEngine<D> {
                 k_rank = k_rank.saturating_mul(4);
             } else {
                 k_seed = k_seed.saturating_mul(4);
-                by_seed = self.seed.rank_scored(terms, k_seed);
+                by_seed = self.seed.rank_scored_with(&scorer, terms, k_seed);
             }
         }
     }

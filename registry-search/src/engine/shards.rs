@@ -169,12 +169,24 @@ impl<D: Document> Shards<D> {
 
     /// Like [`rank`](Self::rank), with each tool's seed score.
     pub(super) fn rank_scored(&self, terms: &Terms, max_results: usize) -> Vec<(usize, u32)> {
-        if let Some(index) = self.single() {
-            return index.rank_scored(terms, max_results);
+        self.rank_scored_with(&self.scorer(&terms.scoring), terms, max_results)
+    }
+
+    /// [`rank_scored`](Self::rank_scored) with the terms as `scorer` (made from
+    /// `terms.scoring`) looked them up.
+    pub(super) fn rank_scored_with(
+        &self,
+        scorer: &ShardScorer<D>,
+        terms: &Terms,
+        max_results: usize,
+    ) -> Vec<(usize, u32)> {
+        if let (Some(index), [scorer]) = (self.single(), scorer.scorers.as_slice()) {
+            return index.rank_scored_with(scorer, terms, max_results);
         }
         let mut scored: Vec<(u32, u32)> = Vec::new();
-        for shard in &self.shards {
-            let local = (shard.index).rank_scored(terms, max_results.saturating_add(shard.dead));
+        for (shard, scorer) in self.shards.iter().zip(&scorer.scorers) {
+            let more = max_results.saturating_add(shard.dead);
+            let local = (shard.index).rank_scored_with(scorer, terms, more);
             scored.extend(local.into_iter().filter_map(|(i, score)| {
                 let global = *shard.global.get(i)?;
                 (global != DEAD).then_some((global, score))

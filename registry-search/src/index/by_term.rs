@@ -1,7 +1,7 @@
 //! Term-at-a-time scoring: each term's lists of tools added up at once, for many tools or many
 //! terms, where visiting tool by tool would cost more.
 
-use super::terms::{FEW_TERMS, HashMap, ScoringTerm, for_each_common};
+use super::terms::{ScoringTerm, for_each_common};
 use super::*;
 use crate::topk::TopK;
 
@@ -39,36 +39,16 @@ impl Among<'_> {
 impl<D: Document> SeedIndex<D> {
     /// The distinct terms of `scoring`, each with how often it is said, looked up.
     pub(super) fn scoring_terms<'a>(&'a self, scoring: &'a [String]) -> Vec<ScoringTerm<'a>> {
-        // Each distinct term once, counted as often as it is said: found among the terms so far
-        // while they are few, by a map beyond.
-        let mut terms: Vec<ScoringTerm> = Vec::with_capacity(scoring.len().min(FEW_TERMS));
-        let mut seen: Option<HashMap<&str, usize>> = None;
-        for text in scoring.iter().map(String::as_str) {
-            let at = match &seen {
-                Some(seen) => seen.get(text).copied(),
-                None => terms.iter().position(|term| term.text == text),
-            };
-            if let Some(term) = at.and_then(|at| terms.get_mut(at)) {
-                term.mult += 1;
-                continue;
-            }
-            if let Some(seen) = &mut seen {
-                seen.insert(text, terms.len());
-            } else if terms.len() >= FEW_TERMS {
-                let positions = terms.iter().enumerate().map(|(at, term)| (term.text, at));
-                let mut map: HashMap<&str, usize> = positions.collect();
-                map.insert(text, terms.len());
-                seen = Some(map);
-            }
-            terms.push(ScoringTerm {
+        let distinct: Distinct = scoring.iter().map(String::as_str).collect();
+        (distinct.entries().iter())
+            .map(|&(text, mult)| ScoringTerm {
                 text,
-                mult: 1,
+                mult,
                 exact: self.exact_part(text),
                 words: is_word_term(text)
                     .then(|| [self.word_tools(text, true), self.word_tools(text, false)]),
-            });
-        }
-        terms
+            })
+            .collect()
     }
 
     /// [`rank`](Self::rank) term by term: every tool's seed score added up from the terms'

@@ -366,7 +366,7 @@ impl<D: Document> SeedIndex<D> {
 mod by_term;
 mod terms;
 
-pub(crate) use terms::{GapHits, Scorer};
+pub(crate) use terms::{GapHits, Scorer, TermParts};
 
 #[cfg(test)]
 mod tests;

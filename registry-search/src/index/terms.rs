@@ -179,7 +179,22 @@ impl<D: Document> SeedIndex<D> {
         if terms.scoring.len() > BY_TERM_RANK {
             return self.rank_by_term(terms, max_results);
         }
-        crate::maxscore::rank(self, terms, max_results)
+        self.rank_scored_with(&self.scorer(&terms.scoring), terms, max_results)
+    }
+
+    /// [`rank_scored`](Self::rank_scored) with the terms as `scorer` (made from
+    /// `terms.scoring`) looked them up, so that its later scores need not look them up again.
+    pub(crate) fn rank_scored_with(
+        &self,
+        scorer: &Scorer<D>,
+        terms: &Terms,
+        max_results: usize,
+    ) -> Vec<(usize, u32)> {
+        debug_assert!(std::ptr::eq(scorer.scoring, terms.scoring.as_slice()));
+        if terms.scoring.len() > BY_TERM_RANK {
+            return self.rank_by_term(terms, max_results);
+        }
+        crate::maxscore::rank(self, scorer, &terms.required, max_results)
     }
 
     /// The seed score of each of `tools` (indices in ascending order, each once) over the
@@ -193,18 +208,19 @@ impl<D: Document> SeedIndex<D> {
     pub(crate) fn scorer<'a>(&'a self, scoring: &'a [String]) -> Scorer<'a, D> {
         Scorer {
             index: self,
-            terms: self.scoring_terms(scoring),
+            scoring,
+            terms: OnceCell::new(),
             partial: OnceCell::new(),
         }
     }
 
     /// One tool's seed score; `partial` holds each term's parts that contain it.
-    fn score_of(&self, terms: &[ScoringTerm], partial: &[PartSet], tool: u32) -> u32 {
+    fn score_of(&self, terms: &[ScoringTerm], partial: &[(Vec<u32>, PartSet)], tool: u32) -> u32 {
         let [exact, contains] = if self.is_mcp(tool) { [12, 6] } else { [10, 5] };
         let (inline, more) = self.tool_parts(tool);
         let mut text: Option<ToolText> = None;
         let mut score = 0;
-        for (term, partial) in terms.iter().zip(partial) {
+        for (term, (_, partial)) in terms.iter().zip(partial) {
             let mut part = 0;
             for &vocab_id in inline.iter().chain(more) {
                 if Some(vocab_id) == term.exact {
@@ -258,33 +274,67 @@ impl<D: Document> SeedIndex<D> {
 /// the time is that of the lists, not of tools times terms.
 pub(crate) struct Scorer<'a, D> {
     index: &'a SeedIndex<D>,
-    terms: Vec<ScoringTerm<'a>>,
-    /// Each term's parts that contain it without being it, found on the first tool-by-tool
-    /// call.
-    partial: OnceCell<Vec<PartSet>>,
+    /// The scoring terms as said.
+    scoring: &'a [String],
+    /// Each distinct term looked up, on first use (ranking many terms term by term needs
+    /// none of this).
+    terms: OnceCell<Vec<ScoringTerm<'a>>>,
+    /// Each term's parts that contain it without being it, and their set, found on first use.
+    partial: OnceCell<Vec<(Vec<u32>, PartSet)>>,
+}
+
+/// What [`Scorer::terms`] tells of one distinct scoring term.
+pub(crate) struct TermParts<'s> {
+    pub(crate) text: &'s str,
+    /// How many times the query says it.
+    pub(crate) mult: u32,
+    /// The name part equal to it.
+    pub(crate) exact: Option<u32>,
+    /// The other name parts that contain it, each once.
+    pub(crate) partial: &'s [u32],
+    /// The same parts, to test a tool's parts against.
+    pub(crate) set: &'s PartSet,
 }
 
 impl<D: Document> Scorer<'_, D> {
+    /// The distinct terms, looked up once.
+    fn looked_up(&self) -> &[ScoringTerm<'_>] {
+        (self.terms).get_or_init(|| self.index.scoring_terms(self.scoring))
+    }
+
+    /// Each term's containing parts, found once.
+    fn partial(&self) -> &[(Vec<u32>, PartSet)] {
+        self.partial.get_or_init(|| {
+            let mut bit_words = BIT_WORDS;
+            (self.looked_up().iter())
+                .map(|term| (self.index).partial_parts(term.text, term.exact, &mut bit_words))
+                .collect()
+        })
+    }
+
+    /// The distinct scoring terms, in the order first said, with their name parts.
+    pub(crate) fn terms(&self) -> impl Iterator<Item = TermParts<'_>> {
+        (self.looked_up().iter().zip(self.partial())).map(|(term, (partial, set))| TermParts {
+            text: term.text,
+            mult: term.mult,
+            exact: term.exact,
+            partial,
+            set,
+        })
+    }
+
     /// The seed score of each of `tools` (indices in ascending order, each once).
     pub(crate) fn scores(&self, tools: &[u32]) -> Vec<u32> {
-        let (index, terms) = (self.index, &self.terms);
+        let (index, terms) = (self.index, self.looked_up());
         if tools.len().saturating_mul(terms.len()) > BY_TOOL {
             return index.scores_by_term(terms, Among::Tools(tools));
         }
-        let partial = self.partial.get_or_init(|| {
-            let mut bit_words = BIT_WORDS;
-            (terms.iter())
-                .map(|term| (index.partial_parts(term.text, term.exact, &mut bit_words)).1)
-                .collect()
-        });
+        let partial = self.partial();
         (tools.iter())
             .map(|&tool| index.score_of(terms, partial, tool))
             .collect()
     }
 }
-
-/// Up to this many distinct terms, [`SeedIndex::scores`] finds a repeated one by a scan.
-pub(super) const FEW_TERMS: usize = 8;
 
 /// A map hashed with foldhash.
 pub(super) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
