@@ -216,12 +216,14 @@ impl<D: Document> SearchEngine<D> {
     /// over a long request would cost more than everything else.
     ///
     /// Candidates are the best `k` tools by BM25F and the best `k` by the seed score (that
-    /// side, the costlier, starts from at most [`CANDIDATES`]), each re-scored with both. A tool in neither list scores at most the `k`-th BM25F score plus
-    /// the weighted `k`-th seed score (zero for a list shorter than `k`, which holds every tool
-    /// with a positive score), so once the last of the best `max_results` candidates scores
-    /// above that, no other tool can enter. Until then a list grows: the BM25F one while the
-    /// seed list's bound leaves room (its scores are computed once per query), else the seed
-    /// one.
+    /// side, the costlier, starts from at most [`CANDIDATES`]), each re-scored with both. A
+    /// tool in neither list scores at most the `k`-th BM25F score plus the weighted `k`-th seed
+    /// score (zero for a list shorter than `k`, which holds every tool with a positive score),
+    /// so once the last of the best `max_results` candidates scores above that, no other tool
+    /// can enter. Until then a list grows: the BM25F one while the seed list's bound leaves
+    /// room (its scores are computed once per query), else the seed one. A BM25F candidate
+    /// outside the seed list is seed-scored only while its BM25F score plus the seed list's
+    /// bound can still reach the `max_results`-th blended score: the others cannot place.
     fn blend(
         &self,
         ranked: &RankedScores,

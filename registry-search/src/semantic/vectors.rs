@@ -100,8 +100,7 @@ impl Vectors {
 
     /// The cosine of tool `tool` with the query's unit vector.
     pub(crate) fn cosine(&self, query: &[f32], tool: usize) -> f32 {
-        self.row(tool)
-            .map_or(0.0, |row| row.iter().zip(query).map(|(a, b)| a * b).sum())
+        self.row(tool).map_or(0.0, |row| dot(row, query))
     }
 
     /// The `k` tools nearest the query with a positive cosine, nearest first, ties in pool
@@ -117,7 +116,7 @@ impl Vectors {
             .filter(|(tool, _)| {
                 allowed.is_none_or(|list| list.binary_search(&(*tool as u32)).is_ok())
             })
-            .map(|(tool, row)| (tool, row.iter().zip(query).map(|(a, b)| a * b).sum::<f32>()))
+            .map(|(tool, row)| (tool, dot(row, query)))
             .filter(|(_, cosine)| *cosine > 0.0)
             .collect();
         let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
@@ -128,6 +127,11 @@ impl Vectors {
         near.sort_by(order);
         near
     }
+}
+
+/// The dot product of two vectors (the cosine, for unit vectors).
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(a, b)| a * b).sum()
 }
 
 /// Embeds the texts at `todo`, spread over the machine's cores; the vectors in `todo`'s order.
