@@ -222,7 +222,6 @@ impl<D: Document> Shards<D> {
     /// The seed scores of chosen deferred positions for the scoring terms `scoring`.
     pub(super) fn scorer<'a>(&'a self, scoring: &'a [String]) -> ShardScorer<'a, D> {
         ShardScorer {
-            single: self.single().is_some(),
             shards: self,
             scorers: (self.shards.iter())
                 .map(|shard| shard.index.scorer(scoring))
@@ -235,8 +234,6 @@ impl<D: Document> Shards<D> {
 /// [`Scorer`].
 pub(super) struct ShardScorer<'a, D> {
     shards: &'a Shards<D>,
-    /// Whether the one shard's positions are the deferred positions.
-    single: bool,
     /// One per shard.
     scorers: Vec<Scorer<'a, D>>,
 }
@@ -244,7 +241,7 @@ pub(super) struct ShardScorer<'a, D> {
 impl<D: Document> ShardScorer<'_, D> {
     /// The seed score of each of the deferred positions `tools` (ascending, each once).
     pub(super) fn scores(&self, tools: &[u32]) -> Vec<u32> {
-        if let (true, [scorer]) = (self.single, self.scorers.as_slice()) {
+        if let (Some(_), [scorer]) = (self.shards.single(), self.scorers.as_slice()) {
             return scorer.scores(tools);
         }
         let mut per_shard: Vec<Vec<(u32, usize)>> = vec![Vec::new(); self.scorers.len()];

@@ -176,9 +176,6 @@ impl<D: Document> SeedIndex<D> {
     /// Like [`rank`](Self::rank), with each tool's score (what [`scores`](Self::scores) gives
     /// it).
     pub fn rank_scored(&self, terms: &Terms, max_results: usize) -> Vec<(usize, u32)> {
-        if terms.scoring.len() > BY_TERM_RANK {
-            return self.rank_by_term(terms, max_results);
-        }
         self.rank_scored_with(&self.scorer(&terms.scoring), terms, max_results)
     }
 
