@@ -46,6 +46,7 @@
 
 mod dense;
 mod diversify;
+mod documents;
 mod score;
 
 use std::borrow::Cow;
@@ -238,7 +239,8 @@ pub struct RankedIndex {
     name_terms: Vec<Box<str>>,
     server_of: Vec<u32>,
     servers: usize,
-    server_postings: HashMap<Box<str>, Vec<(u32, u16)>>,
+    /// term → the servers whose document has it, with its BM25 score there
+    server_documents: documents::Scores,
     server_lengths: Vec<u32>,
     server_tools: Vec<Vec<u32>>,
     /// Query-time arrays, kept between queries.
@@ -254,6 +256,7 @@ impl RankedIndex {
         };
         let mut server_ids: HashMap<String, u32> = HashMap::default();
         let mut frequencies = Frequencies::default();
+        let mut occurrences = documents::Occurrences::default();
         let mut totals = [0f64; FIELDS];
         for (i, tool) in deferred.iter().enumerate() {
             let server = tool.server().unwrap_or("");
@@ -289,7 +292,7 @@ impl RankedIndex {
                     *length += terms.len() as u32;
                 }
                 for term in terms {
-                    with_list(&mut index.server_postings, term, |list| {
+                    with_list(&mut occurrences, term, |list| {
                         match list.last_mut() {
                             Some((last, tf)) if *last == server_id => *tf = tf.saturating_add(1),
                             _ => list.push((server_id, 1)),
@@ -307,6 +310,7 @@ impl RankedIndex {
             *average = ((total / n) as f32).max(1.0);
         }
         index.postings = index.impacts(frequencies);
+        index.server_documents = index.document_scores(occurrences);
         // The name terms in order, so that each tool's name mass is summed in the same order
         // on every run (the map's order changes from one process to the next).
         let mut named: Vec<_> = (index.postings.iter())

@@ -10,7 +10,7 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-use super::dense::{Dense, Lease};
+use super::dense::Lease;
 use super::{RankedIndex, idf};
 use crate::text::terms::{push_compound, request_words, sentences, tokenize_query};
 
@@ -256,28 +256,6 @@ impl RankedIndex {
             top = top.max(own + scored.servers.get(server));
         }
         top
-    }
-
-    /// The BM25 score of each server as one document (its tools' names, server name and
-    /// descriptions), into `scores` (empty).
-    fn server_documents(&self, terms: &[(String, f32)], scores: &mut Dense) {
-        let w = &self.weights;
-        let servers = self.servers as f32;
-        let average = self.server_lengths.iter().map(|&l| l as f32).sum::<f32>() / servers;
-        for (term, _) in terms {
-            let Some(postings) = self.server_postings.get(term.as_str()) else {
-                continue;
-            };
-            let idf = idf(servers, postings.len() as f32);
-            for (server, tf) in postings {
-                let Some(&length) = self.server_lengths.get(*server as usize) else {
-                    continue;
-                };
-                let norm = 1.0 - w.b + w.b * length as f32 / average.max(1.0);
-                let tf = f32::from(*tf) / norm;
-                scores.add(*server, idf * tf * (w.k1 + 1.0) / (w.k1 + tf));
-            }
-        }
     }
 
     /// [`Weights::sentences`] × `top` × each tool's best fraction of a sentence's top score.
