@@ -18,11 +18,10 @@ pub(super) type Scores = HashMap<Box<str>, Vec<(u32, f32)>>;
 
 impl RankedIndex {
     /// The terms' BM25 scores in the server documents, from their `occurrences` and the
-    /// documents' lengths.
-    pub(super) fn document_scores(&self, occurrences: Occurrences) -> Scores {
+    /// documents' `lengths`.
+    pub(super) fn document_scores(&self, occurrences: Occurrences, lengths: &[u32]) -> Scores {
         let w = &self.weights;
         let servers = self.servers as f32;
-        let lengths = &self.server_lengths;
         let average = lengths.iter().map(|&l| l as f32).sum::<f32>() / servers;
         (occurrences.into_iter())
             .map(|(term, mut list)| {

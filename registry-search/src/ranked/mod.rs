@@ -47,16 +47,15 @@
 mod dense;
 mod diversify;
 mod documents;
+mod fields;
 mod score;
 
-use std::borrow::Cow;
 use std::collections::HashMap as StdHashMap;
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
-
 pub use crate::text::terms::{stem, tokenize};
 
+use self::fields::fields;
 use crate::document::Document;
 
 /// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
@@ -137,64 +136,6 @@ fn idf(n: f32, df: f32) -> f32 {
     ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
 }
 
-/// The properties of an input schema, each left unparsed until read.
-#[derive(serde::Deserialize)]
-struct Schema<'a> {
-    #[serde(borrow)]
-    properties: Option<HashMap<Cow<'a, str>, &'a RawValue>>,
-}
-
-/// What the ranked strategy reads of one property.
-#[derive(serde::Deserialize)]
-struct Property<'a> {
-    #[serde(borrow)]
-    description: Option<Cow<'a, str>>,
-}
-
-/// The terms of a schema's property names and descriptions. A schema that does not parse, or
-/// whose `properties` is not an object, gives none; a property that is not an object, or whose
-/// description is not a string, gives its name only.
-fn schema_params(schema: &str, out: &mut Vec<String>) {
-    let Ok(Schema {
-        properties: Some(properties),
-    }) = serde_json::from_str::<Schema>(schema)
-    else {
-        return;
-    };
-    for (name, property) in &properties {
-        tokenize(name, out);
-        if let Ok(Property {
-            description: Some(description),
-        }) = serde_json::from_str(property.get())
-        {
-            tokenize(&description, out);
-        }
-    }
-}
-
-/// One tool's field terms (name, hint, description, parameters) and its server's name terms.
-/// The server's are those of [`Document::server`], else of the `<server>` of an
-/// `mcp__<server>__<tool>` name.
-fn fields(tool: &impl Document) -> ([Vec<String>; FIELDS], Vec<String>) {
-    let mut out: [Vec<String>; FIELDS] = Default::default();
-    let mut server_terms = Vec::new();
-    let [name, hint, description, params] = &mut out;
-    tokenize(tool.own_name(), name);
-    let server = tool.server().or_else(|| {
-        let rest = tool.name().strip_prefix("mcp__")?;
-        Some(rest.split_once("__").map_or("", |(server, _)| server))
-    });
-    if let Some(server) = server {
-        tokenize(server, &mut server_terms);
-    }
-    if let Some(text) = tool.search_hint() {
-        tokenize(text, hint);
-    }
-    tokenize(tool.description(), description);
-    schema_params(tool.input_schema(), params);
-    (out, server_terms)
-}
-
 /// Calls `add` with the posting list of `term`, made empty the first time (without allocating
 /// its key again for every tool that has the term).
 fn with_list<T>(
@@ -241,7 +182,6 @@ pub struct RankedIndex {
     servers: usize,
     /// term → the servers whose document has it, with its BM25 score there
     server_documents: documents::Scores,
-    server_lengths: Vec<u32>,
     server_tools: Vec<Vec<u32>>,
     /// Query-time arrays, kept between queries.
     buffers: dense::Buffers,
@@ -257,6 +197,8 @@ impl RankedIndex {
         let mut server_ids: HashMap<String, u32> = HashMap::default();
         let mut frequencies = Frequencies::default();
         let mut occurrences = documents::Occurrences::default();
+        // Each server document's length.
+        let mut server_lengths: Vec<u32> = Vec::new();
         let mut totals = [0f64; FIELDS];
         for (i, tool) in deferred.iter().enumerate() {
             let server = tool.server().unwrap_or("");
@@ -266,7 +208,7 @@ impl RankedIndex {
             let (tool_fields, server_terms) = fields(&**tool);
             if server_id as usize == index.server_tools.len() {
                 index.server_tools.push(Vec::new());
-                index.server_lengths.push(0);
+                server_lengths.push(0);
             }
             // `server_id` is a new server's id only when it is the number of servers so far.
             if let Some(tools) = index.server_tools.get_mut(server_id as usize) {
@@ -288,7 +230,7 @@ impl RankedIndex {
             index.lengths.push(lengths);
             let [name_terms, _, description_terms, _] = &tool_fields;
             for terms in [name_terms, &server_terms, description_terms] {
-                if let Some(length) = index.server_lengths.get_mut(server_id as usize) {
+                if let Some(length) = server_lengths.get_mut(server_id as usize) {
                     *length += terms.len() as u32;
                 }
                 for term in terms {
@@ -310,7 +252,7 @@ impl RankedIndex {
             *average = ((total / n) as f32).max(1.0);
         }
         index.postings = index.impacts(frequencies);
-        index.server_documents = index.document_scores(occurrences);
+        index.server_documents = index.document_scores(occurrences, &server_lengths);
         // The name terms in order, so that each tool's name mass is summed in the same order
         // on every run (the map's order changes from one process to the next).
         let mut named: Vec<_> = (index.postings.iter())
@@ -441,41 +383,8 @@ mod tests {
 
     use serde_json::json;
 
-    use super::{RankedIndex, Weights, schema_params};
+    use super::{RankedIndex, Weights};
     use crate::testing::load_servers;
-
-    fn params(schema: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        schema_params(schema, &mut out);
-        out
-    }
-
-    #[test]
-    fn schema_params_read_property_names_and_descriptions() {
-        let schema = r#"{"type": "object", "properties": {"cityName": {"type": "string",
-            "description": "The city, e.g. \"Paris\""}, "days": {"type": "integer"}}}"#;
-        let mut terms = params(schema);
-        terms.sort();
-        assert_eq!(terms, ["city", "city", "day", "e", "g", "name", "paris"]);
-    }
-
-    #[test]
-    fn schema_params_skip_what_is_not_a_property_object_or_a_text() {
-        // A boolean schema and a numeric description give the name alone.
-        assert_eq!(params(r#"{"properties": {"flag": true}}"#), ["flag"]);
-        assert_eq!(
-            params(r#"{"properties": {"limit": {"description": 5}}}"#),
-            ["limit"]
-        );
-        for nothing in [
-            r#"{"properties": ["a"]}"#,
-            r#"{"properties": null}"#,
-            r#"{"type": "object"}"#,
-            "not json",
-        ] {
-            assert!(params(nothing).is_empty(), "{nothing}");
-        }
-    }
 
     #[test]
     fn name_mass_is_summed_in_the_same_order_on_every_build() {
