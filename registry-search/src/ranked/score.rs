@@ -19,10 +19,6 @@ use crate::text::terms::{push_compound, request_words, sentences, tokenize_query
 /// (`art` and `artist`).
 const PREFIX_CHARS: usize = 5;
 
-/// From a prefix of this many bytes, [`RankedIndex::name_terms_matching`] stops at one that no
-/// name term begins with.
-const LONG_PREFIX: usize = 32;
-
 
 /// Scores in two parts: a tool's total is `tools[tool] + servers[its server]`.
 #[derive(Debug)]
@@ -350,21 +346,21 @@ impl RankedIndex {
             .iter()
             .take_while(|name| name.starts_with(term));
         out.extend(longer.map(|name| &**name));
-        // The prefixes of the term from PREFIX_CHARS characters, shortest first. From
-        // LONG_PREFIX bytes on, they stop when no name term begins with one: then none equals a
-        // longer one, so a very long word costs as many steps as the longest name term it
-        // begins with has characters.
+        // The prefixes of the term from PREFIX_CHARS characters, shortest first. They stop at
+        // the first that no longer name term begins with: no name term equals a longer prefix
+        // then. Most words of a request (and the compounds of two) stop at the first, so a
+        // word costs as many steps as the longest name term it begins with has characters.
         let prefixes = term.char_indices().map(|(at, _)| at).skip(PREFIX_CHARS);
         for prefix in prefixes.filter_map(|at| term.get(..at)) {
-            match names.binary_search_by(|name| (**name).cmp(prefix)) {
-                Ok(found) => out.extend(names.get(found).map(|name| &**name)),
-                Err(next) => {
-                    if prefix.len() >= LONG_PREFIX
-                        && !names.get(next).is_some_and(|name| name.starts_with(prefix))
-                    {
-                        break;
-                    }
+            let next = match names.binary_search_by(|name| (**name).cmp(prefix)) {
+                Ok(found) => {
+                    out.extend(names.get(found).map(|name| &**name));
+                    found + 1
                 }
+                Err(next) => next,
+            };
+            if !names.get(next).is_some_and(|name| name.starts_with(prefix)) {
+                break;
             }
         }
     }
@@ -431,6 +427,27 @@ mod tests {
             "characters, not bytes"
         );
         assert!(matching("größ").is_empty());
+    }
+
+    #[test]
+    fn every_name_term_that_begins_a_word_is_found_past_gaps_and_equal_prefixes() {
+        // `alpha` equals a prefix and `alphabet` sorts right after it; `alphabetical` is
+        // reached past prefixes (`alphab`, `alphabe`) that no name term equals.
+        let tools = json!([
+            {"name": "alpha", "description": "", "inputSchema": {}},
+            {"name": "alphabet_x", "description": "", "inputSchema": {}},
+            {"name": "alphabetical", "description": "", "inputSchema": {}},
+            {"name": "alphz", "description": "", "inputSchema": {}},
+        ]);
+        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]);
+        let index = RankedIndex::build(&pool, Weights::default());
+        let mut out = Vec::new();
+        index.name_terms_matching("alphabeticalness", &mut out);
+        out.sort_unstable();
+        assert_eq!(out, ["alpha", "alphabet", "alphabetical"]);
+        out.clear();
+        index.name_terms_matching("alphqrstuv", &mut out);
+        assert!(out.is_empty(), "{out:?}");
     }
 
     #[test]
