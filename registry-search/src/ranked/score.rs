@@ -19,7 +19,6 @@ use crate::text::terms::{push_compound, request_words, sentences, tokenize_query
 /// (`art` and `artist`).
 const PREFIX_CHARS: usize = 5;
 
-
 /// Scores in two parts: a tool's total is `tools[tool] + servers[its server]`.
 #[derive(Debug)]
 pub(super) struct Scored<'a> {
@@ -347,8 +346,8 @@ impl RankedIndex {
             .take_while(|name| name.starts_with(term));
         out.extend(longer.map(|name| &**name));
         // The prefixes of the term from PREFIX_CHARS characters, shortest first. They stop at
-        // the first that no longer name term begins with: no name term equals a longer prefix
-        // then. Most words of a request (and the compounds of two) stop at the first, so a
+        // the first that no name term longer than it begins with: then no name term equals a
+        // longer prefix. Most words of a request (and the compounds of two) stop at the first, so a
         // word costs as many steps as the longest name term it begins with has characters.
         let prefixes = term.char_indices().map(|(at, _)| at).skip(PREFIX_CHARS);
         for prefix in prefixes.filter_map(|at| term.get(..at)) {
@@ -376,6 +375,23 @@ mod tests {
     use crate::testing::load_servers;
     use crate::ranked::Weights;
 
+    /// The index of one server whose tools have these names and nothing else.
+    fn index_of(names: &[&str]) -> RankedIndex {
+        let tools: Vec<Value> = (names.iter())
+            .map(|name| json!({"name": name, "description": "", "inputSchema": {}}))
+            .collect();
+        let pool: Vec<Arc<_>> = load_servers([("s", &Value::Array(tools))]);
+        RankedIndex::build(&pool, Weights::default())
+    }
+
+    /// The name terms that `term` covers, sorted.
+    fn matching<'a>(index: &'a RankedIndex, term: &str) -> Vec<&'a str> {
+        let mut out = Vec::new();
+        index.name_terms_matching(term, &mut out);
+        out.sort_unstable();
+        out
+    }
+
     /// Every tool's total, computed one by one.
     fn materialized(
         scored: &Scored,
@@ -397,20 +413,8 @@ mod tests {
 
     #[test]
     fn name_terms_match_by_prefix_only_from_five_characters() {
-        let tools = json!([
-            {"name": "artist", "description": "", "inputSchema": {}},
-            {"name": "shorten", "description": "", "inputSchema": {}},
-            {"name": "transfermarkt_search", "description": "", "inputSchema": {}},
-            {"name": "größenänderung", "description": "", "inputSchema": {}},
-        ]);
-        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]);
-        let index = RankedIndex::build(&pool, Weights::default());
-        let matching = |term: &str| {
-            let mut out = Vec::new();
-            index.name_terms_matching(term, &mut out);
-            out.sort_unstable();
-            out
-        };
+        let index = index_of(&["artist", "shorten", "transfermarkt_search", "größenänderung"]);
+        let matching = |term: &str| matching(&index, term);
         assert!(
             matching("art").is_empty(),
             "three letters match exactly only"
@@ -433,35 +437,20 @@ mod tests {
     fn every_name_term_that_begins_a_word_is_found_past_gaps_and_equal_prefixes() {
         // `alpha` equals a prefix and `alphabet` sorts right after it; `alphabetical` is
         // reached past prefixes (`alphab`, `alphabe`) that no name term equals.
-        let tools = json!([
-            {"name": "alpha", "description": "", "inputSchema": {}},
-            {"name": "alphabet_x", "description": "", "inputSchema": {}},
-            {"name": "alphabetical", "description": "", "inputSchema": {}},
-            {"name": "alphz", "description": "", "inputSchema": {}},
-        ]);
-        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]);
-        let index = RankedIndex::build(&pool, Weights::default());
-        let mut out = Vec::new();
-        index.name_terms_matching("alphabeticalness", &mut out);
-        out.sort_unstable();
-        assert_eq!(out, ["alpha", "alphabet", "alphabetical"]);
-        out.clear();
-        index.name_terms_matching("alphqrstuv", &mut out);
-        assert!(out.is_empty(), "{out:?}");
+        let index = index_of(&["alpha", "alphabet_x", "alphabetical", "alphz"]);
+        assert_eq!(
+            matching(&index, "alphabeticalness"),
+            ["alpha", "alphabet", "alphabetical"]
+        );
+        let none = matching(&index, "alphqrstuv");
+        assert!(none.is_empty(), "{none:?}");
     }
 
     #[test]
     fn a_long_word_matches_only_the_name_terms_that_begin_it() {
-        let tools = json!([
-            {"name": "shorten", "description": "", "inputSchema": {}},
-            {"name": "shortener_links", "description": "", "inputSchema": {}},
-        ]);
-        let pool: Vec<Arc<_>> = load_servers([("s", &tools)]);
-        let index = RankedIndex::build(&pool, Weights::default());
-        let mut out = Vec::new();
-        index.name_terms_matching(&format!("shortener{}", "x".repeat(10_000_000)), &mut out);
-        out.sort_unstable();
-        assert_eq!(out, ["shorten", "shortener"]);
+        let index = index_of(&["shorten", "shortener_links"]);
+        let long = format!("shortener{}", "x".repeat(10_000_000));
+        assert_eq!(matching(&index, &long), ["shorten", "shortener"]);
     }
 
     #[test]
