@@ -143,29 +143,37 @@ impl PartialEq for Kept {
 impl Eq for Kept {}
 
 /// The best `k` of `items` (tools with scores) by score, then by the lower tool; in no order.
-/// One pass with a heap of `k`, where most items are turned away by comparing their score with
-/// the worst kept one's.
+/// One pass that keeps the items not below a floor in a buffer of a few times `k`; each time
+/// the buffer fills, the best `k` are selected and the floor rises to the worst of them, so
+/// most items are turned away by one comparison.
 fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> {
-    let mut heap: BinaryHeap<Kept> = BinaryHeap::with_capacity(k.min(1 << 16) + 1);
-    // The worst kept score once the heap is full: an item below it cannot enter.
+    if k == 0 {
+        return Vec::new();
+    }
+    let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    let capacity = k.saturating_mul(4).clamp(64, 1 << 16);
+    let mut kept: Vec<(u32, f32)> = Vec::with_capacity(capacity);
+    // The k-th best score so far: an item below it cannot enter (one equal to it can, with a
+    // lower index).
     let mut floor = f32::NEG_INFINITY;
+    let best = |kept: &mut Vec<(u32, f32)>| {
+        if kept.len() > k {
+            kept.select_nth_unstable_by(k - 1, order);
+            kept.truncate(k);
+        }
+    };
     for (tool, score) in items {
         if score < floor {
             continue;
         }
-        let item = Kept(tool, score);
-        if heap.len() < k {
-            heap.push(item);
-        } else if let Some(mut worst) = heap.peek_mut()
-            && item < *worst
-        {
-            *worst = item;
-        }
-        if heap.len() >= k {
-            floor = heap.peek().map_or(floor, |worst| worst.1);
+        kept.push((tool, score));
+        if kept.len() >= capacity {
+            best(&mut kept);
+            floor = kept.iter().map(|(_, score)| *score).fold(f32::INFINITY, f32::min);
         }
     }
-    heap.into_iter().map(|Kept(tool, score)| (tool, score)).collect()
+    best(&mut kept);
+    kept
 }
 
 impl RankedIndex {
@@ -489,6 +497,28 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Many items, few distinct scores (ties everywhere), in any order: the buffer fills
+        /// and is cut down many times, and ties still go to the lower tool.
+        #[test]
+        fn best_k_keeps_the_best_k_by_score_then_lower_tool(
+            scores in proptest::collection::vec(0u8..6, 0..2000),
+            seed in 0u32..1000,
+            k in 0usize..80,
+        ) {
+            let items: Vec<(u32, f32)> = (scores.iter().enumerate())
+                .map(|(i, &score)| ((i as u32).wrapping_mul(2_654_435_761) ^ seed, f32::from(score)))
+                .collect();
+            let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+            let mut expected = items.clone();
+            expected.sort_by(order);
+            expected.truncate(k);
+            let mut kept = best_k(items.into_iter(), k);
+            kept.sort_by(order);
+            proptest::prop_assert_eq!(kept, expected);
         }
     }
 }
