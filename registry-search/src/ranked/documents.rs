@@ -48,6 +48,8 @@ impl RankedIndex {
     }
 
     /// The BM25 score of each server document for a query's terms, into `scores` (empty).
+    /// (Out of line, as the other steps of `score_terms` are.)
+    #[inline(never)]
     pub(super) fn server_documents(&self, terms: &[(String, f32)], scores: &mut Dense) {
         for (term, _) in terms {
             for &(server, score) in self.server_documents.get(term.as_str()).into_iter().flatten() {
