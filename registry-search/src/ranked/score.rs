@@ -153,9 +153,8 @@ fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> 
     let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
     let capacity = k.saturating_mul(4).clamp(64, 1 << 16);
     let mut kept: Vec<(u32, f32)> = Vec::with_capacity(capacity);
-    // The k-th best score so far: an item below it cannot enter (one equal to it can, with a
-    // lower index).
-    let mut floor = f32::NEG_INFINITY;
+    // The k-th best so far: an item that `order` puts after it cannot enter.
+    let mut kth = (u32::MAX, f32::NEG_INFINITY);
     let best = |kept: &mut Vec<(u32, f32)>| {
         if kept.len() > k {
             kept.select_nth_unstable_by(k - 1, order);
@@ -163,13 +162,14 @@ fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> 
         }
     };
     for (tool, score) in items {
-        if score < floor {
+        if score < kth.1 || (score == kth.1 && tool > kth.0) {
             continue;
         }
         kept.push((tool, score));
         if kept.len() >= capacity {
             best(&mut kept);
-            floor = kept.iter().map(|(_, score)| *score).fold(f32::INFINITY, f32::min);
+            // `select_nth_unstable_by` leaves the k-th best last.
+            kth = kept.last().copied().unwrap_or(kth);
         }
     }
     best(&mut kept);
