@@ -44,6 +44,7 @@
 //! `ablation` example). The two server signals are the exception: no held-out set has more
 //! than one server, so their evidence is the tuning set's alone.
 
+mod coverage;
 mod dense;
 mod diversify;
 mod documents;
