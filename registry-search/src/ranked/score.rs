@@ -138,9 +138,9 @@ impl PartialEq for Kept {
 impl Eq for Kept {}
 
 /// The best `k` of `items` (tools with scores) by score, then by the lower tool; in no order.
-/// One pass that keeps the items not below a floor in a buffer of a few times `k`; each time
-/// the buffer fills, the best `k` are selected and the floor rises to the worst of them, so
-/// most items are turned away by one comparison.
+/// One pass with a buffer of a few times `k`: each time it fills, the best `k` are selected,
+/// and from then on an item that would come after the `k`-th of them is turned away by one
+/// comparison.
 fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> {
     if k == 0 {
         return Vec::new();
