@@ -146,8 +146,9 @@ fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> 
         return Vec::new();
     }
     let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-    let capacity = k.saturating_mul(4).clamp(64, 1 << 16);
-    let mut kept: Vec<(u32, f32)> = Vec::with_capacity(capacity);
+    // Always more than `k`, so that a full buffer is cut down to its best `k`.
+    let capacity = k.saturating_mul(4).max(64);
+    let mut kept: Vec<(u32, f32)> = Vec::with_capacity(capacity.min(1 << 16));
     // The k-th best so far: an item that `order` puts after it cannot enter.
     let mut kth = (u32::MAX, f32::NEG_INFINITY);
     let best = |kept: &mut Vec<(u32, f32)>| {
@@ -395,6 +396,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn best_k_is_exact_for_a_k_larger_than_the_buffer_reserved_up_front() {
+        // 200,000 items in three scores, the best `k` = 70,000 of them.
+        let items: Vec<(u32, f32)> = (0..200_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761), (i % 3) as f32))
+            .collect();
+        let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        let mut expected = items.clone();
+        expected.sort_by(order);
+        expected.truncate(70_000);
+        let mut kept = best_k(items.into_iter(), 70_000);
+        kept.sort_by(order);
+        assert_eq!(kept, expected);
     }
 
     proptest::proptest! {
