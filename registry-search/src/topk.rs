@@ -49,6 +49,18 @@ impl TopK {
     }
 }
 
+/// A tool and its score (not negative) as one number that orders as rankings do: the greater,
+/// the higher the score, then the lower the tool. (A float that is not negative has bits that
+/// order as its value does.) Selecting and sorting these compares integers.
+pub(crate) fn key(tool: u32, score: f32) -> u64 {
+    (u64::from(score.to_bits()) << 32) | u64::from(!tool)
+}
+
+/// The tool and score of a [`key`].
+pub(crate) fn unkey(kept: u64) -> (u32, f32) {
+    (!(kept as u32), f32::from_bits((kept >> 32) as u32))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +76,26 @@ mod tests {
         }
         assert_eq!(top.threshold(), 7);
         assert_eq!(top.into_sorted(), [(3, 9), (1, 7)]);
+    }
+
+    #[test]
+    fn keys_order_by_score_then_lower_tool() {
+        let items = [
+            (3, 0.5),
+            (1, 2.0),
+            (0, 0.5),
+            (u32::MAX, 2.0),
+            (7, 0.0),
+            (2, f32::MAX),
+        ];
+        let mut by_key: Vec<u64> = items
+            .iter()
+            .map(|&(tool, score)| key(tool, score))
+            .collect();
+        by_key.sort_unstable_by(|a, b| b.cmp(a));
+        let mut by_order = items.to_vec();
+        by_order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let keyed: Vec<(u32, f32)> = by_key.into_iter().map(unkey).collect();
+        assert_eq!(keyed, by_order);
     }
 }

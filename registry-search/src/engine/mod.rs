@@ -17,6 +17,7 @@ use super::names::NameTable;
 use super::query::{Terms, parse_terms, select_names};
 use super::ranked::{RankedIndex, RankedScores, Weights};
 use super::text::js_trim;
+use super::topk::{key, unkey};
 use super::{Document, SearchOutput};
 
 /// The most query terms the seed score is blended into the ranked strategy for: keyword
@@ -287,33 +288,36 @@ impl<D: Document> SearchEngine<D> {
             let fill = max_results.saturating_sub(positive).min(missing.len());
             let (first_batch, rest) = missing.split_at(fill);
             candidates = merge_by_tool(candidates, seed_scores(&scorer, first_batch));
-            let mut best: Vec<f32> = (candidates.iter().map(blended))
-                .map(|(_, score)| score)
-                .filter(|score| *score > 0.0)
+            // Positive scores, as bits (which order as the scores do).
+            let mut best: Vec<u32> = (candidates.iter().map(blended))
+                .filter(|(_, score)| *score > 0.0)
+                .map(|(_, score)| score.to_bits())
                 .collect();
             let theta = match best.len() >= max_results {
-                true => {
+                true => f32::from_bits(
                     *best
-                        .select_nth_unstable_by(max_results - 1, |a, b| b.total_cmp(a))
-                        .1
-                }
+                        .select_nth_unstable_by(max_results - 1, |a, b| b.cmp(a))
+                        .1,
+                ),
                 false => f32::NEG_INFINITY,
             };
             let reach = rest.partition_point(|&(_, score)| score + seed_floor >= theta);
             let second_batch = rest.get(..reach).unwrap_or_default();
             candidates = merge_by_tool(candidates, seed_scores(&scorer, second_batch));
-            let mut scored: Vec<(usize, f32)> = (candidates.iter().map(blended))
+            let mut scored: Vec<u64> = (candidates.iter().map(blended))
                 // A seed candidate scores zero when the seed weight is zero.
                 .filter(|(_, score)| *score > 0.0)
+                .map(|(i, score)| key(i as u32, score))
                 .collect();
             // The best `max_results` in order (each tool once, so the order is total).
-            let order =
-                |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
             if scored.len() > max_results {
-                scored.select_nth_unstable_by(max_results, order);
+                scored.select_nth_unstable_by(max_results, |a, b| b.cmp(a));
                 scored.truncate(max_results);
             }
-            scored.sort_unstable_by(order);
+            scored.sort_unstable_by(|a, b| b.cmp(a));
+            let scored: Vec<(usize, f32)> = (scored.into_iter().map(unkey))
+                .map(|(i, score)| (i as usize, score))
+                .collect();
             // The last of each full list: its score bounds the tools after it, which also come
             // after it in pool order when they tie with it.
             let rank_last = by_rank.get(k_rank - 1).copied();

@@ -12,6 +12,7 @@ use std::collections::BinaryHeap;
 
 use super::dense::{Dense, Lease};
 use super::RankedIndex;
+use crate::topk::{key, unkey};
 use crate::text::terms::{push_compound, request_words, sentences, tokenize_query};
 
 /// Scores in two parts: a tool's total is `tools[tool] + servers[its server]`.
@@ -61,7 +62,6 @@ impl<'a> Scored<'a> {
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
         let admitted = |tool: &u32| allowed.is_none_or(|list| list.binary_search(tool).is_ok());
-        let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         let earned = (self.tools.touched().iter())
             .filter(|tool| admitted(tool))
             .map(|&tool| (tool, self.total(index, tool)));
@@ -69,7 +69,7 @@ impl<'a> Scored<'a> {
         // The `k`-th best of the tools that earned something: a server whose share is below
         // it lifts none of its other tools into the result.
         let floor = match k > 0 && ranked.len() >= k {
-            true => ranked.iter().map(|(_, score)| *score).fold(f32::INFINITY, f32::min),
+            true => ranked.iter().min().map_or(0.0, |&kept| unkey(kept).1),
             false => 0.0,
         };
         // A server's share goes to each of its tools that earned nothing: they tie, so only
@@ -92,22 +92,24 @@ impl<'a> Scored<'a> {
                 .filter(|&&tool| self.tools.get(tool) == 0.0 && admitted(&tool))
                 .take(k);
             let before = ranked.len();
-            ranked.extend(unscored.map(|tool| (*tool, share)));
+            ranked.extend(unscored.map(|&tool| key(tool, share)));
             others += ranked.len() - before;
             if others >= k {
                 kth = kth.min(share);
             }
         }
-        ranked.retain(|(_, score)| *score > 0.0);
+        // A positive score has nonzero bits.
+        ranked.retain(|&kept| kept >> 32 != 0);
         if ranked.len() > k && k > 0 {
-            ranked.select_nth_unstable_by(k - 1, order);
+            ranked.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
             ranked.truncate(k);
         }
-        ranked.sort_unstable_by(order);
-        ranked
-            .into_iter()
-            .take(k)
-            .map(|(tool, score)| (tool as usize, score))
+        ranked.sort_unstable_by(|a, b| b.cmp(a));
+        (ranked.into_iter().take(k))
+            .map(|kept| {
+                let (tool, score) = unkey(kept);
+                (tool as usize, score)
+            })
             .collect()
     }
 }
@@ -137,35 +139,40 @@ impl PartialEq for Kept {
 
 impl Eq for Kept {}
 
-/// The best `k` of `items` (tools with scores) by score, then by the lower tool; in no order.
-/// One pass with a buffer of a few times `k`: each time it fills, the best `k` are selected,
-/// and from then on an item that would come after the `k`-th of them is turned away by one
-/// comparison.
-fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<(u32, f32)> {
+/// The best `k` of `items` (tools, each once, with scores not negative) by score, then by the
+/// lower tool, as [`key`]s in no order. One pass with a buffer of a few times `k`: each time it fills,
+/// the best `k` are selected, and from then on an item that would come after the `k`-th of
+/// them is turned away by one comparison.
+fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<u64> {
     if k == 0 {
         return Vec::new();
     }
-    let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
     // Always more than `k`, so that a full buffer is cut down to its best `k`.
     let capacity = k.saturating_mul(4).max(64);
-    let mut kept: Vec<(u32, f32)> = Vec::with_capacity(capacity.min(1 << 16));
-    // The k-th best so far: an item that `order` puts after it cannot enter.
-    let mut kth = (u32::MAX, f32::NEG_INFINITY);
-    let best = |kept: &mut Vec<(u32, f32)>| {
+    let mut kept: Vec<u64> = Vec::with_capacity(capacity.min(1 << 16));
+    // The k-th best so far, and its score: an item below it cannot enter.
+    let (mut kth, mut kth_score) = (0, 0.0);
+    let best = |kept: &mut Vec<u64>| {
         if kept.len() > k {
-            kept.select_nth_unstable_by(k - 1, order);
+            kept.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
             kept.truncate(k);
         }
     };
     for (tool, score) in items {
-        if score < kth.1 || (score == kth.1 && tool > kth.0) {
+        // Most items are turned away by their score alone.
+        if score < kth_score {
             continue;
         }
-        kept.push((tool, score));
+        let item = key(tool, score);
+        if item < kth {
+            continue;
+        }
+        kept.push(item);
         if kept.len() >= capacity {
             best(&mut kept);
             // `select_nth_unstable_by` leaves the k-th best last.
             kth = kept.last().copied().unwrap_or(kth);
+            kth_score = unkey(kth).1;
         }
     }
     best(&mut kept);
@@ -408,7 +415,8 @@ mod tests {
         let mut expected = items.clone();
         expected.sort_by(order);
         expected.truncate(70_000);
-        let mut kept = best_k(items.into_iter(), 70_000);
+        let kept = best_k(items.into_iter(), 70_000);
+        let mut kept: Vec<(u32, f32)> = kept.into_iter().map(unkey).collect();
         kept.sort_by(order);
         assert_eq!(kept, expected);
     }
@@ -429,7 +437,7 @@ mod tests {
             let mut expected = items.clone();
             expected.sort_by(order);
             expected.truncate(k);
-            let mut kept = best_k(items.into_iter(), k);
+            let mut kept: Vec<(u32, f32)> = best_k(items.into_iter(), k).into_iter().map(unkey).collect();
             kept.sort_by(order);
             proptest::prop_assert_eq!(kept, expected);
         }
