@@ -255,19 +255,20 @@ impl<D: Document> SearchEngine<D> {
         let (mut k_rank, mut k_seed) = (first.max(1), CANDIDATES.min(first).max(1));
         let scorer = self.seed.scorer(&terms.scoring);
         let mut by_seed = self.seed.rank_scored_with(&scorer, terms, k_seed);
-        // Every candidate scored so far with its seed score, by tool: the lists only grow from
-        // one round to the next, so a tool's seed score is computed once.
-        let mut candidates: Vec<(usize, u32)> = Vec::new();
-        let blended = |&(i, seed): &(usize, u32)| (i, ranked.of(i) + seed_weight * seed as f32);
+        // Every candidate scored so far with its blended score, by tool: the lists only grow
+        // from one round to the next, so a tool's seed score is computed once.
+        let mut candidates: Vec<(usize, f32)> = Vec::new();
+        let blended = |(i, seed): (usize, u32)| (i, ranked.of(i) + seed_weight * seed as f32);
+        let blend_all = |list: Vec<(usize, u32)>| list.into_iter().map(blended).collect();
         loop {
             let by_rank = ranked.top(k_rank, allowed);
-            let known = |list: &[(usize, u32)], i: usize| list.binary_search_by_key(&i, |c| c.0);
+            let known = |list: &[(usize, f32)], i: usize| list.binary_search_by_key(&i, |c| c.0);
             // The seed side's come with their scores.
-            let mut fresh: Vec<(usize, u32)> = (by_seed.iter())
+            let mut fresh: Vec<(usize, f32)> = (by_seed.iter())
                 .filter(|&&(i, _)| known(&candidates, i).is_err())
-                .copied()
+                .map(|&candidate| blended(candidate))
                 .collect();
-            fresh.sort_unstable();
+            fresh.sort_unstable_by_key(|&(i, _)| i);
             candidates = merge_by_tool(candidates, fresh);
             let seed_last = by_seed.get(k_seed - 1);
             let seed_floor = seed_last.map_or(0.0, |&(_, seed)| seed_weight * seed as f32);
@@ -280,16 +281,12 @@ impl<D: Document> SearchEngine<D> {
                 .filter(|&&(i, _)| known(&candidates, i).is_err())
                 .copied()
                 .collect();
-            let positive = candidates
-                .iter()
-                .map(blended)
-                .filter(|(_, s)| *s > 0.0)
-                .count();
+            let positive = candidates.iter().filter(|(_, s)| *s > 0.0).count();
             let fill = max_results.saturating_sub(positive).min(missing.len());
             let (first_batch, rest) = missing.split_at(fill);
-            candidates = merge_by_tool(candidates, seed_scores(&scorer, first_batch));
+            candidates = merge_by_tool(candidates, blend_all(seed_scores(&scorer, first_batch)));
             // Positive scores, as bits (which order as the scores do).
-            let mut best: Vec<u32> = (candidates.iter().map(blended))
+            let mut best: Vec<u32> = (candidates.iter())
                 .filter(|(_, score)| *score > 0.0)
                 .map(|(_, score)| score.to_bits())
                 .collect();
@@ -303,11 +300,11 @@ impl<D: Document> SearchEngine<D> {
             };
             let reach = rest.partition_point(|&(_, score)| score + seed_floor >= theta);
             let second_batch = rest.get(..reach).unwrap_or_default();
-            candidates = merge_by_tool(candidates, seed_scores(&scorer, second_batch));
-            let mut scored: Vec<u64> = (candidates.iter().map(blended))
+            candidates = merge_by_tool(candidates, blend_all(seed_scores(&scorer, second_batch)));
+            let mut scored: Vec<u64> = (candidates.iter())
                 // A seed candidate scores zero when the seed weight is zero.
                 .filter(|(_, score)| *score > 0.0)
-                .map(|(i, score)| key(i as u32, score))
+                .map(|&(i, score)| key(i as u32, score))
                 .collect();
             // The best `max_results` in order (each tool once, so the order is total).
             if scored.len() > max_results {
@@ -391,7 +388,7 @@ fn seed_scores<D: Document>(scorer: &ShardScorer<D>, tools: &[(usize, f32)]) -> 
 }
 
 /// The tools of `a` and `b` (each sorted by tool, none in both) in one list sorted by tool.
-fn merge_by_tool(a: Vec<(usize, u32)>, b: Vec<(usize, u32)>) -> Vec<(usize, u32)> {
+fn merge_by_tool<T>(a: Vec<(usize, T)>, b: Vec<(usize, T)>) -> Vec<(usize, T)> {
     let mut merged = Vec::with_capacity(a.len() + b.len());
     let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
     while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
