@@ -1,4 +1,5 @@
-//! The best `k` tools of a search that visits tools in increasing index order.
+//! The best `k` tools of a search that visits tools in increasing index order, and [`key`]: a
+//! tool and its score as one integer that orders as rankings do.
 //!
 //! A later tool displaces the k-th only with a strictly greater score, so ties keep index
 //! (pool) order; the k-th score is the threshold a later tool must beat.
@@ -9,7 +10,15 @@ use std::collections::BinaryHeap;
 /// The best `k` tools, best first, ties in index order.
 pub(super) struct TopK {
     k: usize,
-    heap: BinaryHeap<Reverse<(u32, Reverse<u32>)>>,
+    /// The score in the high half, the tool's complement in the low half: the least is the
+    /// worst kept.
+    heap: BinaryHeap<Reverse<u64>>,
+}
+
+/// A tool and its seed score as one number: the greater, the higher the score, then the lower
+/// the tool.
+fn seed_key(tool: u32, score: u32) -> u64 {
+    (u64::from(score) << 32) | u64::from(!tool)
 }
 
 impl TopK {
@@ -25,7 +34,10 @@ impl TopK {
     pub(super) fn threshold(&self) -> u32 {
         match self.heap.len() < self.k {
             true => 0,
-            false => self.heap.peek().map_or(0, |entry| entry.0.0),
+            false => self
+                .heap
+                .peek()
+                .map_or(0, |Reverse(kept)| (kept >> 32) as u32),
         }
     }
 
@@ -34,18 +46,16 @@ impl TopK {
         if self.heap.len() == self.k {
             self.heap.pop();
         }
-        self.heap.push(Reverse((score, Reverse(tool))));
+        self.heap.push(Reverse(seed_key(tool, score)));
     }
 
     /// The tools with their scores, best first, ties in index order.
     pub(super) fn into_sorted(self) -> Vec<(usize, u32)> {
-        let mut entries: Vec<(usize, u32)> = self
-            .heap
-            .into_iter()
-            .map(|Reverse((score, Reverse(tool)))| (tool as usize, score))
-            .collect();
-        entries.sort_unstable_by_key(|&(tool, score)| (Reverse(score), tool));
-        entries
+        let mut kept: Vec<u64> = self.heap.into_iter().map(|Reverse(kept)| kept).collect();
+        kept.sort_unstable_by(|a, b| b.cmp(a));
+        (kept.into_iter())
+            .map(|kept| (!(kept as u32) as usize, (kept >> 32) as u32))
+            .collect()
     }
 }
 
