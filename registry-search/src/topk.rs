@@ -10,15 +10,8 @@ use std::collections::BinaryHeap;
 /// The best `k` tools, best first, ties in index order.
 pub(super) struct TopK {
     k: usize,
-    /// The score in the high half, the tool's complement in the low half: the least is the
-    /// worst kept.
+    /// Each tool with its score, [`pack`]ed: the least is the worst kept.
     heap: BinaryHeap<Reverse<u64>>,
-}
-
-/// A tool and its seed score as one number: the greater, the higher the score, then the lower
-/// the tool.
-fn seed_key(tool: u32, score: u32) -> u64 {
-    (u64::from(score) << 32) | u64::from(!tool)
 }
 
 impl TopK {
@@ -34,10 +27,7 @@ impl TopK {
     pub(super) fn threshold(&self) -> u32 {
         match self.heap.len() < self.k {
             true => 0,
-            false => self
-                .heap
-                .peek()
-                .map_or(0, |Reverse(kept)| (kept >> 32) as u32),
+            false => self.heap.peek().map_or(0, |&Reverse(kept)| unpack(kept).1),
         }
     }
 
@@ -46,7 +36,7 @@ impl TopK {
         if self.heap.len() == self.k {
             self.heap.pop();
         }
-        self.heap.push(Reverse(seed_key(tool, score)));
+        self.heap.push(Reverse(pack(tool, score)));
     }
 
     /// The tools with their scores, best first, ties in index order.
@@ -54,7 +44,10 @@ impl TopK {
         let mut kept: Vec<u64> = self.heap.into_iter().map(|Reverse(kept)| kept).collect();
         kept.sort_unstable_by(|a, b| b.cmp(a));
         (kept.into_iter())
-            .map(|kept| (!(kept as u32) as usize, (kept >> 32) as u32))
+            .map(|kept| {
+                let (tool, score) = unpack(kept);
+                (tool as usize, score)
+            })
             .collect()
     }
 }
@@ -63,12 +56,24 @@ impl TopK {
 /// the higher the score, then the lower the tool. (A float that is not negative has bits that
 /// order as its value does.) Selecting and sorting these compares integers.
 pub(crate) fn key(tool: u32, score: f32) -> u64 {
-    (u64::from(score.to_bits()) << 32) | u64::from(!tool)
+    pack(tool, score.to_bits())
 }
 
 /// The tool and score of a [`key`].
 pub(crate) fn unkey(kept: u64) -> (u32, f32) {
-    (!(kept as u32), f32::from_bits((kept >> 32) as u32))
+    let (tool, bits) = unpack(kept);
+    (tool, f32::from_bits(bits))
+}
+
+/// A score (or a float score's bits) in the high half and the tool's complement in the low
+/// half: the greater, the higher the score, then the lower the tool.
+fn pack(tool: u32, score: u32) -> u64 {
+    (u64::from(score) << 32) | u64::from(!tool)
+}
+
+/// The tool and score of [`pack`].
+fn unpack(kept: u64) -> (u32, u32) {
+    (!(kept as u32), (kept >> 32) as u32)
 }
 
 #[cfg(test)]

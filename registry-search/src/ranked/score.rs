@@ -98,8 +98,7 @@ impl<'a> Scored<'a> {
                 kth = kth.min(share);
             }
         }
-        // A positive score has nonzero bits.
-        ranked.retain(|&kept| kept >> 32 != 0);
+        ranked.retain(|&kept| unkey(kept).1 > 0.0);
         if ranked.len() > k && k > 0 {
             ranked.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
             ranked.truncate(k);
@@ -140,9 +139,9 @@ impl PartialEq for Kept {
 impl Eq for Kept {}
 
 /// The best `k` of `items` (tools, each once, with scores not negative) by score, then by the
-/// lower tool, as [`key`]s in no order. One pass with a buffer of a few times `k`: each time it fills,
-/// the best `k` are selected, and from then on an item that would come after the `k`-th of
-/// them is turned away by one comparison.
+/// lower tool, as [`key`]s in no order. One pass with a buffer of a few times `k`: each time
+/// it fills, the best `k` are selected, and from then on an item that would come after the
+/// `k`-th of them is turned away by one or two comparisons.
 fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<u64> {
     if k == 0 {
         return Vec::new();
@@ -437,7 +436,8 @@ mod tests {
             let mut expected = items.clone();
             expected.sort_by(order);
             expected.truncate(k);
-            let mut kept: Vec<(u32, f32)> = best_k(items.into_iter(), k).into_iter().map(unkey).collect();
+            let kept = best_k(items.into_iter(), k);
+            let mut kept: Vec<(u32, f32)> = kept.into_iter().map(unkey).collect();
             kept.sort_by(order);
             proptest::prop_assert_eq!(kept, expected);
         }
