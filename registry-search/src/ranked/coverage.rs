@@ -68,8 +68,8 @@ impl RankedIndex {
         out.extend(longer.map(|name| &**name));
         // The prefixes of the term from PREFIX_CHARS characters, shortest first. They stop at
         // the first that no name term longer than it begins with: then no name term equals a
-        // longer prefix. Most words of a request (and the compounds of two) stop at the first, so a
-        // word costs as many steps as the longest name term it begins with has characters.
+        // longer prefix. Most words of a request (and the compounds of two) stop at the first,
+        // so a word costs as many steps as the longest name term it begins with has characters.
         let prefixes = term.char_indices().map(|(at, _)| at).skip(PREFIX_CHARS);
         for prefix in prefixes.filter_map(|at| term.get(..at)) {
             let next = match names.binary_search_by(|name| (**name).cmp(prefix)) {

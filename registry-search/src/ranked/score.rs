@@ -7,7 +7,6 @@
 //! in pool order (they tie, and ties go to pool order), which is exact and touches a few tools
 //! per server instead of all of them.
 
-use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
 use super::dense::{Dense, Lease};
@@ -75,14 +74,16 @@ impl<'a> Scored<'a> {
         // A server's share goes to each of its tools that earned nothing: they tie, so only
         // the first `k` in pool order can place, and only servers whose share can still beat
         // the `k`-th such tool taken so far. Servers are visited by share, highest first.
-        // A heap, as the loop usually stops after a few of many servers.
-        let mut servers: BinaryHeap<Reverse<Kept>> = (self.servers.touched().iter())
-            .map(|&server| Reverse(Kept(server, self.servers.get(server))))
-            .filter(|Reverse(Kept(_, share))| *share >= floor)
+        // A heap of keys (highest share, then lowest server, first), as the loop usually
+        // stops after a few of many servers.
+        let mut servers: BinaryHeap<u64> = (self.servers.touched().iter())
+            .map(|&server| (server, self.servers.get(server)))
+            .filter(|(_, share)| *share >= floor)
+            .map(|(server, share)| key(server, share))
             .collect();
         let mut others = 0;
         let mut kth = f32::INFINITY;
-        while let Some(Reverse(Kept(server, share))) = servers.pop() {
+        while let Some((server, share)) = servers.pop().map(unkey) {
             if others >= k && share < kth {
                 break;
             }
@@ -112,31 +113,6 @@ impl<'a> Scored<'a> {
             .collect()
     }
 }
-
-/// A tool or server with its score, ordered worst first: the greater, the lower the score,
-/// then the higher the index.
-#[derive(Debug, Clone, Copy)]
-struct Kept(u32, f32);
-
-impl Ord for Kept {
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.1.total_cmp(&self.1)).then(self.0.cmp(&other.0))
-    }
-}
-
-impl PartialOrd for Kept {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Kept {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Kept {}
 
 /// The best `k` of `items` (tools, each once, with scores not negative) by score, then by the
 /// lower tool, as [`key`]s in no order. One pass with a buffer of a few times `k`: each time
