@@ -333,8 +333,8 @@ impl<'a, D: Document> Query<'a, D> {
     /// Marks the non-essential sources for threshold `theta`: a greedily chosen set whose
     /// combined bound is at most `theta` — whole terms first (their sources hold mostly the
     /// same tools), then single sources, each time the most postings per unit of bound.
-    /// Returns the essential sources.
-    fn choose_essential(&mut self, order: &Density, theta: u32) -> Vec<usize> {
+    /// Leaves the essential sources in `essential`.
+    fn choose_essential(&mut self, order: &Density, theta: u32, essential: &mut Vec<usize>) {
         let mut bound = 0;
         for source in &mut self.sources {
             source.essential = true;
@@ -382,10 +382,12 @@ impl<'a, D: Document> Query<'a, D> {
                 .all(|&s| sources.get(s).is_some_and(|source| source.essential));
         }
         self.order_terms();
-        (self.sources.iter().enumerate())
-            .filter(|(_, source)| source.essential)
-            .map(|(s, _)| s)
-            .collect()
+        essential.clear();
+        essential.extend(
+            (self.sources.iter().enumerate())
+                .filter(|(_, source)| source.essential)
+                .map(|(s, _)| s),
+        );
     }
 
     /// Terms and sources, most postings per unit of bound first.
@@ -476,7 +478,7 @@ pub(super) fn rank<'a, D: Document>(
             let raised = top.threshold();
             if raised > theta {
                 theta = raised;
-                essential = query.choose_essential(&density, theta);
+                query.choose_essential(&density, theta, &mut essential);
                 let cost: u64 = (essential.iter())
                     .filter_map(|&s| query.sources.get(s))
                     .map(|source| source.cost)

@@ -259,17 +259,23 @@ impl<D: Document> SearchEngine<D> {
         // from one round to the next, so a tool's seed score is computed once.
         let mut candidates: Vec<(usize, f32)> = Vec::new();
         let blended = |(i, seed): (usize, u32)| (i, ranked.of(i) + seed_weight * seed as f32);
-        let blend_all = |list: Vec<(usize, u32)>| list.into_iter().map(blended).collect();
+        // Kept from round to round: a round's new candidates, the BM25F side's not yet
+        // scored, the merge's other half, tool ids to seed-score, and scores to select from.
+        let (mut fresh, mut missing, mut spare) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut ids, mut keys): (Vec<u32>, Vec<u64>) = (Vec::new(), Vec::new());
         loop {
             let by_rank = ranked.top(k_rank, allowed);
             let known = |list: &[(usize, f32)], i: usize| list.binary_search_by_key(&i, |c| c.0);
             // The seed side's come with their scores.
-            let mut fresh: Vec<(usize, f32)> = (by_seed.iter())
-                .filter(|&&(i, _)| known(&candidates, i).is_err())
-                .map(|&candidate| blended(candidate))
-                .collect();
+            fresh.clear();
+            fresh.reserve(by_seed.len());
+            fresh.extend(
+                (by_seed.iter())
+                    .filter(|&&(i, _)| known(&candidates, i).is_err())
+                    .map(|&candidate| blended(candidate)),
+            );
             fresh.sort_unstable_by_key(|&(i, _)| i);
-            candidates = merge_by_tool(candidates, fresh);
+            merge_in(&mut candidates, &fresh, &mut spare);
             let seed_last = by_seed.get(k_seed - 1);
             let seed_floor = seed_last.map_or(0.0, |&(_, seed)| seed_weight * seed as f32);
             // The BM25F side's, best first. One outside the seed list scores at most its
@@ -277,42 +283,52 @@ impl<D: Document> SearchEngine<D> {
             // score so far, neither it nor any after it can place, and their seed scores are
             // not computed. The first batch fills the result; the second goes on while the
             // bound reaches the `max_results`-th.
-            let missing: Vec<(usize, f32)> = (by_rank.iter())
-                .filter(|&&(i, _)| known(&candidates, i).is_err())
-                .copied()
-                .collect();
+            missing.clear();
+            missing.reserve(by_rank.len());
+            missing.extend(
+                (by_rank.iter())
+                    .filter(|&&(i, _)| known(&candidates, i).is_err())
+                    .copied(),
+            );
             let positive = candidates.iter().filter(|(_, s)| *s > 0.0).count();
             let fill = max_results.saturating_sub(positive).min(missing.len());
             let (first_batch, rest) = missing.split_at(fill);
-            candidates = merge_by_tool(candidates, blend_all(seed_scores(&scorer, first_batch)));
+            seed_blended(&scorer, first_batch, &mut ids, blended, &mut fresh);
+            merge_in(&mut candidates, &fresh, &mut spare);
             // Positive scores, as bits (which order as the scores do).
-            let mut best: Vec<u32> = (candidates.iter())
-                .filter(|(_, score)| *score > 0.0)
-                .map(|(_, score)| score.to_bits())
-                .collect();
-            let theta = match best.len() >= max_results {
+            keys.clear();
+            keys.reserve(candidates.len());
+            keys.extend(
+                (candidates.iter())
+                    .filter(|(_, score)| *score > 0.0)
+                    .map(|(_, score)| u64::from(score.to_bits())),
+            );
+            let theta = match keys.len() >= max_results {
                 true => f32::from_bits(
-                    *best
+                    *keys
                         .select_nth_unstable_by(max_results - 1, |a, b| b.cmp(a))
-                        .1,
+                        .1 as u32,
                 ),
                 false => f32::NEG_INFINITY,
             };
             let reach = rest.partition_point(|&(_, score)| score + seed_floor >= theta);
             let second_batch = rest.get(..reach).unwrap_or_default();
-            candidates = merge_by_tool(candidates, blend_all(seed_scores(&scorer, second_batch)));
-            let mut scored: Vec<u64> = (candidates.iter())
-                // A seed candidate scores zero when the seed weight is zero.
-                .filter(|(_, score)| *score > 0.0)
-                .map(|&(i, score)| key(i as u32, score))
-                .collect();
+            seed_blended(&scorer, second_batch, &mut ids, blended, &mut fresh);
+            merge_in(&mut candidates, &fresh, &mut spare);
+            keys.clear();
+            keys.extend(
+                (candidates.iter())
+                    // A seed candidate scores zero when the seed weight is zero.
+                    .filter(|(_, score)| *score > 0.0)
+                    .map(|&(i, score)| key(i as u32, score)),
+            );
             // The best `max_results` in order (each tool once, so the order is total).
-            if scored.len() > max_results {
-                scored.select_nth_unstable_by(max_results, |a, b| b.cmp(a));
-                scored.truncate(max_results);
+            if keys.len() > max_results {
+                keys.select_nth_unstable_by(max_results, |a, b| b.cmp(a));
+                keys.truncate(max_results);
             }
-            scored.sort_unstable_by(|a, b| b.cmp(a));
-            let scored: Vec<(usize, f32)> = (scored.into_iter().map(unkey))
+            keys.sort_unstable_by(|a, b| b.cmp(a));
+            let scored: Vec<(usize, f32)> = (keys.iter().map(|&kept| unkey(kept)))
                 .map(|(i, score)| (i as usize, score))
                 .collect();
             // The last of each full list: its score bounds the tools after it, which also come
@@ -377,26 +393,41 @@ impl<D: Document> SearchEngine<D> {
     }
 }
 
-/// The seed scores of `tools` (in any order), sorted by tool.
-fn seed_scores<D: Document>(scorer: &ShardScorer<D>, tools: &[(usize, f32)]) -> Vec<(usize, u32)> {
-    let mut tools: Vec<u32> = tools.iter().map(|&(i, _)| i as u32).collect();
-    tools.sort_unstable();
-    let scores = scorer.scores(&tools);
-    (tools.into_iter().zip(scores))
-        .map(|(i, score)| (i as usize, score))
-        .collect()
+/// The seed scores of `batch`'s tools (in any order), each blended by `blend`, into `out`
+/// sorted by tool; `ids` is scratch.
+fn seed_blended<D: Document>(
+    scorer: &ShardScorer<D>,
+    batch: &[(usize, f32)],
+    ids: &mut Vec<u32>,
+    blend: impl Fn((usize, u32)) -> (usize, f32),
+    out: &mut Vec<(usize, f32)>,
+) {
+    out.clear();
+    if batch.is_empty() {
+        return;
+    }
+    ids.clear();
+    ids.extend(batch.iter().map(|&(i, _)| i as u32));
+    ids.sort_unstable();
+    let scores = scorer.scores(ids);
+    out.extend((ids.iter().zip(scores)).map(|(&i, score)| blend((i as usize, score))));
 }
 
-/// The tools of `a` and `b` (each sorted by tool, none in both) in one list sorted by tool.
-fn merge_by_tool<T>(a: Vec<(usize, T)>, b: Vec<(usize, T)>) -> Vec<(usize, T)> {
-    let mut merged = Vec::with_capacity(a.len() + b.len());
-    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+/// Merges `new` (sorted by tool, none in `list`) into `list` (sorted by tool); `spare` is
+/// scratch, and holds `list`'s old buffer afterwards.
+fn merge_in<T: Copy>(list: &mut Vec<(usize, T)>, new: &[(usize, T)], spare: &mut Vec<(usize, T)>) {
+    if new.is_empty() {
+        return;
+    }
+    spare.clear();
+    spare.reserve(list.len() + new.len());
+    let (mut a, mut b) = (list.iter().peekable(), new.iter().peekable());
     while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
         let next = if x.0 < y.0 { a.next() } else { b.next() };
-        merged.extend(next);
+        spare.extend(next.copied());
     }
-    merged.extend(a.chain(b));
-    merged
+    spare.extend(a.chain(b).copied());
+    std::mem::swap(list, spare);
 }
 
 /// The names of the tools at `positions` in `tools` (positions from an index built over them).

@@ -340,7 +340,8 @@ impl<D: Document> SeedIndex<D> {
         exact: Option<u32>,
         bit_words: &mut usize,
     ) -> (Vec<u32>, PartSet) {
-        let mut parts = Vec::new();
+        // Common terms are in many parts: room for a few doublings' worth up front.
+        let mut parts = Vec::with_capacity(64);
         self.containing_parts(term, |part| {
             if Some(part) != exact {
                 parts.push(part);

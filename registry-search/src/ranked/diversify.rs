@@ -99,9 +99,10 @@ impl RankedIndex {
         &self,
         terms: &[(String, f32)],
         candidates: &[(usize, f32)],
-    ) -> Vec<Vec<(usize, f32)>> {
+    ) -> Matched {
         let n = self.lengths.len() as f32;
-        let mut matched: Vec<Vec<(usize, f32)>> = vec![Vec::new(); candidates.len()];
+        // (candidate, term, IDF), by term.
+        let mut hits: Vec<(usize, usize, f32)> = Vec::new();
         // (tool, candidate) by tool, for walking postings; made the first time it is needed.
         let mut by_tool: Vec<(u32, usize)> = Vec::new();
         for (at, (term, _)) in terms.iter().enumerate() {
@@ -123,32 +124,57 @@ impl RankedIndex {
                     let first = by_tool.partition_point(|(t, _)| *t < tool);
                     let same = by_tool.get(first..).unwrap_or_default();
                     for (_, c) in same.iter().take_while(|(t, _)| *t == tool) {
-                        if let Some(list) = matched.get_mut(*c) {
-                            list.push((at, idf));
-                        }
+                        hits.push((*c, at, idf));
                     }
                 }
             } else {
-                for ((tool, _), list) in candidates.iter().zip(&mut matched) {
+                for (c, (tool, _)) in candidates.iter().enumerate() {
                     let tool = *tool as u32;
                     let found = postings.binary_search_by_key(&tool, |p| p.tool).ok();
                     if found
                         .and_then(|found| postings.get(found))
                         .is_some_and(|posting| counts(&posting))
                     {
-                        list.push((at, idf));
+                        hits.push((c, at, idf));
                     }
                 }
             }
         }
-        matched
+        Matched::new(hits, candidates.len())
+    }
+}
+
+/// Each candidate's matched terms ([`RankedIndex::matched_terms`]), in one list.
+struct Matched {
+    /// (candidate, term, IDF), by candidate, then term.
+    hits: Vec<(usize, usize, f32)>,
+    /// Where each candidate's run of `hits` starts, and the end of the last one.
+    starts: Vec<usize>,
+}
+
+impl Matched {
+    /// The matches `hits` (candidate, term, IDF; each pair once) of `n` candidates.
+    fn new(mut hits: Vec<(usize, usize, f32)>, n: usize) -> Matched {
+        hits.sort_unstable_by_key(|&(c, at, _)| (c, at));
+        let starts = (0..=n)
+            .map(|c| hits.partition_point(|&(hit, _, _)| hit < c))
+            .collect();
+        Matched { hits, starts }
+    }
+
+    /// Candidate `c`'s (candidate, term, IDF), by term.
+    fn of(&self, c: usize) -> &[(usize, usize, f32)] {
+        let (Some(&from), Some(&to)) = (self.starts.get(c), self.starts.get(c + 1)) else {
+            return &[];
+        };
+        self.hits.get(from..to).unwrap_or_default()
     }
 }
 
 /// The state of one diversified pick.
 struct Picker<'a> {
     candidates: &'a [(usize, f32)],
-    matched: &'a [Vec<(usize, f32)>],
+    matched: &'a Matched,
     /// The terms matched by a tool picked so far.
     covered: Vec<bool>,
     weight: f32,
@@ -157,12 +183,12 @@ struct Picker<'a> {
 impl Picker<'_> {
     /// Candidate `c`'s score less its redundancy with the tools picked so far.
     fn adjusted(&self, c: usize) -> f32 {
-        let matched = self.matched.get(c).map(Vec::as_slice).unwrap_or_default();
-        let mass: f32 = matched.iter().map(|(_, idf)| idf).sum();
+        let matched = self.matched.of(c);
+        let mass: f32 = matched.iter().map(|(_, _, idf)| idf).sum();
         let repeated: f32 = matched
             .iter()
-            .filter(|(at, _)| self.covered.get(*at).copied().unwrap_or(false))
-            .map(|(_, idf)| idf)
+            .filter(|(_, at, _)| self.covered.get(*at).copied().unwrap_or(false))
+            .map(|(_, _, idf)| idf)
             .sum();
         let share = if mass > 0.0 { repeated / mass } else { 1.0 };
         let score = self.candidates.get(c).map_or(0.0, |(_, score)| *score);
@@ -171,8 +197,7 @@ impl Picker<'_> {
 
     /// Marks candidate `c`'s terms covered, calling `newly` with each that was not.
     fn cover(&mut self, c: usize, mut newly: impl FnMut(usize)) {
-        let matched = self.matched.get(c).map(Vec::as_slice).unwrap_or_default();
-        for (at, _) in matched {
+        for (_, at, _) in self.matched.of(c) {
             if let Some(covered) = self.covered.get_mut(*at)
                 && !*covered
             {
@@ -211,11 +236,9 @@ impl Picker<'_> {
         let n = self.candidates.len();
         // The candidates matching each term.
         let mut by_term: Vec<Vec<usize>> = vec![Vec::new(); terms];
-        for (c, matched) in self.matched.iter().enumerate() {
-            for (at, _) in matched {
-                if let Some(list) = by_term.get_mut(*at) {
-                    list.push(c);
-                }
+        for &(c, at, _) in &self.matched.hits {
+            if let Some(list) = by_term.get_mut(at) {
+                list.push(c);
             }
         }
         let mut current: Vec<f32> = (0..n).map(|c| self.adjusted(c)).collect();
@@ -323,6 +346,14 @@ impl Ord for OrderedScore {
 mod tests {
     use super::*;
 
+    /// The matches of candidates each given as a list of (term, IDF).
+    fn matched(lists: &[Vec<(usize, f32)>]) -> Matched {
+        let hits = (lists.iter().enumerate())
+            .flat_map(|(c, list)| list.iter().map(move |&(at, idf)| (c, at, idf)))
+            .collect();
+        Matched::new(hits, lists.len())
+    }
+
     /// A small deterministic generator.
     fn lcg(seed: &mut u64) -> u64 {
         *seed = seed
@@ -349,7 +380,7 @@ mod tests {
                 })
                 .collect();
             let idf = [0.5, 1.0, 1.25, 2.0];
-            let matched: Vec<Vec<(usize, f32)>> = (0..n)
+            let lists: Vec<Vec<(usize, f32)>> = (0..n)
                 .map(|_| {
                     (0..terms)
                         .filter(|_| lcg(&mut seed) % 3 == 1)
@@ -357,6 +388,7 @@ mod tests {
                         .collect()
                 })
                 .collect();
+            let matched = matched(&lists);
             for weight in [0.1, 0.5, 1.0, 3.0] {
                 for k in [1, n / 2, n] {
                     let picker = || Picker {
@@ -378,7 +410,7 @@ mod tests {
     #[test]
     fn a_score_that_is_not_finite_is_picked_by_the_scan() {
         let candidates = [(0, f32::NAN), (1, 2.0), (2, f32::INFINITY), (3, 1.0)];
-        let matched = vec![vec![(0, 1.0)], vec![(0, 1.0)], vec![], vec![(1, 1.0)]];
+        let matched = matched(&[vec![(0, 1.0)], vec![(0, 1.0)], vec![], vec![(1, 1.0)]]);
         let picker = Picker {
             candidates: &candidates,
             matched: &matched,
