@@ -102,7 +102,7 @@ impl RankedIndex {
     ) -> Matched {
         let n = self.lengths.len() as f32;
         // (candidate, term, IDF), by term.
-        let mut hits: Vec<(usize, usize, f32)> = Vec::new();
+        let mut hits: Vec<(usize, usize, f32)> = Vec::with_capacity(candidates.len());
         // (tool, candidate) by tool, for walking postings; made the first time it is needed.
         let mut by_tool: Vec<(u32, usize)> = Vec::new();
         for (at, (term, _)) in terms.iter().enumerate() {
@@ -153,13 +153,32 @@ struct Matched {
 }
 
 impl Matched {
-    /// The matches `hits` (candidate, term, IDF; each pair once) of `n` candidates.
-    fn new(mut hits: Vec<(usize, usize, f32)>, n: usize) -> Matched {
-        hits.sort_unstable_by_key(|&(c, at, _)| (c, at));
-        let starts = (0..=n)
-            .map(|c| hits.partition_point(|&(hit, _, _)| hit < c))
-            .collect();
-        Matched { hits, starts }
+    /// The matches `hits` (candidate below `n`, term, IDF; each candidate's in term order) of
+    /// `n` candidates, by a counting sort on the candidate, which keeps that order.
+    fn new(hits: Vec<(usize, usize, f32)>, n: usize) -> Matched {
+        // How many hits each candidate has, then where its run starts.
+        let mut starts = vec![0; n + 1];
+        for &(c, _, _) in &hits {
+            if let Some(count) = starts.get_mut(c + 1) {
+                *count += 1;
+            }
+        }
+        let mut sum = 0;
+        for start in &mut starts {
+            sum += *start;
+            *start = sum;
+        }
+        let mut next = starts.clone();
+        let mut sorted = vec![(0, 0, 0.0); sum];
+        for hit in hits {
+            if let Some(at) = next.get_mut(hit.0)
+                && let Some(slot) = sorted.get_mut(*at)
+            {
+                *slot = hit;
+                *at += 1;
+            }
+        }
+        Matched { hits: sorted, starts }
     }
 
     /// Candidate `c`'s (candidate, term, IDF), by term.
