@@ -99,6 +99,7 @@ mod output;
 mod partset;
 mod postings;
 pub mod semantic;
+mod sorted;
 #[cfg(test)]
 mod testing;
 mod topk;

@@ -20,20 +20,6 @@ pub(super) fn intern(map: &mut Map, key: &[u8], added: impl FnOnce(u32)) -> u32 
     id
 }
 
-/// The first 8 bytes of `bytes` as a big-endian number, zero-padded: ordering by it orders by
-/// those bytes.
-#[inline]
-pub(super) fn key8(bytes: &[u8]) -> u64 {
-    if let Some(head) = bytes.first_chunk::<8>() {
-        return u64::from_be_bytes(*head);
-    }
-    let mut key = [0u8; 8];
-    for (slot, &byte) in key.iter_mut().zip(bytes) {
-        *slot = byte;
-    }
-    u64::from_be_bytes(key)
-}
-
 /// Word postings of one field while building: `(word, tool)` pairs, each once per tool.
 #[derive(Default)]
 pub(super) struct FieldBuilder {

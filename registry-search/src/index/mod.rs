@@ -23,7 +23,8 @@ use std::sync::Arc;
 
 mod intern;
 
-use self::intern::{FieldBuilder, Map, intern, key8};
+use self::intern::{FieldBuilder, Map, intern};
+use crate::sorted::key8;
 use super::distinct::Distinct;
 use super::partset::PartSet;
 use super::postings::{END, Postings, seek};

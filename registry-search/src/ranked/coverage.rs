@@ -52,33 +52,23 @@ impl RankedIndex {
     /// characters that begin it.
     fn name_terms_matching<'a>(&'a self, term: &str, out: &mut Vec<&'a str>) {
         let names = &self.name_terms;
-        let from = names.partition_point(|name| &**name < term);
+        let from = names.lower_bound(term);
         if term.chars().nth(PREFIX_CHARS - 1).is_none() {
-            out.extend(
-                names
-                    .get(from)
-                    .filter(|name| ***name == *term)
-                    .map(|name| &**name),
-            );
+            out.extend(names.get(from).filter(|name| *name == term));
             return;
         }
-        let longer = (names.get(from..).unwrap_or_default())
-            .iter()
-            .take_while(|name| name.starts_with(term));
-        out.extend(longer.map(|name| &**name));
+        out.extend(names.from(from).take_while(|name| name.starts_with(term)));
         // The prefixes of the term from PREFIX_CHARS characters, shortest first. They stop at
         // the first that no name term longer than it begins with: then no name term equals a
         // longer prefix. Most words of a request (and the compounds of two) stop at the first,
         // so a word costs as many steps as the longest name term it begins with has characters.
         let prefixes = term.char_indices().map(|(at, _)| at).skip(PREFIX_CHARS);
         for prefix in prefixes.filter_map(|at| term.get(..at)) {
-            let next = match names.binary_search_by(|name| (**name).cmp(prefix)) {
-                Ok(found) => {
-                    out.extend(names.get(found).map(|name| &**name));
-                    found + 1
-                }
-                Err(next) => next,
-            };
+            let mut next = names.lower_bound(prefix);
+            if let Some(found) = names.get(next).filter(|name| *name == prefix) {
+                out.push(found);
+                next += 1;
+            }
             if !names.get(next).is_some_and(|name| name.starts_with(prefix)) {
                 break;
             }

@@ -58,6 +58,7 @@ pub use crate::text::terms::{stem, tokenize};
 
 use self::fields::fields;
 use crate::document::Document;
+use crate::sorted::SortedStrs;
 
 /// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
 /// indices; iteration order never decides a result).
@@ -178,7 +179,7 @@ pub struct RankedIndex {
     name_mass: Vec<f32>,
     /// The distinct terms of the tools' names, sorted: name coverage looks up the terms that
     /// begin a query term, or that a query term begins.
-    name_terms: Vec<Box<str>>,
+    name_terms: SortedStrs,
     server_of: Vec<u32>,
     servers: usize,
     /// term → the servers whose document has it, with its BM25 score there
@@ -269,7 +270,7 @@ impl RankedIndex {
                 }
             }
         }
-        index.name_terms = named.into_iter().map(|(term, _)| term.clone()).collect();
+        index.name_terms = SortedStrs::new(named.into_iter().map(|(term, _)| term.clone()).collect());
         index
     }
 
