@@ -40,7 +40,10 @@ impl SortedStrs {
     pub(crate) fn lower_bound(&self, s: &str) -> usize {
         let key = key8(s.as_bytes());
         let from = self.keys.partition_point(|&k| k < key);
-        let ties = (self.keys.get(from..).unwrap_or_default()).partition_point(|&k| k == key);
+        // Few strings share their first eight bytes: the run of ties is walked.
+        let ties = (self.keys.get(from..).unwrap_or_default().iter())
+            .take_while(|&&k| k == key)
+            .count();
         let tied = self.strs.get(from..from + ties).unwrap_or_default();
         from + tied.partition_point(|t| &**t < s)
     }
