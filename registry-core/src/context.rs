@@ -94,6 +94,7 @@ pub struct ToolContext<'a> {
     permissions: Option<&'a PermissionContext>,
     cancel: Option<&'a CancellationToken>,
     progress: Option<&'a ProgressSink>,
+    checked_path: Option<&'a Path>,
 }
 
 impl fmt::Debug for ToolContext<'_> {
@@ -120,6 +121,7 @@ impl<'a> ToolContext<'a> {
             permissions: None,
             cancel: None,
             progress: None,
+            checked_path: None,
         }
     }
 
@@ -206,6 +208,21 @@ impl<'a> ToolContext<'a> {
                 done,
             });
         }
+    }
+
+    /// Sets the file the permission check approved ([`checked_path`](Self::checked_path)).
+    pub fn with_checked_path(mut self, path: &'a Path) -> Self {
+        self.checked_path = Some(path);
+        self
+    }
+
+    /// The file the permission check approved for this call, resolved as the kernel would
+    /// open it (every link followed, see [`resolve`](crate::permissions::path::resolve)):
+    /// dispatch sets it for a tool whose [`rule_subject`](crate::Tool::rule_subject) is a
+    /// path. A tool should open exactly this path, following no link, so that a link swapped
+    /// in after the check fails the open instead of leading elsewhere. `None` outside dispatch.
+    pub fn checked_path(&self) -> Option<&'a Path> {
+        self.checked_path
     }
 
     /// Resolves `path` against [`cwd`](Self::cwd).

@@ -44,10 +44,12 @@ pub trait Tool: DeserializeOwned + Send + Sync + 'static {
         Ok(())
     }
 
-    /// The tool's own permission check, after the rules with content have passed.
+    /// The tool's own permission check, when no rule decided. The default,
+    /// [`PermissionDecision::Passthrough`], leaves it to the tool's flags: a `destructive` tool
+    /// asks, any other runs.
     fn check_permissions(&self, ctx: &ToolContext<'_>) -> PermissionDecision {
         let _ = ctx;
-        PermissionDecision::Allow
+        PermissionDecision::Passthrough
     }
 
     /// What rules with content are matched against: the command of a shell tool
@@ -62,7 +64,11 @@ pub trait Tool: DeserializeOwned + Send + Sync + 'static {
 /// A tool's answer to "may this call run?".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PermissionDecision {
-    /// Run it.
+    /// No objection: the tool's flags decide (a `destructive` tool asks, unless the mode
+    /// accepts file edits and this call writes a file).
+    Passthrough,
+    /// Run it without asking: the tool vouches for this call even if it is `destructive`
+    /// (Bash for a read-only command).
     Allow,
     /// Ask the user first; the reason is shown to them.
     Ask(String),

@@ -125,18 +125,42 @@ fn deny_prefix_rule_catches_every_way_of_spelling_the_command() {
     }
 }
 
+const NOT_UNDERSTOOD: [&str; 5] = [
+    "echo $(rm x)",
+    "echo `rm x`",
+    "$CMD x",
+    "r* x",
+    "cat <<EOF\nrm\nEOF",
+];
+
 #[test]
-fn command_the_splitter_does_not_understand_asks_instead_of_allowing() {
-    let ctx = PermissionContext::new()
-        .with(Behavior::Deny, RuleSource::User, "Bash(rm:*)")
-        .with(Behavior::Allow, RuleSource::User, "Bash(echo:*)");
-    for line in [
-        "echo $(rm x)",
-        "echo `rm x`",
-        "$CMD x",
-        "r* x",
-        "cat <<EOF\nrm\nEOF",
+fn command_the_splitter_does_not_understand_is_refused_under_a_deny_rule_in_every_mode() {
+    for mode in [
+        PermissionMode::Default,
+        PermissionMode::AcceptEdits,
+        PermissionMode::BypassPermissions,
+        PermissionMode::Plan,
     ] {
+        let mut ctx = PermissionContext::new()
+            .with(Behavior::Deny, RuleSource::User, "Bash(rm:*)")
+            .with(Behavior::Allow, RuleSource::User, "Bash(echo:*)");
+        ctx.mode = mode;
+        for line in NOT_UNDERSTOOD {
+            let verdict = check(&ctx, "Bash", Subject::Command(line.into()), Path::new("/"));
+            assert!(
+                matches!(verdict, Verdict::Deny(Refusal::Unverifiable { .. })),
+                "{mode:?} {line:?}: {verdict:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn command_the_splitter_does_not_understand_asks_under_an_ask_rule_and_is_never_allowed() {
+    let ctx = PermissionContext::new()
+        .with(Behavior::Ask, RuleSource::User, "Bash(rm:*)")
+        .with(Behavior::Allow, RuleSource::User, "Bash(echo:*)");
+    for line in NOT_UNDERSTOOD {
         let verdict = check(&ctx, "Bash", Subject::Command(line.into()), Path::new("/"));
         assert!(matches!(verdict, Verdict::Ask(_)), "{line:?}: {verdict:?}");
     }
@@ -152,6 +176,91 @@ fn command_the_splitter_does_not_understand_asks_instead_of_allowing() {
         matches!(verdict, Verdict::Deny(Refusal::Unverifiable { .. })),
         "in bypass mode nothing asks, so it is refused: {verdict:?}"
     );
+    let allow_only =
+        PermissionContext::new().with(Behavior::Allow, RuleSource::User, "Bash(echo:*)");
+    for line in NOT_UNDERSTOOD {
+        let verdict = check(
+            &allow_only,
+            "Bash",
+            Subject::Command(line.into()),
+            Path::new("/"),
+        );
+        assert_eq!(
+            verdict,
+            Verdict::Undecided,
+            "{line:?}: the tool's own check asks"
+        );
+    }
+}
+
+#[test]
+fn deny_rule_holds_against_builtins_that_evaluate_text_and_unknown_wrappers() {
+    let mut ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "Bash(rm:*)");
+    ctx.mode = PermissionMode::BypassPermissions;
+    for line in [
+        // Text bash evaluates: arithmetic and subscripts through a variable set in the line.
+        "x='a[$(rm t)]'; let x",
+        "x='a[$(rm t)]'; declare -i y=x",
+        "x='a[$(rm t)]'; [[ x -eq 1 ]]",
+        "x='a[$(rm t)]'; echo ${a[x]}",
+        "x='a[$(rm t)]'; echo ${!x}",
+        "x='a[$(rm t)]'; set -- 1; echo ${@:x}",
+        "printf -v 'a[$(rm t)]' 1",
+        "read 'a[$(rm t)]' <<< 1",
+        "test -v 'a[$(rm t)]'",
+        "[ -v 'a[$(rm t)]' ]",
+        "x='$(rm t)'; echo ${x@P}",
+        "PS4='$(rm t)' bash -xc true",
+        "PS4='$(rm t)'; set -x; true",
+        "mapfile -C 'rm t' -c 1 < /etc/hostname",
+        "hash -p /bin/rm ls; ls t",
+        "shopt -s expand_aliases; alias ls=rm; ls t",
+        "trap 'rm t' EXIT",
+        "source ./script",
+        "compgen -C 'rm t' x",
+        "enable -f ./x.so x",
+        "export BASH_ENV=./evil; bash -c true",
+        "env LD_PRELOAD=./x.so true",
+        // Programs that run their arguments, which no list of wrappers names.
+        "setsid rm t",
+        "setsid -f /bin/rm t",
+        "stdbuf -o0 rm t",
+        "ionice -c3 rm t",
+        "taskset 1 rm t",
+        "chrt -o 0 rm t",
+        "flock /tmp/l rm t",
+        "unshare -r rm t",
+        "runuser -u root -- rm t",
+        "su -c 'rm t'",
+        "script -qc 'rm t' /dev/null",
+        "rbash -c 'rm t'",
+        "busybox rm t",
+        "perl -e 'system(\"rm\", \"t\")'",
+        "git -c alias.x='!rm t' x",
+        "git config alias.x '!rm t'",
+        "setsid \"$X\" t",
+    ] {
+        let verdict = check(&ctx, "Bash", Subject::Command(line.into()), Path::new("/"));
+        assert!(denied(&verdict), "{line:?}: {verdict:?}");
+    }
+}
+
+#[test]
+fn deny_rule_leaves_commands_that_only_mention_its_command_alone() {
+    let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "Bash(rm:*)");
+    for line in [
+        "grep rm file",
+        "echo rm",
+        "git commit -m 'rm the old files'",
+        "export A=1 B=2",
+        "[[ -f rm ]]",
+        "printf '%s' \"$HOME\"",
+        "cat \"$FILE\"",
+        "setsid make test",
+    ] {
+        let verdict = check(&ctx, "Bash", Subject::Command(line.into()), Path::new("/"));
+        assert_eq!(verdict, Verdict::Undecided, "{line:?}");
+    }
 }
 
 #[test]

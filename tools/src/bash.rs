@@ -5,7 +5,8 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
+use registry_core::permissions::shell;
+use registry_core::{PermissionDecision, Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
 /// The timeout when the input gives none: two minutes.
@@ -33,6 +34,7 @@ const DRAIN_GRACE: Duration = Duration::from_millis(500);
 #[tool(
     strict,
     name = "Bash",
+    destructive,
     search_hint = "execute shell commands in a terminal",
     max_result_size_chars = 30000
 )]
@@ -73,6 +75,24 @@ impl Tool for BashTool {
 
     fn rule_subject(&self, _: &ToolContext<'_>) -> Option<Subject> {
         Some(Subject::Command(self.command.clone()))
+    }
+
+    /// When no rule decides: a command line whose every simple command only reads (the
+    /// documented read-only list, [`shell::READ_ONLY`]) runs; anything else asks.
+    fn check_permissions(&self, _: &ToolContext<'_>) -> PermissionDecision {
+        match shell::split(&self.command) {
+            Ok(commands) => match commands.iter().find(|command| !command.read_only) {
+                None if !commands.is_empty() => PermissionDecision::Allow,
+                None => PermissionDecision::Ask("the command is empty".into()),
+                Some(command) => PermissionDecision::Ask(format!(
+                    "`{}` is not a read-only command and no rule allows it",
+                    command.text
+                )),
+            },
+            Err(why) => PermissionDecision::Ask(format!(
+                "the command could not be checked ({why}), so it cannot be shown to only read"
+            )),
+        }
     }
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {

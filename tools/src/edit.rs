@@ -3,8 +3,9 @@
 use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
-use crate::fs::{check_output_size, read_text, replace_if_unchanged, write_target};
-use crate::util::{numbered, resolve, resolve_canonical};
+use crate::fs::{check_output_size, existing_size, read_text, replace_if_unchanged};
+use crate::names::READ;
+use crate::util::{checked, numbered, resolve};
 
 /// Lines of context shown around the edit in the result.
 const SNIPPET_CONTEXT: usize = 4;
@@ -22,6 +23,7 @@ const SNIPPET_CONTEXT: usize = 4;
 #[tool(
     strict,
     name = "Edit",
+    destructive,
     search_hint = "modify file contents in place",
     max_result_size_chars = 100000
 )]
@@ -51,12 +53,13 @@ impl Tool for EditTool {
     }
 
     fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
-        Some(Subject::write(resolve(ctx, &self.file_path)))
+        // The result shows lines of the file: editing a path needs the permission to read it.
+        Some(Subject::write(resolve(ctx, &self.file_path)).also_reads_as(&[READ]))
     }
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
-        let path = resolve_canonical(ctx, &self.file_path);
+        let path = checked(ctx, &self.file_path)?;
         if self.old_string.is_empty() {
             return self.create(&path);
         }
@@ -113,8 +116,8 @@ impl Tool for EditTool {
 impl EditTool {
     /// `old_string` empty: create the file, or fill an empty one.
     fn create(&self, path: &std::path::Path) -> Result<String, ToolError> {
-        let original = match write_target(path)? {
-            Some((_, metadata)) if metadata.len() > 0 => {
+        let original = match existing_size(path)? {
+            Some(size) if size > 0 => {
                 return Err(ToolError::new(format!(
                     "old_string is empty, but {} already has content; give the text to replace, or use Write to replace the whole file",
                     path.display()
@@ -123,14 +126,6 @@ impl EditTool {
             Some(_) => Some(&[][..]),
             None => None,
         };
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                ToolError::new(format!(
-                    "could not create the directory {}: {e}",
-                    parent.display()
-                ))
-            })?;
-        }
         replace_if_unchanged(path, original, self.new_string.as_bytes())?;
         Ok(format!("Created {} with the new content.", path.display()))
     }

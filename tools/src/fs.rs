@@ -1,27 +1,41 @@
-//! How the file tools touch files: only regular files, never blocking on open, with size caps
-//! checked before anything is allocated, and writes that are atomic, land on a symbolic link's
-//! target, follow the umask, and notice a file that changed since it was read.
+//! How the file tools touch files: exactly the path the permission check resolved, never
+//! through a link, only regular files, never blocking on open, with size caps checked before
+//! anything is allocated, and writes that are atomic, follow the umask, and notice a file that
+//! changed since it was read.
 //!
+//! * **Reaching a file.** The path is the one the permission check approved
+//!   ([`ToolContext::checked_path`](registry_core::ToolContext::checked_path)): absolute, every
+//!   link already followed. It is opened one component at a time from `/`, each directory with
+//!   `O_NOFOLLOW` and the file with `O_NOFOLLOW`, and everything after that (the type check,
+//!   the read, the temporary file, the rename) happens relative to the directory so opened. A
+//!   link swapped in after the check therefore makes the open fail ("changed since it was
+//!   checked") instead of leading elsewhere, and a directory renamed meanwhile is followed as the
+//!   object that was at the checked path.
 //! * **Opening** checks the type first and then uses `O_NONBLOCK`, so a FIFO cannot stall the
-//!   tool, and reads the type again from the open file itself (the path may have changed in
-//!   between): a FIFO, socket, device or directory is refused with an error that says which.
+//!   tool, and reads the type again from the open file itself: a FIFO, socket, device or
+//!   directory is refused with an error that says which.
 //! * **Writing** goes to a temporary file in the target's directory, flushed, then renamed over
-//!   the target: a reader sees the old content or the new, never a mix. A symbolic link is
-//!   followed and its target written (a link to nothing is refused); a target that is not a
-//!   regular file is refused. An existing file keeps its permissions and, where the process may
-//!   set them, its owner and group; a new file gets `0666` less the umask, as `open(2)` gives.
-//!   The rename replaces the file's inode, so a hard link to the old file keeps the old content.
+//!   the target: a reader sees the old content or the new, never a mix. An existing file keeps
+//!   its permissions and, where the process may set them, its owner and group; a new file gets
+//!   `0666` less the umask, as `open(2)` gives. The rename replaces the file's inode, so a hard
+//!   link to the old file keeps the old content. Missing parent directories are created, each
+//!   opened without following links as it is made.
 //! * **Edits** ([`replace_if_unchanged`]) take an exclusive lock on the file, check that it
 //!   still is the file that was read — same inode, same bytes — and only then rename; otherwise
 //!   they fail with "file changed since it was read". Two tools of this crate never lose each
 //!   other's edit; a program that writes without taking the lock can still slip in between the
 //!   check and the rename, a window of one system call.
 
-use std::fs::{File, Metadata, OpenOptions};
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
 use std::io::{Read as _, Write as _};
-use std::path::{Path, PathBuf};
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Component, Path};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use registry_core::ToolError;
+use rustix::fs::{AtFlags, FileType, FlockOperation, Mode, OFlags, RenameFlags, Stat};
+use rustix::io::Errno;
 
 /// The largest file Edit and NotebookEdit read, and the largest file they or Write produce:
 /// 64 MiB.
@@ -30,42 +44,46 @@ pub const MAX_EDIT_BYTES: u64 = 64 * 1024 * 1024;
 /// How many times an edit re-opens a file that was renamed over while it waited for the lock.
 const LOCK_RETRIES: usize = 100;
 
+/// How many names a temporary file tries before giving up.
+const TEMP_TRIES: u64 = 100;
+
 /// The error for a path that does not exist.
 pub(crate) fn missing(path: &Path) -> ToolError {
     ToolError::new(format!("File does not exist: {}", path.display()))
 }
 
-/// What kind of file this is, for errors about files that are not regular.
-fn kind(metadata: &Metadata) -> &'static str {
-    let file_type = metadata.file_type();
-    if file_type.is_dir() {
-        return "a directory";
-    }
-    if file_type.is_symlink() {
-        return "a symbolic link";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if file_type.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-        if file_type.is_char_device() {
-            return "a character device";
-        }
-        if file_type.is_block_device() {
-            return "a block device";
-        }
-    }
-    "not a regular file"
+/// The error for a link where the checked path had none.
+fn changed_since_checked(path: &Path) -> ToolError {
+    ToolError::new(format!(
+        "{}: the path changed since it was checked (a symbolic link is on it now); try again",
+        path.display()
+    ))
 }
 
-fn not_regular(path: &Path, metadata: &Metadata) -> ToolError {
-    let what = kind(metadata);
-    let hint = if metadata.is_dir() {
+fn io_error(path: &Path, what: &str, error: impl std::fmt::Display) -> ToolError {
+    ToolError::new(format!("could not {what} {}: {error}", path.display()))
+}
+
+/// What kind of file this is, for errors about files that are not regular.
+fn kind(stat: &Stat) -> &'static str {
+    match FileType::from_raw_mode(stat.st_mode) {
+        FileType::Directory => "a directory",
+        FileType::Symlink => "a symbolic link",
+        FileType::Fifo => "a FIFO (named pipe)",
+        FileType::Socket => "a socket",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device",
+        _ => "not a regular file",
+    }
+}
+
+fn is_regular(stat: &Stat) -> bool {
+    FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
+}
+
+fn not_regular(path: &Path, stat: &Stat) -> ToolError {
+    let what = kind(stat);
+    let hint = if FileType::from_raw_mode(stat.st_mode) == FileType::Directory {
         "; list it with Glob or with Bash `ls`"
     } else {
         ""
@@ -76,52 +94,164 @@ fn not_regular(path: &Path, metadata: &Metadata) -> ToolError {
     ))
 }
 
-/// Opens a regular file for reading without blocking (a FIFO would wait for a writer forever),
-/// with its metadata as the open file reports it. The type is checked before opening too, since
-/// opening some devices has effects of its own.
-pub(crate) fn open_regular(path: &Path) -> Result<(File, Metadata), ToolError> {
-    match std::fs::metadata(path) {
-        Ok(metadata) if !metadata.is_file() => return Err(not_regular(path, &metadata)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(path)),
-        _ => {}
+/// Flags for a directory opened only to reach what is in it.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const DIR_FLAGS: OFlags = OFlags::PATH
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::CLOEXEC);
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const DIR_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::CLOEXEC);
+
+/// A name in a directory that was reached without following links: how every operation of
+/// this module names its file.
+pub(crate) struct Entry<'a> {
+    dir: OwnedFd,
+    name: OsString,
+    path: &'a Path,
+}
+
+impl<'a> Entry<'a> {
+    /// The parent directory of the absolute `path`, opened one component at a time from `/`
+    /// without following links; with `create`, missing directories are made on the way.
+    fn reach(path: &'a Path, create: bool) -> Result<Entry<'a>, ToolError> {
+        let mut parts: Vec<&OsStr> = Vec::new();
+        for component in path.components() {
+            match component {
+                Component::RootDir => parts.clear(),
+                Component::Normal(name) => parts.push(name),
+                Component::CurDir => {}
+                Component::ParentDir | Component::Prefix(_) => {
+                    return Err(ToolError::new(format!(
+                        "{} is not a resolved path; resolve it before opening",
+                        path.display()
+                    )));
+                }
+            }
+        }
+        let Some(name) = parts.pop() else {
+            return Err(ToolError::new(format!(
+                "{} is a directory, not a file",
+                path.display()
+            )));
+        };
+        if !path.is_absolute() {
+            return Err(ToolError::new(format!(
+                "{} is relative; the file tools open absolute paths",
+                path.display()
+            )));
+        }
+        let mut dir = rustix::fs::open("/", DIR_FLAGS, Mode::empty())
+            .map_err(|e| io_error(Path::new("/"), "open", e))?;
+        let mut at = std::path::PathBuf::from("/");
+        for part in parts {
+            at.push(part);
+            let next = match rustix::fs::openat(&dir, part, DIR_FLAGS, Mode::empty()) {
+                Err(Errno::NOENT) if create => {
+                    match rustix::fs::mkdirat(&dir, part, Mode::from_raw_mode(0o777)) {
+                        Ok(()) | Err(Errno::EXIST) => {}
+                        Err(e) => return Err(io_error(&at, "create the directory", e)),
+                    }
+                    rustix::fs::openat(&dir, part, DIR_FLAGS, Mode::empty())
+                }
+                other => other,
+            };
+            dir = next.map_err(|e| match e {
+                Errno::NOENT => missing(path),
+                Errno::LOOP => changed_since_checked(path),
+                Errno::NOTDIR => ToolError::new(format!(
+                    "{}: {} is not a directory",
+                    path.display(),
+                    at.display()
+                )),
+                e => io_error(&at, "open", e),
+            })?;
+        }
+        Ok(Entry {
+            dir,
+            name: name.to_owned(),
+            path,
+        })
     }
-    let mut options = OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+
+    /// What the name is now, without following a link; `None` when nothing is there.
+    fn stat(&self) -> Result<Option<Stat>, ToolError> {
+        match rustix::fs::statat(&self.dir, &self.name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(stat) => Ok(Some(stat)),
+            Err(Errno::NOENT) => Ok(None),
+            Err(e) => Err(io_error(self.path, "inspect", e)),
+        }
     }
-    let file = options.open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => missing(path),
-        _ => ToolError::new(format!("could not open {}: {e}", path.display())),
-    })?;
-    let metadata = file
-        .metadata()
-        .map_err(|e| ToolError::new(format!("could not read {}: {e}", path.display())))?;
-    if !metadata.is_file() {
-        return Err(not_regular(path, &metadata));
+
+    /// The regular file at the name, refusing a link and anything that is not a regular file.
+    fn regular(&self) -> Result<Option<Stat>, ToolError> {
+        match self.stat()? {
+            None => Ok(None),
+            Some(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::Symlink => {
+                Err(changed_since_checked(self.path))
+            }
+            Some(stat) if !is_regular(&stat) => Err(not_regular(self.path, &stat)),
+            Some(stat) => Ok(Some(stat)),
+        }
     }
-    Ok((file, metadata))
+
+    /// Opens the regular file at the name for reading, without blocking and without following
+    /// a link; the type is checked before opening (opening some devices has effects of its own)
+    /// and again on the open file.
+    fn open_read(&self) -> Result<(File, Stat), ToolError> {
+        if self.regular()?.is_none() {
+            return Err(missing(self.path));
+        }
+        let flags =
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let fd =
+            rustix::fs::openat(&self.dir, &self.name, flags, Mode::empty()).map_err(
+                |e| match e {
+                    Errno::NOENT => missing(self.path),
+                    Errno::LOOP => changed_since_checked(self.path),
+                    e => io_error(self.path, "open", e),
+                },
+            )?;
+        let stat = rustix::fs::fstat(&fd).map_err(|e| io_error(self.path, "read", e))?;
+        if !is_regular(&stat) {
+            return Err(not_regular(self.path, &stat));
+        }
+        Ok((File::from(fd), stat))
+    }
+}
+
+/// Opens the regular file at the resolved `path` for reading (see the module docs), with its
+/// size.
+pub(crate) fn open_regular(path: &Path) -> Result<(File, u64), ToolError> {
+    let (file, stat) = Entry::reach(path, false)?.open_read()?;
+    Ok((file, u64::try_from(stat.st_size).unwrap_or(0)))
 }
 
 /// Reads a regular file of at most `cap` bytes whole: the size is checked before reading, and
 /// the read stops one byte past the cap should the file grow meanwhile.
 pub(crate) fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ToolError> {
-    let (file, metadata) = open_regular(path)?;
+    let (file, size) = open_regular(path)?;
+    read_file_capped(path, &file, size, cap)
+}
+
+/// Reads `file` whole, refusing more than `cap` bytes (`size`, when known, is checked first).
+fn read_file_capped(path: &Path, file: &File, size: u64, cap: u64) -> Result<Vec<u8>, ToolError> {
     let too_big = |size: u64| {
         ToolError::new(format!(
             "{} is {size} bytes; this tool edits files of at most {cap} bytes",
             path.display()
         ))
     };
-    if metadata.len() > cap {
-        return Err(too_big(metadata.len()));
+    if size > cap {
+        return Err(too_big(size));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     file.take(cap.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| ToolError::new(format!("could not read {}: {e}", path.display())))?;
+        .map_err(|e| io_error(path, "read", e))?;
     if bytes.len() as u64 > cap {
         return Err(too_big(bytes.len() as u64));
     }
@@ -139,104 +269,124 @@ pub(crate) fn read_text(path: &Path) -> Result<String, ToolError> {
     })
 }
 
-/// Where a write to `path` lands: `path` when nothing is there, the file itself when it is a
-/// regular file, a symbolic link's final target when that is a regular file; anything else is
-/// an error that says what is there.
-pub(crate) fn write_target(path: &Path) -> Result<Option<(PathBuf, Metadata)>, ToolError> {
-    let metadata = match std::fs::symlink_metadata(path) {
-        Ok(metadata) => metadata,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
+/// The size of the regular file at the resolved `path`, or `None` when nothing is there; any
+/// other kind of file (or a link) is an error that says what is there.
+pub(crate) fn existing_size(path: &Path) -> Result<Option<u64>, ToolError> {
+    match Entry::reach(path, false) {
+        Ok(entry) => Ok(entry
+            .regular()?
+            .map(|stat| u64::try_from(stat.st_size).unwrap_or(0))),
+        // A directory on the way is missing: so is the file (writing creates them).
+        Err(_) if !path.parent().is_some_and(Path::is_dir) => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+/// A temporary file beside the target, removed unless it was renamed into place.
+struct Staged<'e, 'p> {
+    entry: &'e Entry<'p>,
+    name: Option<OsString>,
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl<'e, 'p> Staged<'e, 'p> {
+    /// The new content in a temporary file in the entry's directory, flushed to disk, with the
+    /// permissions and (best effort) owner of `existing`, or `0666` less the umask.
+    fn new(entry: &'e Entry<'p>, bytes: &[u8], existing: Option<&Stat>) -> Result<Self, ToolError> {
+        let path = entry.path;
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let mut created = None;
+        for _ in 0..TEMP_TRIES {
+            let name = OsString::from(format!(
+                ".toolreg-{}-{}.tmp",
+                std::process::id(),
+                TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+            ));
+            match rustix::fs::openat(&entry.dir, &name, flags, Mode::from_raw_mode(0o666)) {
+                Ok(fd) => {
+                    created = Some((name, fd));
+                    break;
+                }
+                Err(Errno::EXIST) => continue,
+                Err(e) => return Err(io_error(path, "create a temporary file beside", e)),
+            }
+        }
+        let Some((name, fd)) = created else {
             return Err(ToolError::new(format!(
-                "could not inspect {}: {e}",
+                "could not find a free temporary name beside {}",
                 path.display()
             )));
-        }
-    };
-    if metadata.is_file() {
-        return Ok(Some((path.to_path_buf(), metadata)));
-    }
-    if !metadata.file_type().is_symlink() {
-        return Err(not_regular(path, &metadata));
-    }
-    let target = std::fs::canonicalize(path).map_err(|_| {
-        ToolError::new(format!(
-            "{} is a symbolic link to something that does not exist; write to the path it should point to instead",
-            path.display()
-        ))
-    })?;
-    let target_metadata = std::fs::metadata(&target)
-        .map_err(|e| ToolError::new(format!("could not inspect {}: {e}", target.display())))?;
-    if !target_metadata.is_file() {
-        return Err(not_regular(&target, &target_metadata));
-    }
-    Ok(Some((target, target_metadata)))
-}
-
-fn write_error(path: &Path, what: &str, error: impl std::fmt::Display) -> ToolError {
-    ToolError::new(format!(
-        "could not write {}: {what}: {error}",
-        path.display()
-    ))
-}
-
-/// The new content in a temporary file beside `target`, flushed to disk, with the permissions
-/// and (best effort) owner of `existing`, or `0666` less the umask for a new file.
-fn staged(
-    target: &Path,
-    bytes: &[u8],
-    existing: Option<&Metadata>,
-) -> Result<tempfile::NamedTempFile, ToolError> {
-    let parent = match target.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".toolreg-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        // `open(2)` applies the umask to this mode, as it does for any new file.
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut temp = builder
-        .tempfile_in(parent)
-        .map_err(|e| write_error(target, "creating a temporary file", e))?;
-    if let Some(metadata) = existing {
-        temp.as_file()
-            .set_permissions(metadata.permissions())
-            .map_err(|e| write_error(target, "copying the permissions", e))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt as _;
+        };
+        let staged = Staged {
+            entry,
+            name: Some(name),
+        };
+        if let Some(stat) = existing {
+            rustix::fs::fchmod(&fd, Mode::from_raw_mode(stat.st_mode & 0o7777))
+                .map_err(|e| io_error(path, "copy the permissions of", e))?;
             // Only a privileged process may give the file away; others keep their own ids.
-            let _ = std::os::unix::fs::fchown(
-                temp.as_file(),
-                Some(metadata.uid()),
-                Some(metadata.gid()),
+            let _ = rustix::fs::fchown(
+                &fd,
+                Some(rustix::fs::Uid::from_raw(stat.st_uid)),
+                Some(rustix::fs::Gid::from_raw(stat.st_gid)),
             );
         }
+        let mut file = File::from(fd);
+        file.write_all(bytes)
+            .map_err(|e| io_error(path, "write the temporary file for", e))?;
+        file.sync_all()
+            .map_err(|e| io_error(path, "flush the temporary file for", e))?;
+        Ok(staged)
     }
-    temp.write_all(bytes)
-        .map_err(|e| write_error(target, "writing the temporary file", e))?;
-    temp.as_file()
-        .sync_all()
-        .map_err(|e| write_error(target, "flushing the temporary file", e))?;
-    Ok(temp)
+
+    /// Renames the temporary file over the target; with `no_replace`, only if nothing is
+    /// there (`Ok(false)` if something is).
+    fn persist(mut self, no_replace: bool) -> Result<bool, ToolError> {
+        let Some(name) = self.name.take() else {
+            return Ok(false);
+        };
+        let dir = &self.entry.dir;
+        let target = &self.entry.name;
+        let renamed = if no_replace {
+            rustix::fs::renameat_with(dir, &name, dir, target, RenameFlags::NOREPLACE)
+        } else {
+            rustix::fs::renameat(dir, &name, dir, target)
+        };
+        match renamed {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                let _ = rustix::fs::unlinkat(dir, &name, AtFlags::empty());
+                match e {
+                    Errno::EXIST if no_replace => Ok(false),
+                    e => Err(io_error(
+                        self.entry.path,
+                        "rename the temporary file into place at",
+                        e,
+                    )),
+                }
+            }
+        }
+    }
 }
 
-/// Writes `bytes` to `path` atomically, whatever was there (a symbolic link's target is
-/// written; see the module docs). Refuses more than [`MAX_EDIT_BYTES`].
+impl Drop for Staged<'_, '_> {
+    fn drop(&mut self) {
+        if let Some(name) = self.name.take() {
+            let _ = rustix::fs::unlinkat(&self.entry.dir, &name, AtFlags::empty());
+        }
+    }
+}
+
+/// Writes `bytes` to the resolved `path` atomically, creating missing parent directories,
+/// whatever regular file was there (see the module docs). Refuses more than
+/// [`MAX_EDIT_BYTES`].
 pub(crate) fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), ToolError> {
     check_output_size(path, bytes.len() as u64)?;
-    let target = write_target(path)?;
-    let (target, existing) = match &target {
-        Some((target, metadata)) => (target.as_path(), Some(metadata)),
-        None => (path, None),
-    };
-    staged(target, bytes, existing)?
-        .persist(target)
-        .map_err(|e| write_error(target, "renaming the temporary file into place", e.error))?;
+    let entry = Entry::reach(path, true)?;
+    let existing = entry.regular()?;
+    Staged::new(&entry, bytes, existing.as_ref())?.persist(false)?;
     Ok(())
 }
 
@@ -259,62 +409,42 @@ fn changed(path: &Path) -> ToolError {
     ))
 }
 
-/// Replaces `path`, which held `original` when it was read (`None`: it did not exist), with
-/// `bytes` — only if it still holds exactly that (see the module docs).
+/// Replaces the resolved `path`, which held `original` when it was read (`None`: it did not
+/// exist, and missing parent directories are created), with `bytes` — only if it still holds
+/// exactly that (see the module docs).
 pub(crate) fn replace_if_unchanged(
     path: &Path,
     original: Option<&[u8]>,
     bytes: &[u8],
 ) -> Result<(), ToolError> {
     check_output_size(path, bytes.len() as u64)?;
+    let entry = Entry::reach(path, original.is_none())?;
     let Some(original) = original else {
         // A new file: the rename must not replace one that appeared meanwhile.
-        return staged(path, bytes, None)?
-            .persist_noclobber(path)
-            .map(drop)
-            .map_err(|e| match e.error.kind() {
-                std::io::ErrorKind::AlreadyExists => changed(path),
-                _ => write_error(path, "renaming the temporary file into place", e.error),
-            });
+        return match Staged::new(&entry, bytes, None)?.persist(true)? {
+            true => Ok(()),
+            false => Err(changed(path)),
+        };
     };
-    let (target, _) = write_target(path)?.ok_or_else(|| changed(path))?;
     for _ in 0..LOCK_RETRIES {
-        let (file, metadata) = open_regular(&target)?;
-        file.lock()
-            .map_err(|e| write_error(&target, "locking the file", e))?;
-        if !still_named(&target, &metadata) {
+        let (file, stat) = entry.open_read()?;
+        rustix::fs::flock(file.as_fd(), FlockOperation::LockExclusive)
+            .map_err(|e| io_error(path, "lock", e))?;
+        let still_named = entry
+            .stat()?
+            .is_some_and(|now| now.st_dev == stat.st_dev && now.st_ino == stat.st_ino);
+        if !still_named {
             // Another edit renamed its result over the file while this one waited.
             continue;
         }
-        let mut current = Vec::new();
-        (&file)
-            .take(MAX_EDIT_BYTES + 1)
-            .read_to_end(&mut current)
-            .map_err(|e| ToolError::new(format!("could not read {}: {e}", target.display())))?;
+        let current = read_file_capped(path, &file, 0, MAX_EDIT_BYTES)?;
         if current != original {
             return Err(changed(path));
         }
-        staged(&target, bytes, Some(&metadata))?
-            .persist(&target)
-            .map_err(|e| write_error(&target, "renaming the temporary file into place", e.error))?;
+        Staged::new(&entry, bytes, Some(&stat))?.persist(false)?;
         // The lock goes with `file`, after the rename.
         drop(file);
         return Ok(());
     }
     Err(changed(path))
-}
-
-/// Whether `path` still names the file `metadata` describes.
-fn still_named(path: &Path, metadata: &Metadata) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        std::fs::metadata(path)
-            .is_ok_and(|now| now.dev() == metadata.dev() && now.ino() == metadata.ino())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (path, metadata);
-        true
-    }
 }

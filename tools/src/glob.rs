@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use globset::GlobBuilder;
-use registry_core::permissions::path::canonical_path;
+use registry_core::permissions::path::{check_glob_nesting, resolve as resolve_path};
 use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
@@ -43,20 +43,27 @@ impl Tool for GlobTool {
 
     /// The directory searched: `Read` path rules (and Glob's own) apply to it.
     fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
-        let (root, _) = split_pattern(ctx, self.path.as_deref(), &self.pattern);
+        let (root, _, _) = split_pattern(ctx, self.path.as_deref(), &self.pattern);
         Some(Subject::read(root).also_governed_by(&[READ]))
     }
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
-        let (root, pattern) = split_pattern(ctx, self.path.as_deref(), &self.pattern);
-        let root = canonical_path(&root);
+        let (root, pattern, anchored) = split_pattern(ctx, self.path.as_deref(), &self.pattern);
+        let root = match ctx.checked_path() {
+            Some(checked) => checked.to_path_buf(),
+            None => resolve_path(&root).map_err(|e| ToolError::new(e.to_string()))?,
+        };
+        check_glob_nesting(&pattern)
+            .map_err(|why| ToolError::new(format!("glob pattern {pattern:?} refused: {why}")))?;
         if !root.is_dir() {
             return Err(ToolError::new(format!(
                 "{} does not exist or is not a directory",
                 root.display()
             )));
         }
-        let by_name = !pattern.contains('/');
+        // A bare relative pattern (`*.rs`) matches names at any depth; an absolute one
+        // (`/repo/src/*.rs`) or one with a `/` is anchored at its directory.
+        let by_name = !anchored && !pattern.contains('/');
         let matcher = GlobBuilder::new(&pattern)
             .literal_separator(true)
             .backslash_escape(true)
@@ -125,9 +132,14 @@ impl PartialOrd for Newest {
     }
 }
 
-/// The directory to walk and the pattern relative to it. An absolute pattern without `path`
-/// (`/repo/src/**/*.rs`) is split at its first component with a glob character.
-fn split_pattern(ctx: &ToolContext<'_>, path: Option<&str>, pattern: &str) -> (PathBuf, String) {
+/// The directory to walk, the pattern relative to it, and whether the pattern is anchored at
+/// it (it was absolute). An absolute pattern without `path` (`/repo/src/**/*.rs`) is split at
+/// its first component with a glob character.
+fn split_pattern(
+    ctx: &ToolContext<'_>,
+    path: Option<&str>,
+    pattern: &str,
+) -> (PathBuf, String, bool) {
     // `./` makes a pattern relative, whatever slashes follow it: `.//src/*.rs` is `src/*.rs`
     // (as in a shell), not the absolute `/src/*.rs`.
     let mut pattern = pattern;
@@ -135,11 +147,11 @@ fn split_pattern(ctx: &ToolContext<'_>, path: Option<&str>, pattern: &str) -> (P
         pattern = rest.trim_start_matches('/');
     }
     if let Some(path) = path {
-        return (resolve(ctx, path), pattern.to_owned());
+        return (resolve(ctx, path), pattern.to_owned(), false);
     }
     let as_path = Path::new(pattern);
     if !as_path.is_absolute() {
-        return (ctx.cwd.to_path_buf(), pattern.to_owned());
+        return (ctx.cwd.to_path_buf(), pattern.to_owned(), false);
     }
     let mut root = PathBuf::new();
     let mut rest = Vec::new();
@@ -158,5 +170,5 @@ fn split_pattern(ctx: &ToolContext<'_>, path: Option<&str>, pattern: &str) -> (P
         root.pop();
         rest.push(name);
     }
-    (root, rest.join("/"))
+    (root, rest.join("/"), true)
 }

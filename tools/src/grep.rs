@@ -8,12 +8,12 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContex
 use ignore::overrides::OverrideBuilder;
 use ignore::types::TypesBuilder;
 use registry_core::permissions::PathGuard;
-use registry_core::permissions::path::canonical_path;
+use registry_core::permissions::path::check_glob_nesting;
 use registry_core::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::names::{GREP, READ};
-use crate::util::{modified, resolve, walker};
+use crate::util::{checked_dir, modified, resolve, walker};
 
 /// Lines or entries returned when the input gives no `head_limit`.
 pub const DEFAULT_HEAD_LIMIT: usize = 250;
@@ -110,10 +110,7 @@ impl Tool for GrepTool {
     }
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
-        let root = canonical_path(&match &self.path {
-            Some(path) => resolve(ctx, path),
-            None => ctx.cwd.to_path_buf(),
-        });
+        let root = checked_dir(ctx, self.path.as_deref())?;
         if !root.exists() {
             return Err(ToolError::new(format!(
                 "Path does not exist: {}",
@@ -194,6 +191,8 @@ impl GrepTool {
         }
         let mut builder = walker(root, guard);
         if let Some(glob) = &self.glob {
+            check_glob_nesting(glob)
+                .map_err(|why| ToolError::new(format!("glob {glob:?} refused: {why}")))?;
             let mut overrides = OverrideBuilder::new(root);
             overrides
                 .add(glob)

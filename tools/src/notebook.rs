@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::fs::{read_text, replace_if_unchanged};
-use crate::names::EDIT;
-use crate::util::{resolve, resolve_canonical};
+use crate::names::{EDIT, READ};
+use crate::util::{checked, resolve};
 
 /// Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb file).
 ///
@@ -24,6 +24,7 @@ use crate::util::{resolve, resolve_canonical};
     strict,
     name = "NotebookEdit",
     defer,
+    destructive,
     search_hint = "modify jupyter ipynb cells",
     max_result_size_chars = 100000
 )]
@@ -98,12 +99,16 @@ impl Tool for NotebookEditTool {
     }
 
     fn rule_subject(&self, ctx: &ToolContext<'_>) -> Option<Subject> {
-        Some(Subject::write(resolve(ctx, &self.notebook_path)).also_governed_by(&[EDIT]))
+        Some(
+            Subject::write(resolve(ctx, &self.notebook_path))
+                .also_governed_by(&[EDIT])
+                .also_reads_as(&[READ]),
+        )
     }
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
-        let path = resolve_canonical(ctx, &self.notebook_path);
+        let path = checked(ctx, &self.notebook_path)?;
         let text = read_text(&path)?;
         let mut notebook: Value = serde_json::from_str(&text).map_err(|e| {
             ToolError::new(format!(

@@ -8,7 +8,7 @@ use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::fs::open_regular;
-use crate::util::{cut_chars, numbered, resolve, resolve_canonical};
+use crate::util::{checked, cut_chars, numbered, resolve};
 
 /// Lines returned when the input gives no `limit`.
 pub const DEFAULT_LIMIT: usize = 2000;
@@ -63,13 +63,13 @@ impl Tool for ReadTool {
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         self.validate_input(ctx)?;
-        let path = resolve_canonical(ctx, &self.file_path);
-        let (file, metadata) = open_regular(&path)?;
+        let path = checked(ctx, &self.file_path)?;
+        let (file, size) = open_regular(&path)?;
         if let Some(kind) = non_text_kind(&path) {
             return Ok(format!(
                 "{} is {kind} ({} bytes), not text; this tool returns text only, so its content is not shown.",
                 path.display(),
-                metadata.len()
+                size
             ));
         }
         let mut reader = BufReader::new(file);
@@ -77,7 +77,7 @@ impl Tool for ReadTool {
             return Ok(format!(
                 "{} is a binary file ({} bytes), not text; its content is not shown.",
                 path.display(),
-                metadata.len()
+                size
             ));
         }
         read_lines(

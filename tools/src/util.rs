@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use registry_core::ToolContext;
 use registry_core::permissions::PathGuard;
-use registry_core::permissions::path::canonical_path;
+use registry_core::permissions::path::resolve as resolve_path;
+use registry_core::{ToolContext, ToolError};
 
 /// Resolves a path from the model against the context's working directory (absolute paths stay
 /// as they are).
@@ -12,10 +12,24 @@ pub(crate) fn resolve(ctx: &ToolContext<'_>, path: &str) -> PathBuf {
     ctx.resolve(Path::new(path))
 }
 
-/// [`resolve`], then canonical: links followed, `.` and `..` resolved — the path permission
-/// rules were checked against, so the tool touches exactly the file that was checked.
-pub(crate) fn resolve_canonical(ctx: &ToolContext<'_>, path: &str) -> PathBuf {
-    canonical_path(&resolve(ctx, path))
+/// The path the tool works on: the one the permission check approved
+/// ([`ToolContext::checked_path`]), or outside dispatch `path` resolved as the kernel would open
+/// it (links followed, `..` after a missing component refused). The file tools open it without
+/// following links ([`crate::fs`]).
+pub(crate) fn checked(ctx: &ToolContext<'_>, path: &str) -> Result<PathBuf, ToolError> {
+    match ctx.checked_path() {
+        Some(checked) => Ok(checked.to_path_buf()),
+        None => resolve_path(&resolve(ctx, path)).map_err(|e| ToolError::new(e.to_string())),
+    }
+}
+
+/// [`checked`] for a directory the tool walks (the working directory when none is given).
+pub(crate) fn checked_dir(ctx: &ToolContext<'_>, path: Option<&str>) -> Result<PathBuf, ToolError> {
+    match (ctx.checked_path(), path) {
+        (Some(checked), _) => Ok(checked.to_path_buf()),
+        (None, Some(path)) => checked(ctx, path),
+        (None, None) => resolve_path(ctx.cwd).map_err(|e| ToolError::new(e.to_string())),
+    }
 }
 
 /// One line in `cat -n` style: the 1-based number right-aligned in six columns, a tab, the text.

@@ -3,9 +3,9 @@
 use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 
-use crate::fs::{atomic_write, check_output_size, write_target};
+use crate::fs::{atomic_write, check_output_size, existing_size};
 use crate::names::EDIT;
-use crate::util::{resolve, resolve_canonical};
+use crate::util::{checked, resolve};
 
 /// Writes a file to the local filesystem, replacing it if it exists and creating any missing parent directories.
 ///
@@ -36,17 +36,9 @@ impl Tool for WriteTool {
     }
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
-        let path = resolve_canonical(ctx, &self.file_path);
+        let path = checked(ctx, &self.file_path)?;
         check_output_size(&path, self.content.len() as u64)?;
-        let existed = write_target(&path)?.is_some();
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                ToolError::new(format!(
-                    "could not create the directory {}: {e}",
-                    parent.display()
-                ))
-            })?;
-        }
+        let existed = existing_size(&path)?.is_some();
         atomic_write(&path, self.content.as_bytes())?;
         let lines = self.content.lines().count();
         Ok(if existed {

@@ -123,13 +123,16 @@ fn edit_through_a_symlink_edits_the_target_and_keeps_the_link() {
 }
 
 #[test]
-fn write_through_a_dangling_symlink_is_refused() {
+fn write_through_a_dangling_symlink_creates_its_target_as_the_kernel_would() {
     let dir = tempfile::tempdir().unwrap();
     let link = dir.path().join("link.txt");
     std::os::unix::fs::symlink("nowhere/real.txt", &link).unwrap();
-    let message = error::<WriteTool>(dir.path(), json!({"file_path": "link.txt", "content": "x"}));
-    assert!(message.contains("does not exist"), "{message}");
-    assert!(is_link(&link));
+    text::<WriteTool>(dir.path(), json!({"file_path": "link.txt", "content": "x"}));
+    assert!(is_link(&link), "the link stays a link");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("nowhere/real.txt")).unwrap(),
+        "x"
+    );
 }
 
 #[test]

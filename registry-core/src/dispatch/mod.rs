@@ -9,10 +9,15 @@
 //! Permission checks: the rules decide first
 //! ([`PermissionContext::check`](crate::PermissionContext::check) over the tool's
 //! [`rule_subject`](crate::Tool::rule_subject)): a deny refuses, an ask asks the [`Approver`],
-//! an allow allows. When no rule decides, the tool's own `check_permissions` does, and a
-//! `destructive` tool it allows still asks (in `AcceptEdits` mode a file write does not). In
+//! an allow allows. When no rule decides, the tool's own `check_permissions` does: it may allow,
+//! ask or refuse, or pass ([`PermissionDecision::Passthrough`](crate::PermissionDecision)), and
+//! then a `destructive` tool asks (in `AcceptEdits` mode a file write does not). In
 //! `BypassPermissions` mode nothing asks. Without an approver, a call that needs asking is
 //! refused with a result that says so.
+//!
+//! The path of a path subject is resolved as the kernel would open it before the rules see it
+//! (a path that cannot be resolved is refused), and the tool gets that resolved path as
+//! [`ToolContext::checked_path`], to open without following links.
 //!
 //! MCP tools are called through the host's [`McpCaller`]; their input must be a JSON object and
 //! is otherwise checked by the server.
@@ -333,13 +338,24 @@ impl Dispatcher {
         parsed
             .validate_input(ctx)
             .map_err(|error| self.invalid_input(tool, None, error.to_string()))?;
-        let subject = parsed.rule_subject(ctx);
+        let subject = parsed
+            .rule_subject(ctx)
+            .map(|subject| subject.resolved(ctx.cwd))
+            .transpose()
+            .map_err(|error| DispatchError::Denied {
+                tool: tool.name.clone(),
+                refusal: crate::permissions::Refusal::Unresolvable(error),
+            })?;
         self.check_permissions(tool, input, subject.as_ref(), ctx, || {
             parsed.check_permissions(ctx)
         })
         .await?;
+        let ctx = match subject.as_ref().and_then(Subject::path) {
+            Some(path) => ctx.with_checked_path(path),
+            None => *ctx,
+        };
         parsed
-            .call(ctx)
+            .call(&ctx)
             .await
             .map_err(|error| DispatchError::Failed {
                 tool: tool.name.clone(),
@@ -366,7 +382,7 @@ impl Dispatcher {
                 format!("expected a JSON object, got {}", json_kind(input)),
             ));
         }
-        self.check_permissions(tool, input, None, ctx, || PermissionDecision::Allow)
+        self.check_permissions(tool, input, None, ctx, || PermissionDecision::Passthrough)
             .await?;
         let Some(caller) = &self.mcp else {
             return Err(DispatchError::Unavailable {
@@ -408,7 +424,7 @@ impl Dispatcher {
             Verdict::Ask(reason) => PermissionDecision::Ask(reason),
             Verdict::Allow => PermissionDecision::Allow,
             Verdict::Undecided => match own_check() {
-                PermissionDecision::Allow
+                PermissionDecision::Passthrough
                     if tool.flags.destructive && !accepted_edit(rules.mode, subject) =>
                 {
                     PermissionDecision::Ask(format!(
@@ -420,7 +436,7 @@ impl Dispatcher {
             },
         };
         let reason = match decision {
-            PermissionDecision::Allow => return Ok(()),
+            PermissionDecision::Allow | PermissionDecision::Passthrough => return Ok(()),
             PermissionDecision::Deny(reason) => {
                 return Err(DispatchError::DeniedByTool {
                     tool: tool.name.clone(),

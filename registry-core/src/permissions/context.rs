@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use super::content::{command_matches, content_matches};
-use super::path::{Bases, PathGlob, PathGuard, PatternError, Roots, absolute, canonical_path};
+use super::path::{
+    Bases, PathGlob, PathGuard, PatternError, Roots, absolute, resolve, resolve_base,
+};
 use super::rule::{Behavior, PermissionRule, RuleSource, RuleTarget, RuleValue};
 use super::shell;
 use super::subject::{Access, Subject};
@@ -130,9 +132,11 @@ impl PermissionContext {
         self
     }
 
-    /// Sets the home directory, the base of `~/` path rules.
+    /// Sets the home directory, the base of `~/` path rules. An empty path sets none: then a
+    /// deny or ask rule with a `~/` pattern refuses every path it is checked against.
     pub fn set_home(&mut self, home: impl Into<PathBuf>) -> &mut Self {
-        self.home = Some(home.into());
+        let home = home.into();
+        self.home = (!home.as_os_str().is_empty()).then_some(home);
         self
     }
 
@@ -227,8 +231,16 @@ impl PermissionContext {
         tool: &str,
         also: &[&str],
     ) -> Vec<(&PermissionRule, Result<&Arc<PathGlob>, &PatternError>)> {
+        self.path_rules_at(self.content_positions(tool, also))
+    }
+
+    /// The rules at `positions` with their compiled path globs.
+    fn path_rules_at(
+        &self,
+        positions: Vec<Position>,
+    ) -> Vec<(&PermissionRule, Result<&Arc<PathGlob>, &PatternError>)> {
         let index = self.index();
-        self.content_positions(tool, also)
+        positions
             .into_iter()
             .filter_map(|position| {
                 let rule = self.rule(position)?;
@@ -244,16 +256,22 @@ impl PermissionContext {
 
     /// The positions of the rules with content for `tool` and the `also` tools, in scan order.
     fn content_positions(&self, tool: &str, also: &[&str]) -> Vec<Position> {
-        let index = self.index();
-        let mut positions: Vec<Position> = std::iter::once(tool)
-            .chain(also.iter().copied())
-            .filter_map(|name| index.content.get(name))
-            .flatten()
-            .copied()
-            .collect();
+        let mut positions = self.content_positions_of(&[tool]);
+        positions.extend(self.content_positions_of(also));
         positions.sort_unstable();
         positions.dedup();
         positions
+    }
+
+    /// The positions of the rules with content for `tools`, unordered.
+    fn content_positions_of(&self, tools: &[&str]) -> Vec<Position> {
+        let index = self.index();
+        tools
+            .iter()
+            .filter_map(|name| index.content.get(*name))
+            .flatten()
+            .copied()
+            .collect()
     }
 
     /// What the rules say about one call of `tool` whose input has `subject`, made from the
@@ -261,12 +279,15 @@ impl PermissionContext {
     ///
     /// In order: a whole-tool deny rule, then a deny rule with content matching the subject,
     /// refuse; a write outside the working directories with [`OutsideWrites::Refuse`] is
-    /// refused; an ask rule (whole, or with matching content) asks; so does a command the
-    /// shell splitter does not understand while a deny or ask rule with content exists for the
-    /// tool (in [`PermissionMode::BypassPermissions`], where nothing asks, that is refused); an
-    /// allow rule with matching content allows — for a command, every simple command must be
-    /// matched by one; a whole-tool allow rule allows, except a write outside the working
-    /// directories, which asks ([`OutsideWrites::Ask`]) unless a path rule allows that path.
+    /// refused; a command the shell checker cannot follow is refused while a deny rule with
+    /// content exists for the tool, in every mode; a path that cannot be resolved is refused;
+    /// an ask rule (whole, or with matching content) asks; so does a command the checker cannot
+    /// follow while an ask rule with content exists for the tool (in
+    /// [`PermissionMode::BypassPermissions`], where nothing asks, that is refused); an allow
+    /// rule with matching content allows — for a command, every simple command, nested ones
+    /// included, must be matched by one or only read ([`shell::SimpleCommand::read_only`]); a
+    /// whole-tool allow rule allows, except a write outside the working directories, which
+    /// asks ([`OutsideWrites::Ask`]) unless a path rule allows that path.
     pub fn check(&self, tool: RuleTarget<'_>, subject: Option<&Subject>, cwd: &Path) -> Verdict {
         if let Some(rule) = self.deny_rule_for_tool(tool) {
             return Verdict::Deny(Refusal::Rule(rule.clone()));
@@ -350,28 +371,57 @@ impl PermissionContext {
             }
             Subject::Command(line) => check_command(tool, &rules(), line),
             Subject::Path(path) => {
-                let canonical = canonical_path(&absolute(cwd, &path.path));
-                let mut check = self.check_path(tool, subject.also(), &canonical, cwd);
-                if path.access == Access::Write && !self.inside_working_dirs(&canonical, cwd) {
-                    check.outside = Some(canonical);
+                let resolved = match resolve(&absolute(cwd, &path.path)) {
+                    Ok(resolved) => resolved,
+                    Err(error) => {
+                        return ContentCheck {
+                            deny: Some(Refusal::Unresolvable(error)),
+                            ..ContentCheck::default()
+                        };
+                    }
+                };
+                let mut check = self.check_path(tool, path.also, path.reads_as, &resolved, cwd);
+                if path.access == Access::Write && !self.inside_working_dirs(&resolved, cwd) {
+                    check.outside = Some(resolved);
                 }
                 check
             }
         }
     }
 
+    /// The path rules for `tool` and the `also` tools, and the deny and ask path rules of the
+    /// `reads_as` tools, against `resolved`.
     fn check_path(
         &self,
         tool: RuleTarget<'_>,
         also: &[&str],
-        canonical: &Path,
+        reads_as: &[&str],
+        resolved: &Path,
         cwd: &Path,
     ) -> ContentCheck<'_> {
         let bases = self.bases(cwd);
         let mut check = ContentCheck::default();
-        for (rule, glob) in self.path_rules(tool.name, also) {
+        let mut positions = self.content_positions(tool.name, also);
+        positions.extend(
+            self.content_positions_of(reads_as)
+                .into_iter()
+                .filter(|&at| self.rule(at).is_some_and(|r| r.behavior != Behavior::Allow)),
+        );
+        positions.sort_unstable();
+        positions.dedup();
+        for (rule, glob) in self.path_rules_at(positions) {
             let matched = match glob {
-                Ok(glob) => glob.matches(&bases, canonical),
+                // A `~/` rule without a home directory cannot tell what it covers: a deny or
+                // ask rule refuses, an allow rule matches nothing.
+                Ok(glob) if glob.needs_unknown_home(&bases) => {
+                    if rule.behavior != Behavior::Allow {
+                        check
+                            .deny
+                            .get_or_insert(Refusal::UnknownHome { rule: rule.clone() });
+                    }
+                    continue;
+                }
+                Ok(glob) => glob.matches(&bases, resolved),
                 // A deny or ask rule that cannot be read refuses rather than being ignored.
                 Err(error) if rule.behavior != Behavior::Allow => {
                     check.deny.get_or_insert(Refusal::InvalidPattern {
@@ -394,7 +444,7 @@ impl PermissionContext {
                         Ask::Rule(format!(
                             "rule {rule} asks before {} touches {}",
                             tool.name,
-                            canonical.display()
+                            resolved.display()
                         ))
                     });
                 }
@@ -430,7 +480,7 @@ impl PermissionContext {
     fn inside_working_dirs(&self, canonical: &Path, cwd: &Path) -> bool {
         std::iter::once(self.project_root.as_deref().unwrap_or(cwd))
             .chain(self.additional_dirs.iter().map(PathBuf::as_path))
-            .any(|dir| canonical.starts_with(canonical_path(&absolute(cwd, dir))))
+            .any(|dir| canonical.starts_with(resolve_base(&absolute(cwd, dir))))
     }
 }
 
@@ -467,11 +517,17 @@ fn check_command<'a>(
     let commands = match shell::split(line) {
         Ok(commands) => commands,
         Err(why) => {
-            check.ask = rules
-                .iter()
-                .copied()
-                .find(|rule| rule.behavior != Behavior::Allow)
-                .map(|rule| Ask::Unverifiable { rule, why });
+            // What the checker cannot follow could be any command: with a deny rule in force
+            // it is refused (in every mode), with an ask rule it asks.
+            let first = |behavior| rules.iter().copied().find(|r| r.behavior == behavior);
+            if let Some(rule) = first(Behavior::Deny) {
+                check.deny = Some(Refusal::Unverifiable {
+                    rule: rule.clone(),
+                    why,
+                });
+            } else {
+                check.ask = first(Behavior::Ask).map(|rule| Ask::Unverifiable { rule, why });
+            }
             return check;
         }
     };
@@ -481,12 +537,9 @@ fn check_command<'a>(
             let pattern = pattern(rule);
             (rule.behavior == behavior)
                 .then(|| {
-                    commands.iter().find(|command| {
-                        command
-                            .forms
-                            .iter()
-                            .any(|form| command_matches(&pattern, form))
-                    })
+                    commands
+                        .iter()
+                        .find(|command| runs_what_matches(command, &pattern))
                 })
                 .flatten()
                 .map(|command| (rule, command))
@@ -499,14 +552,51 @@ fn check_command<'a>(
             tool.name, command.text
         ))
     });
-    let mut top = commands.iter().filter(|command| !command.nested).peekable();
-    check.allow = top.peek().is_some()
-        && top.all(|command| {
-            !command.writes_files
-                && rules.iter().any(|rule| {
-                    rule.behavior == Behavior::Allow
-                        && command_matches(&pattern(rule), &command.text)
-                })
-        });
+    // Allowed when every simple command, nested ones included, is allowed by a rule or only
+    // reads, and a rule allowed one of them (a line of read-only commands alone is the tool's
+    // own business).
+    let allowed = |command: &shell::SimpleCommand| {
+        !command.writes_files
+            && rules.iter().any(|rule| {
+                rule.behavior == Behavior::Allow && command_matches(&pattern(rule), &command.text)
+            })
+    };
+    check.allow = commands.iter().any(allowed)
+        && commands
+            .iter()
+            .all(|command| command.read_only || allowed(command));
     check
+}
+
+/// Whether `command` may run something a deny or ask rule's `pattern` names: one of its forms,
+/// a command held in one of its arguments, or, for a program that may run its arguments, the
+/// pattern's command among its words.
+fn runs_what_matches(command: &shell::SimpleCommand, pattern: &str) -> bool {
+    command
+        .forms
+        .iter()
+        .chain(&command.argument_forms)
+        .any(|form| command_matches(pattern, form))
+        || (command.may_run_arguments && mentions(&command.text, pattern))
+}
+
+/// Whether the words a rule's `pattern` starts with (up to its first wildcard) appear in a row
+/// among the tokens of `text`, the first by its base name (`/bin/rm` is `rm`).
+fn mentions(text: &str, pattern: &str) -> bool {
+    let literal = pattern.strip_suffix(":*").unwrap_or(pattern);
+    let words: Vec<&str> = literal
+        .split_whitespace()
+        .take_while(|word| !word.contains('*'))
+        .collect();
+    let Some((first, rest)) = words.split_first() else {
+        return false;
+    };
+    let tokens = shell::tokens(text);
+    tokens.iter().enumerate().any(|(i, token)| {
+        let name = token.rsplit('/').next().unwrap_or(token);
+        name == *first
+            && tokens
+                .get(i + 1..)
+                .is_some_and(|after| after.starts_with(rest))
+    })
 }

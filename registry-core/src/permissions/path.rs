@@ -1,4 +1,4 @@
-//! Path rules: gitignore-style patterns over canonical paths.
+//! Path rules: gitignore-style patterns over resolved paths.
 //!
 //! The content of a path rule (`Read(./secrets/**)`, `Edit(//etc/**)`) is a pattern read as a
 //! `.gitignore` line is, from a base directory its first characters choose:
@@ -16,17 +16,25 @@
 //! directory matches everything below it (`Read(./secrets)` covers `secrets/key`); a trailing
 //! `/` matches directories only. `!` negation is not supported (a leading `!` is literal).
 //!
-//! The tool's path is made absolute against the context's working directory and then
-//! canonicalized before it is matched: `.` and `..` are resolved and every symbolic link is
-//! followed, so no other spelling of a path (`secrets/../secrets/key`, `./secrets//key`, a link
-//! to `secrets`, a link to the file) escapes a rule. For a path that does not exist yet, the
-//! longest existing prefix is canonicalized and the rest is resolved lexically, which is where
-//! creating it would put it. The bases are canonicalized too.
+//! The tool's path is made absolute against the context's working directory and then resolved
+//! as the kernel resolves it ([`resolve`]): component by component, every symbolic link
+//! followed where it stands (`/proc/self/root` and the other `/proc` links too), `..` taken
+//! after the link before it, so no other spelling of a path (`secrets/../secrets/key`,
+//! `./secrets//key`, a link to `secrets`, a link to the file, `/proc/self/root/…`) escapes a
+//! rule. For a path that does not exist yet, the existing part is resolved and the rest
+//! appended, which is where creating it would put it; `..` after a component that does not
+//! exist is an error, never text (`missing/../link/key` would otherwise hide the link). The
+//! bases are resolved too.
+//!
+//! A `~/` pattern needs the home directory. When it is not known (`HOME` unset or empty), a
+//! deny or ask rule with such a pattern fails closed: it refuses every path it is checked
+//! against, and an allow rule matches nothing.
 //!
 //! What a rule names is a path, not a file: a hard link elsewhere is another name of the same
-//! file and is matched by its own path. A rule is checked when the call is about to run; a
-//! process that swaps a link between the check and the tool's own `open` is outside what the
-//! check can see (the file tools open the canonical path they were checked with).
+//! file and is matched by its own path. The resolved path is what the call is checked against,
+//! and dispatch hands it to the tool ([`ToolContext::checked_path`](crate::ToolContext::checked_path));
+//! the file tools open it without following any link, so a link swapped in after the check
+//! makes the open fail instead of leading elsewhere.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -40,6 +48,40 @@ pub struct Roots<'a> {
     pub project: &'a Path,
     /// The home directory: the base of `~/path`; without one, such patterns match nothing.
     pub home: Option<&'a Path>,
+}
+
+/// How deeply `{…}` alternatives may nest in a glob: the glob parser recurses once per level,
+/// so a pattern of thousands of nested braces would overflow the stack; it is refused before it
+/// is parsed.
+pub const MAX_GLOB_NESTING: usize = 32;
+
+/// Refuses a glob whose `{…}` alternatives nest deeper than [`MAX_GLOB_NESTING`], before any
+/// parser sees it; the error says how deep and where the limit was passed.
+///
+/// ```
+/// use registry_core::permissions::path::check_glob_nesting;
+/// assert!(check_glob_nesting("src/**/*.{rs,toml}").is_ok());
+/// assert!(check_glob_nesting(&"{".repeat(20_000)).is_err());
+/// ```
+pub fn check_glob_nesting(pattern: &str) -> Result<(), String> {
+    let (mut depth, mut escaped) = (0usize, false);
+    for (at, byte) in pattern.bytes().enumerate() {
+        match byte {
+            _ if escaped => escaped = false,
+            b'\\' => escaped = true,
+            b'{' => {
+                depth += 1;
+                if depth > MAX_GLOB_NESTING {
+                    return Err(format!(
+                        "alternatives nest deeper than {MAX_GLOB_NESTING} levels (at byte {at})"
+                    ));
+                }
+            }
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A rule's path pattern that is not a valid glob.
@@ -108,6 +150,10 @@ impl PathGlob {
         } else {
             format!("**/{rest}")
         };
+        check_glob_nesting(&glob).map_err(|message| PatternError {
+            pattern: pattern.to_owned(),
+            message,
+        })?;
         let glob = GlobBuilder::new(&glob)
             .literal_separator(true)
             .backslash_escape(true)
@@ -124,6 +170,12 @@ impl PathGlob {
         })
     }
 
+    /// Whether the pattern is relative to the home directory and `bases` has none: such a
+    /// pattern cannot tell what it matches, and a deny or ask rule with it fails closed.
+    pub fn needs_unknown_home(&self, bases: &Bases) -> bool {
+        self.anchor == Anchor::Home && bases.home.is_none()
+    }
+
     /// The pattern's base directory under `bases`.
     fn base<'a>(&self, bases: &'a Bases) -> Option<&'a Path> {
         match self.anchor {
@@ -134,7 +186,8 @@ impl PathGlob {
     }
 
     /// Whether the pattern, relative to its base under `bases`, matches `canonical` (a path
-    /// from [`canonical_path`]) or one of the directories it is in.
+    /// from [`resolve`]) or one of the directories it is in. A `~/` pattern without a home
+    /// directory matches nothing here; see [`needs_unknown_home`](Self::needs_unknown_home).
     pub fn matches(&self, bases: &Bases, canonical: &Path) -> bool {
         let Some(relative) = self
             .base(bases)
@@ -154,7 +207,7 @@ impl PathGlob {
     }
 }
 
-/// [`Roots`] canonicalized: what [`PathGlob::matches`] strips from a canonical path.
+/// [`Roots`] resolved: what [`PathGlob::matches`] strips from a resolved path.
 #[derive(Debug, Clone, Default)]
 pub struct Bases {
     project: PathBuf,
@@ -162,11 +215,14 @@ pub struct Bases {
 }
 
 impl Bases {
-    /// Canonicalizes `roots`.
+    /// Resolves `roots` (an empty home directory counts as none).
     pub fn new(roots: Roots<'_>) -> Bases {
         Bases {
-            project: canonical_path(roots.project),
-            home: roots.home.map(canonical_path),
+            project: resolve_base(roots.project),
+            home: roots
+                .home
+                .filter(|home| !home.as_os_str().is_empty())
+                .map(resolve_base),
         }
     }
 }
@@ -179,7 +235,7 @@ pub struct PathPattern {
 }
 
 impl PathPattern {
-    /// Compiles `pattern` against `roots` (the bases are canonicalized here).
+    /// Compiles `pattern` against `roots` (the bases are resolved here).
     pub fn new(pattern: &str, roots: Roots<'_>) -> Result<PathPattern, PatternError> {
         Ok(PathPattern {
             glob: PathGlob::new(pattern)?,
@@ -187,7 +243,7 @@ impl PathPattern {
         })
     }
 
-    /// Whether the pattern matches `canonical` (a path from [`canonical_path`]) or one of the
+    /// Whether the pattern matches `canonical` (a path from [`resolve`]) or one of the
     /// directories it is in.
     pub fn matches(&self, canonical: &Path) -> bool {
         self.glob.matches(&self.bases, canonical)
@@ -207,11 +263,14 @@ impl PathGuard {
         PathGuard { bases, denies }
     }
 
-    /// The rule (as text, with its source) that denies `canonical`, if one does.
+    /// The rule (as text, with its source) that denies `canonical`, if one does. A `~/` rule
+    /// without a home directory denies every path (it fails closed).
     pub fn denies(&self, canonical: &Path) -> Option<&str> {
         self.denies
             .iter()
-            .find(|(glob, _)| glob.matches(&self.bases, canonical))
+            .find(|(glob, _)| {
+                glob.needs_unknown_home(&self.bases) || glob.matches(&self.bases, canonical)
+            })
             .map(|(_, rule)| rule.as_str())
     }
 
@@ -226,41 +285,253 @@ pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
     cwd.join(path)
 }
 
-/// The canonical form of an absolute path: symbolic links followed, `.` and `..` resolved. A
-/// path that does not exist has its longest existing prefix canonicalized and the rest
-/// resolved lexically. Never fails: a path no prefix of which can be canonicalized is resolved
-/// lexically as a whole.
-pub fn canonical_path(path: &Path) -> PathBuf {
-    if let Ok(canonical) = std::fs::canonicalize(path) {
-        return canonical;
-    }
-    let mut rest = Vec::new();
-    let mut prefix = path;
-    let mut base = PathBuf::new();
-    while let Some(parent) = prefix.parent() {
-        if let Some(name) = prefix.components().next_back() {
-            rest.push(name);
-        }
-        prefix = parent;
-        if let Ok(canonical) = std::fs::canonicalize(prefix) {
-            base = canonical;
-            break;
-        }
-    }
-    if base.as_os_str().is_empty() {
-        rest.clear();
-        rest.extend(path.components().rev());
-    }
-    for component in rest.into_iter().rev() {
-        match component {
-            Component::ParentDir => {
-                base.pop();
+/// How many symbolic links one resolution follows before giving up, as the kernel does
+/// (`ELOOP` after 40).
+const MAX_LINKS: usize = 40;
+
+/// A path that cannot be resolved to the file the kernel would open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathError {
+    /// `..` follows a component that does not exist: the kernel refuses the path, so no file
+    /// can be named by it, and reading it as text would hide the links after it.
+    MissingBeforeParent {
+        /// The path as given.
+        path: PathBuf,
+        /// The first component that does not exist.
+        missing: PathBuf,
+    },
+    /// `..` or another component follows something that is not a directory.
+    NotADirectory {
+        /// The path as given.
+        path: PathBuf,
+        /// The component that is not a directory.
+        at: PathBuf,
+    },
+    /// More than 40 symbolic links on the way.
+    TooManyLinks {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// A link under `/proc` to something that is not a file path (a pipe, a socket, a deleted
+    /// file).
+    NotAFile {
+        /// The link.
+        link: PathBuf,
+        /// What it points to.
+        target: String,
+    },
+    /// The path is relative: resolution starts from an absolute path ([`absolute`]).
+    Relative {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// The filesystem could not be read on the way.
+    Io {
+        /// Where.
+        at: PathBuf,
+        /// What the system said.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathError::MissingBeforeParent { path, missing } => write!(
+                f,
+                "{}: {} does not exist, so the `..` after it names nothing",
+                path.display(),
+                missing.display()
+            ),
+            PathError::NotADirectory { path, at } => write!(
+                f,
+                "{}: {} is not a directory, so nothing can follow it",
+                path.display(),
+                at.display()
+            ),
+            PathError::TooManyLinks { path } => write!(
+                f,
+                "{}: more than {MAX_LINKS} symbolic links on the way",
+                path.display()
+            ),
+            PathError::NotAFile { link, target } => write!(
+                f,
+                "{} points to `{target}`, which is not a file path",
+                link.display()
+            ),
+            PathError::Relative { path } => {
+                write!(f, "{} is relative; give an absolute path", path.display())
             }
-            Component::CurDir => {}
-            other => base.push(other.as_os_str()),
+            PathError::Io { at, message } => {
+                write!(f, "could not inspect {}: {message}", at.display())
+            }
         }
     }
-    base
+}
+
+impl std::error::Error for PathError {}
+
+/// What the resolution has reached so far.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reached {
+    Dir,
+    File,
+    Missing,
+}
+
+/// The path the kernel would open for the absolute `path`, with every symbolic link followed
+/// (`/proc/self/root`, `/proc/self/cwd` and the other `/proc` links included, by what they
+/// point to), `.` and `..` resolved the kernel's way: component by component, `..` taken
+/// after the link before it is followed, never as text. The result names no link.
+///
+/// A path that does not exist resolves up to its first missing component; the rest is
+/// appended, which is where creating it would put it. `..` after a missing component, or after
+/// something that is not a directory, is an error ([`PathError`]): the kernel refuses such a
+/// path, and resolving it as text (`missing/../link/secret`) would hide every link after it.
+///
+/// ```
+/// use std::path::Path;
+/// use registry_core::permissions::path::resolve;
+///
+/// let root = resolve(Path::new("/")).unwrap();
+/// assert_eq!(resolve(Path::new("/proc/self/root/")).unwrap(), root);
+/// assert!(resolve(Path::new("/no-such-dir/../etc/passwd")).is_err());
+/// ```
+pub fn resolve(path: &Path) -> Result<PathBuf, PathError> {
+    if !path.is_absolute() {
+        return Err(PathError::Relative {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut todo: Vec<std::ffi::OsString> = Vec::new();
+    push_components(&mut todo, path);
+    let mut resolved = PathBuf::from("/");
+    let mut reached = Reached::Dir;
+    let mut links = 0;
+    while let Some(part) = todo.pop() {
+        let part = Path::new(&part);
+        match part.components().next() {
+            None => {}
+            Some(Component::CurDir) if reached == Reached::File => {
+                return Err(PathError::NotADirectory {
+                    path: path.to_path_buf(),
+                    at: resolved,
+                });
+            }
+            Some(Component::CurDir) => {}
+            Some(Component::RootDir | Component::Prefix(_)) => {
+                resolved = PathBuf::from(part);
+                reached = Reached::Dir;
+            }
+            Some(Component::ParentDir) => {
+                match reached {
+                    Reached::Missing => {
+                        return Err(PathError::MissingBeforeParent {
+                            path: path.to_path_buf(),
+                            missing: first_missing(&resolved),
+                        });
+                    }
+                    Reached::File => {
+                        return Err(PathError::NotADirectory {
+                            path: path.to_path_buf(),
+                            at: resolved,
+                        });
+                    }
+                    Reached::Dir => {}
+                }
+                resolved.pop();
+            }
+            Some(Component::Normal(name)) => {
+                match reached {
+                    Reached::Missing => {
+                        resolved.push(name);
+                        continue;
+                    }
+                    Reached::File => {
+                        return Err(PathError::NotADirectory {
+                            path: path.to_path_buf(),
+                            at: resolved,
+                        });
+                    }
+                    Reached::Dir => {}
+                }
+                let candidate = resolved.join(name);
+                let metadata = match std::fs::symlink_metadata(&candidate) {
+                    Ok(metadata) => metadata,
+                    Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                        resolved = candidate;
+                        reached = Reached::Missing;
+                        continue;
+                    }
+                    Err(error) => {
+                        return Err(PathError::Io {
+                            at: candidate,
+                            message: error.to_string(),
+                        });
+                    }
+                };
+                if !metadata.file_type().is_symlink() {
+                    reached = if metadata.is_dir() {
+                        Reached::Dir
+                    } else {
+                        Reached::File
+                    };
+                    resolved = candidate;
+                    continue;
+                }
+                links += 1;
+                if links > MAX_LINKS {
+                    return Err(PathError::TooManyLinks {
+                        path: path.to_path_buf(),
+                    });
+                }
+                let target = std::fs::read_link(&candidate).map_err(|error| PathError::Io {
+                    at: candidate.clone(),
+                    message: error.to_string(),
+                })?;
+                if candidate.starts_with("/proc") && !names_a_file(&target) {
+                    return Err(PathError::NotAFile {
+                        link: candidate,
+                        target: target.to_string_lossy().into_owned(),
+                    });
+                }
+                push_components(&mut todo, &target);
+            }
+        }
+    }
+    Ok(resolved)
+}
+
+/// Pushes the components of `path` so that popping gives them in order.
+fn push_components(todo: &mut Vec<std::ffi::OsString>, path: &Path) {
+    let start = todo.len();
+    todo.extend(path.components().map(|c| c.as_os_str().to_owned()));
+    if let Some(pushed) = todo.get_mut(start..) {
+        pushed.reverse();
+    }
+}
+
+/// Whether a `/proc` link's text names a file: the magic links of a process's descriptors read
+/// `pipe:[…]`, `socket:[…]`, `anon_inode:…` or `/path (deleted)` for what has no path.
+fn names_a_file(target: &Path) -> bool {
+    let text = target.to_string_lossy();
+    !text.ends_with(" (deleted)") && (target.is_absolute() || !text.contains(':'))
+}
+
+/// The first component of `resolved` that does not exist.
+fn first_missing(resolved: &Path) -> PathBuf {
+    resolved
+        .ancestors()
+        .take_while(|ancestor| std::fs::symlink_metadata(ancestor).is_err())
+        .last()
+        .unwrap_or(resolved)
+        .to_path_buf()
+}
+
+/// [`resolve`] for a directory the host gives (a project root, the home directory): the path
+/// as given when it cannot be resolved.
+pub(crate) fn resolve_base(path: &Path) -> PathBuf {
+    resolve(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]
@@ -315,16 +586,46 @@ mod tests {
     }
 
     #[test]
-    fn canonical_path_resolves_dots_of_paths_that_do_not_exist() {
-        let root = canonical_path(Path::new("/"));
+    fn resolve_appends_what_does_not_exist_yet() {
+        let root = resolve(Path::new("/")).unwrap();
         assert_eq!(
-            canonical_path(Path::new("/nonexistent-x/a/../b/./c")),
-            root.join("nonexistent-x/b/c")
+            resolve(Path::new("/nonexistent-x/a/./c")).unwrap(),
+            root.join("nonexistent-x/a/c")
         );
         assert_eq!(
-            canonical_path(Path::new("/nonexistent-x/../../etc/passwd")),
-            canonical_path(Path::new("/etc/passwd"))
+            resolve(Path::new("/../../etc/./passwd")).unwrap(),
+            resolve(Path::new("/etc/passwd")).unwrap()
         );
+    }
+
+    #[test]
+    fn parent_after_a_missing_component_is_an_error_not_text() {
+        let error = resolve(Path::new("/nonexistent-x/../proc/self/root/etc/shadow")).unwrap_err();
+        assert!(
+            matches!(&error, PathError::MissingBeforeParent { missing, .. } if missing == Path::new("/nonexistent-x")),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn proc_magic_links_resolve_to_what_they_point_to() {
+        assert_eq!(
+            resolve(Path::new("/proc/self/root/etc/passwd")).unwrap(),
+            resolve(Path::new("/etc/passwd")).unwrap()
+        );
+        let cwd = std::env::current_dir().unwrap();
+        assert_eq!(
+            resolve(Path::new("/proc/self/cwd")).unwrap(),
+            resolve(&cwd).unwrap()
+        );
+    }
+
+    #[test]
+    fn relative_path_is_an_error() {
+        assert!(matches!(
+            resolve(Path::new("a/b")),
+            Err(PathError::Relative { .. })
+        ));
     }
 
     #[test]

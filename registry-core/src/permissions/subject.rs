@@ -1,6 +1,8 @@
 //! What a call's rules with content are matched against.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use super::path::{PathError, absolute, resolve};
 
 /// The part of a call's input that a rule's parentheses speak of, as the tool reports it
 /// ([`Tool::rule_subject`](crate::Tool::rule_subject)). Its kind decides how rule content is
@@ -29,6 +31,10 @@ pub struct PathSubject {
     /// Tools whose path rules govern this call besides the tool's own: `Write` names `Edit`, so
     /// `Edit(//etc/**)` also keeps Write out of `/etc`.
     pub also: &'static [&'static str],
+    /// Tools whose deny and ask path rules govern this call too because it shows the file's
+    /// content (an edit shows lines of the file): editing a path needs the permission to read
+    /// it. Their allow rules do not allow the call.
+    pub reads_as: &'static [&'static str],
 }
 
 /// How a call touches a file.
@@ -47,6 +53,7 @@ impl Subject {
             path: path.into(),
             access: Access::Read,
             also: &[],
+            reads_as: &[],
         })
     }
 
@@ -56,6 +63,7 @@ impl Subject {
             path: path.into(),
             access: Access::Write,
             also: &[],
+            reads_as: &[],
         })
     }
 
@@ -65,6 +73,32 @@ impl Subject {
             path.also = tools;
         }
         self
+    }
+
+    /// Deny and ask path rules of these tools govern the call too: it shows the file's content
+    /// (no effect on other subjects).
+    pub fn also_reads_as(mut self, tools: &'static [&'static str]) -> Subject {
+        if let Subject::Path(path) = &mut self {
+            path.reads_as = tools;
+        }
+        self
+    }
+
+    /// This subject with its path made absolute against `cwd` and resolved as the kernel would
+    /// open it ([`resolve`]); other subjects are unchanged.
+    pub fn resolved(mut self, cwd: &Path) -> Result<Subject, PathError> {
+        if let Subject::Path(path) = &mut self {
+            path.path = resolve(&absolute(cwd, &path.path))?;
+        }
+        Ok(self)
+    }
+
+    /// The path of a path subject.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Subject::Path(path) => Some(&path.path),
+            Subject::Command(_) | Subject::Text(_) => None,
+        }
     }
 
     /// The tools whose rules with content apply besides the tool's own.

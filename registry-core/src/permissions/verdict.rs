@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::path::PatternError;
+use super::path::{PathError, PatternError};
 use super::rule::PermissionRule;
 use super::shell::NotUnderstood;
 
@@ -38,6 +38,16 @@ pub enum Refusal {
         /// What the shell splitter did not understand.
         why: NotUnderstood,
     },
+    /// The path cannot be resolved to the file the kernel would open (`..` after a component
+    /// that does not exist, too many links, a `/proc` link to something that is not a file).
+    Unresolvable(PathError),
+    /// A deny or ask rule with a `~/` pattern while the home directory is not known (`HOME`
+    /// unset or empty): it cannot tell what it covers, so it refuses rather than letting
+    /// everything through.
+    UnknownHome {
+        /// The rule.
+        rule: PermissionRule,
+    },
     /// A deny or ask rule whose path pattern is not valid: refused rather than ignored.
     InvalidPattern {
         /// The rule.
@@ -61,6 +71,11 @@ impl fmt::Display for Refusal {
                 "the command could not be checked against rule {rule} ({why}), and nothing asks in this mode"
             ),
             Refusal::InvalidPattern { rule, error } => write!(f, "rule {rule}: {error}"),
+            Refusal::Unresolvable(error) => write!(f, "the path cannot be resolved: {error}"),
+            Refusal::UnknownHome { rule } => write!(
+                f,
+                "rule {rule} names the home directory, which is not known (HOME is unset or empty), so every path is refused"
+            ),
         }
     }
 }

@@ -4,7 +4,7 @@ use std::sync::{Arc, OnceLock};
 
 use registry_core::claude_code::{self, switch};
 use registry_core::dispatch::{DispatchError, Dispatcher, ToolUse};
-use registry_core::permissions::path::{absolute, canonical_path};
+use registry_core::permissions::path::{absolute, resolve};
 use registry_core::permissions::{Access, Verdict};
 use registry_core::search::{SearchEngine, Strategy};
 use registry_core::{Env, PermissionContext, Subject, ToolContext, ToolInfo, ToolOutput};
@@ -121,7 +121,11 @@ fn preflight(s: &Setup, tool: &ToolInfo, input: &Value, ctx: &ToolContext<'_>) {
     if let Some(Subject::Path(path)) = &subject
         && path.access == Access::Write
     {
-        let canonical = canonical_path(&absolute(&s.scratch.work, &path.path));
+        // A path that cannot be resolved is refused, so it writes nowhere.
+        let Ok(canonical) = resolve(&absolute(&s.scratch.work, &path.path)) else {
+            assert!(refused, "{} ran with an unresolvable path", tool.name);
+            return;
+        };
         let inside = canonical.starts_with(&s.scratch.work);
         assert!(inside || refused, "{} would write {canonical:?}", tool.name);
     }

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use registry_core::permissions::path::{absolute, canonical_path};
+use registry_core::permissions::path::{absolute, resolve};
 use registry_core::permissions::{
     Behavior, OutsideWrites, PermissionContext, PermissionMode, PermissionRule, Refusal,
     RuleSource, RuleTarget, RuleValue, Subject, Verdict, shell,
@@ -124,7 +124,7 @@ fn fixture() -> &'static Path {
         ] {
             std::os::unix::fs::symlink(target, dir.join(link)).expect("a fixture link");
         }
-        canonical_path(&dir)
+        resolve(&dir).expect("the fixture directory resolves")
     })
 }
 
@@ -294,7 +294,13 @@ pub fn rules(data: &[u8]) {
         }
         if let Some(Subject::Path(path)) = &subject {
             let guard = ctx.path_guard(target.name, path.also, &cwd);
-            let canonical = canonical_path(&absolute(&cwd, &path.path));
+            let Ok(canonical) = resolve(&absolute(&cwd, &path.path)) else {
+                assert!(
+                    matches!(verdict, Verdict::Deny(Refusal::Unresolvable(_))),
+                    "an unresolvable path is refused: {verdict:?}"
+                );
+                return;
+            };
             if let Some(rule) = guard.denies(&canonical) {
                 assert!(
                     matches!(verdict, Verdict::Deny(_)),

@@ -7,7 +7,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use registry_core::permissions::path::canonical_path;
+use registry_core::permissions::path::resolve;
 use registry_core::permissions::{Behavior, RuleSource, RuleTarget, Verdict};
 use registry_core::{OutsideWrites, PermissionContext, Subject};
 
@@ -57,7 +57,7 @@ impl Scratch {
         let parent = Path::new(SHM).join(format!("{PREFIX}{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&parent);
         std::fs::create_dir_all(parent.join("work")).expect("the scratch directory");
-        let parent = canonical_path(&parent);
+        let parent = resolve(&parent).expect("the scratch directory resolves");
         let scratch = Scratch {
             work: parent.join("work"),
             parent,

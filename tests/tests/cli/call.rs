@@ -53,9 +53,10 @@ fn call_edit_changes_the_file_and_an_ambiguous_edit_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let path = temp_file(dir.path(), "a.txt", "alpha\nbeta\nalpha\n");
     let file_path = path.to_str().unwrap();
+    // Edit changes files, so it asks unless a rule or the mode lets it through.
     let result = call(
         dir.path(),
-        &[],
+        &["--allow", "Edit"],
         "Edit",
         &json!({"file_path": file_path, "old_string": "beta", "new_string": "delta"}),
     );
@@ -67,7 +68,7 @@ fn call_edit_changes_the_file_and_an_ambiguous_edit_changes_nothing() {
 
     let result = call(
         dir.path(),
-        &[],
+        &["--allow", "Edit"],
         "Edit",
         &json!({"file_path": file_path, "old_string": "alpha", "new_string": "omega"}),
     );
@@ -149,6 +150,13 @@ fn call_of_a_denied_tool_is_refused_and_never_runs() {
     assert!(!dir.path().join("marker").exists(), "Bash ran");
 
     let result = call(dir.path(), &[], "Bash", &input);
+    assert!(
+        is_error(&result),
+        "touch asks, and the CLI cannot ask: {result}"
+    );
+    assert!(!dir.path().join("marker").exists(), "Bash ran unasked");
+
+    let result = call(dir.path(), &["--allow", "Bash(touch:*)"], "Bash", &input);
     assert!(!is_error(&result), "{result}");
     assert!(dir.path().join("marker").exists(), "Bash runs when allowed");
 }

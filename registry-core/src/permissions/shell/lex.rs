@@ -188,6 +188,9 @@ impl<'a> Lexer<'a> {
             if name.contains(|c: char| c.is_whitespace() || "$`'\"\\{".contains(c)) {
                 return nu("complex parameter expansion", at);
             }
+            if let Some(reason) = evaluating_expansion(name) {
+                return nu(reason, at);
+            }
             name.len() + 2
         } else {
             match rest.chars().next() {
@@ -205,5 +208,45 @@ impl<'a> Lexer<'a> {
             w.expand("parameter expansion in command word", !quoted);
         }
         Ok(())
+    }
+}
+
+/// Why the body of `${…}` makes bash evaluate text, if it does: a subscript (arithmetic), an
+/// indirection (`${!x}` evaluates the subscript in `x`'s value), a substring (arithmetic
+/// offsets), or a transformation (`${x@P}` expands `x`'s value as a prompt, command
+/// substitutions included).
+fn evaluating_expansion(body: &str) -> Option<&'static str> {
+    if body.contains('[') {
+        return Some("subscript in parameter expansion");
+    }
+    let rest = body
+        .strip_prefix('#')
+        .filter(|r| !r.is_empty())
+        .unwrap_or(body);
+    if rest.starts_with('!') {
+        return Some("indirect parameter expansion");
+    }
+    let name_len = match rest.chars().next() {
+        Some(c) if c == '_' || c.is_ascii_alphabetic() => rest
+            .find(|c: char| c != '_' && !c.is_ascii_alphanumeric())
+            .unwrap_or(rest.len()),
+        Some(c) if c.is_ascii_digit() => rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len()),
+        Some(_) => 1,
+        None => 0,
+    };
+    let op = rest.get(name_len..).unwrap_or_default();
+    if op.starts_with('@') {
+        Some("parameter transformation")
+    } else if op.starts_with(':')
+        && !op
+            .get(1..)
+            .unwrap_or_default()
+            .starts_with(['-', '=', '+', '?'])
+    {
+        Some("substring expansion")
+    } else {
+        None
     }
 }

@@ -24,7 +24,13 @@
 //! - Wrappers, dropped in a form and the rest re-examined, up to 8 of them: `sudo`, `doas`,
 //!   `command`, `builtin`, `exec`, `nohup`, `time`, `env`, `nice` (optionally `-n N`) and
 //!   `timeout DURATION`, recognized by base name (`/usr/bin/env`). Words containing `=` right
-//!   after a wrapper are dropped with it (`env A=1 rm`, `sudo A=1 rm`). `stdbuf` is no wrapper.
+//!   after a wrapper are dropped with it (`env A=1 rm`, `sudo A=1 rm`).
+//! - What each command may do, by its name ([`commands`](self) lists; see
+//!   [`SimpleCommand::read_only`] and [`SimpleCommand::may_run_arguments`]): only read
+//!   ([`READ_ONLY`]), change files but run none of its arguments ([`INERT`]), or — any other
+//!   program, `stdbuf`, `setsid`, `su`, `script` and interpreters included — possibly run its
+//!   arguments, whose argument strings that parse as command lines are then parsed too
+//!   ([`SimpleCommand::argument_forms`]).
 //! - A command word containing `/` also gives a form with its base name (`/bin/rm` → `rm`).
 //!   Forms are every combination of: assignments kept or dropped, 0..=n wrappers dropped,
 //!   command word as written or its base name.
@@ -57,6 +63,18 @@
 //!   or an unquoted expansion or glob in its arguments.
 //! - Any expansion in a string parsed as a nested command line (`bash -c "$X"`, `eval $X`);
 //!   nesting deeper than 3 levels.
+//! - Text bash evaluates behind the splitter's back: the builtins that evaluate a string as
+//!   code or arithmetic, where a variable set earlier in the line can hide a command
+//!   substitution (`x='a[$(rm y)]'; let x`) — `let`, `source`, `.`, `alias`, `trap`, `hash`,
+//!   `enable`, `fc`, `bind`, `complete`, `compgen`, `mapfile`, `readarray`, declarations that
+//!   are not plain `NAME=value`, a subscript among the variable names of `read`, `unset`,
+//!   `getopts`, `printf`, `wait`, `test -v`, and `[[` with `-v`, `-R` or an arithmetic
+//!   comparison; parameter expansions with a subscript, an indirection (`${!x}`), a substring
+//!   (`${x:n}`) or a transformation (`${x@P}`); an assignment (also after `env`) to a variable
+//!   bash or the loader runs as code ([`EVALUATED_VARIABLES`]: `PS4`, `BASH_ENV`,
+//!   `LD_PRELOAD`, `PROMPT_COMMAND`, …).
+//! - An expansion or glob among the arguments of a program that may run its arguments
+//!   (`setsid "$X"`): it could be any command.
 //!
 //! A nested error reports the offset of the outer word holding the nested command line.
 //!
@@ -64,14 +82,20 @@
 //! - Redirections that send output to a file are noted ([`SimpleCommand::writes_files`]): an
 //!   allow rule does not allow such a command; where they write is not examined.
 //!
-//! Not examined at all: what other programs run (`trap`, `alias`, `source`, `watch`,
-//! `python -c`, `ssh`, a shell's script or stdin, `echo … | bash`), what `find -delete` removes,
-//! and which files redirections write.
+//! Not examined at all: what a program runs that its words do not name (a script file, a
+//! shell's stdin as in `echo … | bash`, a Makefile, a git hook or alias set up earlier, a copy
+//! of a program under another name), what `find -delete` removes, and which files redirections
+//! write. The parser is therefore not the last line: run commands in the sandbox
+//! (`registry_core::sandbox`), which bounds what any of them can read and write.
 
 use std::fmt;
 
+mod commands;
 mod lex;
 
+pub(crate) use commands::tokens;
+use commands::{Class, classify, evaluated_variable};
+pub use commands::{EVALUATED_VARIABLES, GIT_READ_ONLY, GIT_WRITES, INERT, READ_ONLY};
 use lex::{Lexer, Tok, Word};
 
 const MAX_DEPTH: usize = 3;
@@ -104,6 +128,18 @@ pub struct SimpleCommand {
     /// not `/dev/null`). An allow rule for the command does not allow writing files, so such a
     /// command is not allowed by one.
     pub writes_files: bool,
+    /// It only reads and prints: its command is on the read-only list ([`READ_ONLY`], with
+    /// none of the options listed there that write or run), with no wrapper, no leading
+    /// assignment and no redirection to a file.
+    pub read_only: bool,
+    /// Its program may run its arguments as commands (it is on no list of
+    /// [`commands`](self#understood)): deny and ask rules also look for their command among its
+    /// words.
+    pub may_run_arguments: bool,
+    /// The forms of the commands its arguments hold, for a command that may run its
+    /// arguments: each argument that parses as a command line (`su -c 'rm x'`,
+    /// `script -c 'rm x'`). Deny and ask rules match these too.
+    pub argument_forms: Vec<String>,
 }
 
 /// A command line the splitter cannot check with confidence.
@@ -236,6 +272,12 @@ fn deeper(depth: usize, at: usize) -> Result<usize, NotUnderstood> {
 fn command(words: &[Word], writes: bool, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
     let assigned = words.iter().take_while(|w| is_assignment(w)).count();
     let (assigns, mut core) = words.split_at_checked(assigned).unwrap_or_default();
+    if let Some(w) = assigns
+        .iter()
+        .find(|w| evaluated_variable(assigned_name(w)))
+    {
+        return nu("assignment to a variable bash runs as code", w.offset);
+    }
     let mut stages = vec![core];
     while let Some(first) = core.first() {
         check_command_word(first)?;
@@ -265,13 +307,62 @@ fn command(words: &[Word], writes: bool, depth: usize, out: &mut Out) -> Result<
         }
     }
     let text = forms.first().cloned().unwrap_or_default();
+    let class = match core.split_first() {
+        Some((first, args)) if runs_nested(base(&first.text), args)? => Class::Inert,
+        _ => classify(core)?,
+    };
+    let may_run_arguments = class == Class::Opaque;
+    let mut argument_forms = Vec::new();
+    if may_run_arguments {
+        for w in core.get(1..).unwrap_or_default() {
+            if w.expansion.is_some() && w.text != "{}" {
+                return nu(
+                    "expansion in an argument of a command that may run it",
+                    w.offset,
+                );
+            }
+            let mut held = Vec::new();
+            if w.text.contains(char::is_whitespace)
+                && depth < MAX_DEPTH
+                && parse(&w.text, depth + 1, &mut held).is_ok()
+            {
+                argument_forms.extend(held.into_iter().flat_map(|c| {
+                    let mut forms = c.forms;
+                    forms.extend(c.argument_forms);
+                    forms
+                }));
+            }
+        }
+    }
     out.push(SimpleCommand {
         text,
         forms,
         nested: depth > 0,
         writes_files: writes,
+        read_only: class == Class::ReadOnly && !writes && assigns.is_empty() && stages.len() == 1,
+        may_run_arguments,
+        argument_forms,
     });
     nest(core, depth, out)
+}
+
+/// The name an assignment word assigns (`NAME` of `NAME=value` or `NAME+=value`).
+fn assigned_name(w: &Word) -> &str {
+    let name = w
+        .text
+        .split_once('=')
+        .map_or(w.text.as_str(), |(name, _)| name);
+    name.strip_suffix('+').unwrap_or(name)
+}
+
+/// Whether `name ARGS` is a command whose runs [`nest`] follows (`eval`, `xargs`, `find`, a
+/// shell with `-c`): what it runs is checked as nested commands.
+fn runs_nested(name: &str, args: &[Word]) -> Result<bool, NotUnderstood> {
+    Ok(match name {
+        "eval" | "xargs" => true,
+        name if SHELLS.contains(&name) => shell_string(args)?.is_some(),
+        _ => false,
+    })
 }
 
 fn check_command_word(w: &Word) -> Result<(), NotUnderstood> {
@@ -323,6 +414,9 @@ fn strip_wrapper(words: &[Word]) -> Result<Option<&[Word]>, NotUnderstood> {
     let (env, rest) = rest.split_at_checked(env).unwrap_or_default();
     if let Some(w) = args.iter().chain(env).find(|w| w.splits()) {
         return nu("expansion in wrapper argument", w.offset);
+    }
+    if let Some(w) = env.iter().find(|w| evaluated_variable(assigned_name(w))) {
+        return nu("assignment to a variable bash runs as code", w.offset);
     }
     match rest.first() {
         Some(w) if w.text.starts_with('-') => nu("wrapper option", w.offset),

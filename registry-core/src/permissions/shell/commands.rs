@@ -1,0 +1,415 @@
+//! What the checker knows about a command by its name: whether it only reads, whether it may
+//! run its arguments as commands, and which of bash's builtins evaluate text it cannot follow.
+//!
+//! Every command falls into one class, decided by its base name and, for a few, its options:
+//!
+//! - **Evaluates text** (not understood): bash builtins that evaluate a string as code or an
+//!   arithmetic expression, where a variable set earlier in the line can hide a command
+//!   substitution (`x='a[$(rm y)]'; let x`): `let`, `source`, `.`, `alias`, `trap`, `hash`,
+//!   `enable`, `fc`, `bind`, `complete`, `compgen`, `mapfile`, `readarray`; `declare`,
+//!   `typeset`, `local`, `export`, `readonly` unless every argument is a plain `NAME` or
+//!   `NAME=value` (not one of [`EVALUATED_VARIABLES`]); `read`, `unset`, `getopts`, `printf`,
+//!   `wait` with a subscript (`[`) in an argument, and `wait -p`; `test`/`[` with `-v`; `[[`
+//!   with `-v`, `-R` or an arithmetic comparison (`-eq`, `-ne`, `-lt`, `-le`, `-gt`, `-ge`).
+//! - **Read-only** ([`READ_ONLY`]): prints or inspects and never writes a file or runs another
+//!   program, with the options that would listed as exceptions.
+//! - **Runs nothing it is given** ([`INERT`]): may change files, but never runs an argument as
+//!   a command.
+//! - **May run its arguments** (everything else): an unknown program (`setsid`, `stdbuf`,
+//!   `su -c`, `script -c`, an interpreter's `-c`) may run any of its words, so deny and ask
+//!   rules look for their command among its words, and in every argument that parses as a
+//!   command line; an expansion or glob among its arguments could be any command, and is not
+//!   understood.
+
+use super::lex::Word;
+use super::{NotUnderstood, base, nu};
+
+/// What running a command may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Class {
+    /// Only reads and prints.
+    ReadOnly,
+    /// May change files, but runs none of its arguments.
+    Inert,
+    /// May run its arguments as commands.
+    Opaque,
+}
+
+/// Commands that only read and print, each with the options that would make it write a file
+/// or run a program (an option given as `--name` also matches `--name=value`; `-x` matches a
+/// short option anywhere in a cluster). `git` is read-only with one of [`GIT_READ_ONLY`]'s
+/// subcommands and no option before it.
+pub const READ_ONLY: &[(&str, &[&str])] = &[
+    (":", &[]),
+    ("[", &[]),
+    ("[[", &[]),
+    ("basename", &[]),
+    ("cat", &[]),
+    ("cd", &[]),
+    ("cmp", &[]),
+    ("column", &[]),
+    ("comm", &[]),
+    ("cut", &[]),
+    ("date", &["-s", "--set"]),
+    ("df", &[]),
+    ("diff", &[]),
+    ("dirname", &[]),
+    ("du", &[]),
+    ("echo", &[]),
+    ("egrep", &[]),
+    ("false", &[]),
+    ("fgrep", &[]),
+    ("file", &["-C", "--compile"]),
+    (
+        "find",
+        &[
+            "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf",
+            "-fls",
+        ],
+    ),
+    ("fold", &[]),
+    ("grep", &[]),
+    ("head", &[]),
+    ("id", &[]),
+    ("jq", &[]),
+    ("ls", &[]),
+    ("md5sum", &[]),
+    ("nl", &[]),
+    ("paste", &[]),
+    ("printenv", &[]),
+    ("printf", &[]),
+    ("pwd", &[]),
+    ("readlink", &[]),
+    ("realpath", &[]),
+    ("rev", &[]),
+    (
+        "rg",
+        &[
+            "--pre",
+            "--pre-glob",
+            "-z",
+            "--search-zip",
+            "--hostname-bin",
+        ],
+    ),
+    ("sha1sum", &[]),
+    ("sha256sum", &[]),
+    ("sha512sum", &[]),
+    ("sleep", &[]),
+    ("sort", &["-o", "--output", "--compress-program"]),
+    ("stat", &[]),
+    ("tail", &[]),
+    ("test", &[]),
+    ("tr", &[]),
+    ("tree", &["-o"]),
+    ("true", &[]),
+    ("type", &[]),
+    ("uname", &[]),
+    ("wc", &[]),
+    ("which", &[]),
+    ("whoami", &[]),
+];
+
+/// `git` subcommands that only read, with no option before the subcommand and none of
+/// [`GIT_WRITES`] after it.
+pub const GIT_READ_ONLY: &[&str] = &[
+    "blame",
+    "describe",
+    "diff",
+    "log",
+    "ls-files",
+    "rev-parse",
+    "show",
+    "status",
+];
+
+/// `git` options that write a file or run a program.
+pub const GIT_WRITES: &[&str] = &["--output", "--ext-diff", "--textconv"];
+
+/// `git` subcommands that run one of their arguments, or set what later commands run
+/// (`config alias.x '!cmd'`): git is taken as running its arguments with these, or with any
+/// option before the subcommand (`-c`, `--config-env`, `--exec-path`).
+const GIT_RUNS: &[&str] = &[
+    "bisect",
+    "config",
+    "difftool",
+    "filter-branch",
+    "mergetool",
+    "rebase",
+    "submodule",
+];
+
+/// Commands that change files but run none of their arguments (beyond the read-only ones),
+/// with the options that would run one.
+pub const INERT: &[(&str, &[&str])] = &[
+    ("chgrp", &[]),
+    ("chmod", &[]),
+    ("chown", &[]),
+    ("cp", &[]),
+    ("curl", &[]),
+    ("dd", &[]),
+    ("install", &[]),
+    ("kill", &[]),
+    ("ln", &[]),
+    ("mkdir", &[]),
+    ("mktemp", &[]),
+    ("mv", &[]),
+    ("rm", &[]),
+    ("rmdir", &[]),
+    (
+        "tar",
+        &[
+            "--to-command",
+            "-I",
+            "--use-compress-program",
+            "--checkpoint-action",
+            "-F",
+            "--info-script",
+            "--new-volume-script",
+            "--rsh-command",
+        ],
+    ),
+    ("tee", &[]),
+    ("touch", &[]),
+    ("truncate", &[]),
+    ("unzip", &[]),
+    ("wget", &["--use-askpass"]),
+];
+
+/// Builtins that evaluate a string as code or arithmetic: never understood.
+const EVALUATES: &[&str] = &[
+    ".",
+    "alias",
+    "bind",
+    "compgen",
+    "complete",
+    "enable",
+    "fc",
+    "hash",
+    "let",
+    "mapfile",
+    "readarray",
+    "source",
+    "trap",
+];
+
+/// Builtins whose arguments are variable names, which bash evaluates as arithmetic when they
+/// carry a subscript: `[` in an argument is not understood.
+const TAKES_NAMES: &[&str] = &["getopts", "printf", "read", "unset", "wait"];
+
+/// Builtins that declare variables: understood only with plain `NAME` or `NAME=value`
+/// arguments.
+const DECLARES: &[&str] = &["declare", "export", "local", "readonly", "typeset"];
+
+/// `[[` operators that evaluate an operand as arithmetic or as a variable name.
+const TEST_EVALUATES: &[&str] = &["-v", "-R", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"];
+
+/// Variables whose value bash or the dynamic loader runs as code: assigning one is not
+/// understood.
+pub const EVALUATED_VARIABLES: &[&str] = &[
+    "BASHOPTS",
+    "BASH_ENV",
+    "BASH_LOADABLES_PATH",
+    "BASH_XTRACEFD",
+    "ENV",
+    "IFS",
+    "LD_AUDIT",
+    "LD_LIBRARY_PATH",
+    "LD_PRELOAD",
+    "PROMPT_COMMAND",
+    "PS1",
+    "PS2",
+    "PS3",
+    "PS4",
+    "SHELLOPTS",
+];
+
+/// Whether assigning `name` is not understood: one of [`EVALUATED_VARIABLES`] or an exported
+/// function (`BASH_FUNC_…`).
+pub(super) fn evaluated_variable(name: &str) -> bool {
+    EVALUATED_VARIABLES.contains(&name) || name.starts_with("BASH_FUNC_")
+}
+
+/// Whether `word` is `option` or, for a long option, `option=value`, or for a short option
+/// a cluster holding it (`-rv` holds `-v`).
+fn has_option(word: &str, option: &str) -> bool {
+    if word == option {
+        return true;
+    }
+    if let Some(long) = option.strip_prefix("--") {
+        return word
+            .strip_prefix("--")
+            .and_then(|w| w.strip_prefix(long))
+            .is_some_and(|rest| rest.starts_with('='));
+    }
+    let (Some(letter), Some(cluster)) = (option.strip_prefix('-'), word.strip_prefix('-')) else {
+        return false;
+    };
+    letter.len() == 1
+        && !cluster.starts_with('-')
+        && cluster.bytes().all(|b| b.is_ascii_alphanumeric())
+        && cluster.contains(letter)
+}
+
+fn any_option(args: &[Word], options: &[&str]) -> bool {
+    args.iter()
+        .any(|w| options.iter().any(|option| has_option(&w.text, option)))
+}
+
+/// The class of `core` (a command without leading assignments or wrappers; its first word is
+/// the command), or why it is not understood.
+pub(super) fn classify(core: &[Word]) -> Result<Class, NotUnderstood> {
+    let Some((first, args)) = core.split_first() else {
+        return Ok(Class::Inert);
+    };
+    let name = base(&first.text);
+    let at = first.offset;
+    if EVALUATES.contains(&name) {
+        return nu("builtin that evaluates text", at);
+    }
+    if DECLARES.contains(&name) {
+        let plain = |w: &Word| {
+            let name = w.text.split_once('=').map_or(w.text.as_str(), |(n, _)| n);
+            let mut chars = name.chars();
+            chars
+                .next()
+                .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+                && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+                && !evaluated_variable(name)
+        };
+        if let Some(w) = args.iter().find(|w| !plain(w)) {
+            return nu("declaration that is not a plain assignment", w.offset);
+        }
+        return Ok(Class::Inert);
+    }
+    if TAKES_NAMES.contains(&name) {
+        if let Some(w) = args.iter().find(|w| w.text.contains('[')) {
+            return nu("subscript in a variable name", w.offset);
+        }
+        if name == "wait" && any_option(args, &["-p"]) {
+            return nu("builtin that evaluates text", at);
+        }
+    }
+    let evaluated_by_test = match name {
+        "[[" => TEST_EVALUATES,
+        "test" | "[" => &["-v"],
+        _ => &[],
+    };
+    if let Some(w) = args
+        .iter()
+        .find(|w| evaluated_by_test.contains(&w.text.as_str()))
+    {
+        return nu("arithmetic or variable test", w.offset);
+    }
+    if name == "git" {
+        return Ok(git(args));
+    }
+    let listed = |table: &[(&str, &[&str])]| {
+        table
+            .iter()
+            .find(|(command, _)| *command == name)
+            .map(|(_, exceptions)| !any_option(args, exceptions))
+    };
+    Ok(match (listed(READ_ONLY), listed(INERT)) {
+        (Some(true), _) => Class::ReadOnly,
+        (Some(false), _) if name == "find" => Class::Inert,
+        (Some(false), _) => Class::Opaque,
+        (None, Some(true)) => Class::Inert,
+        _ => Class::Opaque,
+    })
+}
+
+/// `git ARGS`: read-only for the subcommands that only read, running its arguments for those
+/// that can, inert otherwise.
+fn git(args: &[Word]) -> Class {
+    let Some((sub, rest)) = args.split_first() else {
+        return Class::ReadOnly;
+    };
+    if sub.text.starts_with('-') || GIT_RUNS.contains(&sub.text.as_str()) {
+        return Class::Opaque;
+    }
+    if GIT_READ_ONLY.contains(&sub.text.as_str()) && !any_option(rest, GIT_WRITES) {
+        Class::ReadOnly
+    } else {
+        Class::Inert
+    }
+}
+
+/// The words of `text` as deny and ask rules look for them in a command that may run its
+/// arguments: runs of letters, digits and `_ . / + -`, each also by its base name.
+pub(crate) fn tokens(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_alphanumeric() || "_./+-".contains(c)))
+        .filter(|token| !token.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(line: &str) -> Result<Class, NotUnderstood> {
+        let words: Vec<Word> = line
+            .split(' ')
+            .enumerate()
+            .map(|(i, text)| Word::new(text, i))
+            .collect();
+        classify(&words)
+    }
+
+    #[test]
+    fn options_that_write_or_run_leave_the_read_only_list() {
+        assert_eq!(class("sort a"), Ok(Class::ReadOnly));
+        assert_eq!(class("printf -v x %s y"), Ok(Class::ReadOnly));
+        assert_eq!(class("sort -o out a"), Ok(Class::Opaque));
+        assert_eq!(class("sort --output=out a"), Ok(Class::Opaque));
+        assert_eq!(class("find . -name x"), Ok(Class::ReadOnly));
+        assert_eq!(class("find . -delete"), Ok(Class::Inert));
+        assert_eq!(class("rg --pre cat x"), Ok(Class::Opaque));
+        assert_eq!(class("grep -rv x ."), Ok(Class::ReadOnly));
+    }
+
+    #[test]
+    fn git_reads_writes_or_runs_by_subcommand() {
+        assert_eq!(class("git status"), Ok(Class::ReadOnly));
+        assert_eq!(class("git diff --output=x"), Ok(Class::Inert));
+        assert_eq!(class("git commit -m x"), Ok(Class::Inert));
+        assert_eq!(class("git -c core.pager=rm log"), Ok(Class::Opaque));
+        assert_eq!(class("git rebase -x rm main"), Ok(Class::Opaque));
+        assert_eq!(class("git config alias.x !rm"), Ok(Class::Opaque));
+    }
+
+    #[test]
+    fn unknown_programs_may_run_their_arguments() {
+        assert_eq!(class("setsid rm x"), Ok(Class::Opaque));
+        assert_eq!(class("rm x"), Ok(Class::Inert));
+    }
+
+    #[test]
+    fn builtins_that_evaluate_text_are_not_understood() {
+        for line in [
+            "let x",
+            "source f",
+            ". f",
+            "hash -p /bin/rm ls",
+            "declare -i y=x",
+            "export PS4=x",
+            "read a[x]",
+            "printf -v a[x] 1",
+            "test -v a[x]",
+            "[[ x -eq 1 ]]",
+            "mapfile -C f",
+        ] {
+            assert!(class(line).is_err(), "{line}");
+        }
+        assert_eq!(class("export A=1 B"), Ok(Class::Inert));
+        assert_eq!(class("[[ -f x ]]"), Ok(Class::ReadOnly));
+    }
+
+    #[test]
+    fn tokens_split_at_quotes_and_punctuation() {
+        assert_eq!(
+            tokens("perl -e system(\"/bin/rm\",\"x\")"),
+            ["perl", "-e", "system", "/bin/rm", "x"]
+        );
+    }
+}
