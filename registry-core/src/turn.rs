@@ -10,11 +10,14 @@
 //! see it ([`ToolContext::cancelled`](crate::ToolContext::cancelled)) and are stopped when it
 //! fires, calls not started yet get a "cancelled" `is_error` result without running. Tools
 //! report progress to [`TurnOptions::progress`]. A panicking tool gives an `is_error` result
-//! that keeps the panic's message; the other calls are not affected.
+//! that keeps the panic's message; the other calls are not affected. A block whose id an
+//! earlier block of the message already has is refused without running (its result would
+//! answer both).
 //!
 //! Timeouts use tokio's timer, so a turn runs inside a tokio runtime (current-thread or
 //! multi-thread); everything else is runtime-agnostic.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -95,7 +98,10 @@ impl Dispatcher {
     /// Runs the calls of one assistant message (see the [module docs](crate::turn)).
     pub async fn run_turn(&self, calls: &[ToolUse], options: &TurnOptions) -> Turn {
         let start = Instant::now();
+        let mut seen = HashSet::with_capacity(calls.len());
+        let duplicate: Vec<bool> = calls.iter().map(|call| !seen.insert(&call.id)).collect();
         let mut done: Vec<(ToolResult, CallTiming)> = Vec::with_capacity(calls.len());
+        let mut index = 0;
         let mut rest = calls;
         while !rest.is_empty() {
             let safe = rest
@@ -104,19 +110,22 @@ impl Dispatcher {
                 .count();
             let (batch, after) = rest.split_at(safe.max(1));
             rest = after;
+            let first = index;
+            index += batch.len();
+            let is_duplicate = |at: usize| duplicate.get(first + at).copied().unwrap_or(false);
             // At most `limit` running, results in the blocks' order. (Futures pushed by hand,
             // not a `map` closure over the batch: such a closure makes the turn's future fail
             // `Send` checks that name its lifetimes, as a server's handler does.)
             let limit = options.max_concurrency.max(1);
-            let mut waiting = batch.iter();
+            let mut waiting = batch.iter().enumerate();
             let mut running = FuturesOrdered::new();
-            for call in waiting.by_ref().take(limit) {
-                running.push_back(self.run_one(call, options, start));
+            for (at, call) in waiting.by_ref().take(limit) {
+                running.push_back(self.run_one(call, is_duplicate(at), options, start));
             }
             while let Some(outcome) = running.next().await {
                 done.push(outcome);
-                if let Some(call) = waiting.next() {
-                    running.push_back(self.run_one(call, options, start));
+                if let Some((at, call)) = waiting.next() {
+                    running.push_back(self.run_one(call, is_duplicate(at), options, start));
                 }
             }
         }
@@ -131,11 +140,23 @@ impl Dispatcher {
     async fn run_one(
         &self,
         call: &ToolUse,
+        duplicate: bool,
         options: &TurnOptions,
         start: Instant,
     ) -> (ToolResult, CallTiming) {
         let tool = find_tool(self.pool(), &call.name)
             .map_or_else(|| call.name.clone(), |tool| tool.name.clone());
+        if duplicate {
+            let error = DispatchError::DuplicateId {
+                tool,
+                id: call.id.clone(),
+            };
+            let timing = CallTiming {
+                started: None,
+                finished: start.elapsed(),
+            };
+            return (ToolResult::from_error(&call.id, error), timing);
+        }
         let cancelled = || DispatchError::Cancelled { tool: tool.clone() };
         if options.cancel.is_cancelled() {
             let result = ToolResult::from_error(&call.id, cancelled());

@@ -298,6 +298,27 @@ async fn a_panicking_call_keeps_its_message_and_the_others_finish() {
 }
 
 #[tokio::test]
+async fn a_block_with_an_id_an_earlier_block_has_is_refused_without_running() {
+    let (dispatcher, app) = dispatcher();
+    let calls = vec![
+        ToolUse::new("same", "Note", json!({"line": "first"})),
+        ToolUse::new("same", "Note", json!({"line": "second"})),
+        ToolUse::new("other", "Note", json!({"line": "third"})),
+    ];
+    let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
+    assert!(!turn.results[0].is_error());
+    assert_eq!(
+        turn.results[1].error,
+        Some(DispatchError::DuplicateId {
+            tool: "Note".into(),
+            id: "same".into()
+        })
+    );
+    assert!(!turn.results[2].is_error());
+    assert_eq!(*app.log.lock().unwrap(), ["first", "third"]);
+}
+
+#[tokio::test]
 async fn progress_reports_reach_the_host_with_the_tool_use_id() {
     let (dispatcher, _) = dispatcher();
     let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();

@@ -304,3 +304,31 @@ fn grep_invalid_regex_is_an_error() {
     let message = error::<GrepTool>(dir.path(), json!({"pattern": "("}));
     assert!(message.starts_with("invalid regex"), "{message}");
 }
+
+#[test]
+fn absolute_glob_pattern_matches_only_in_its_own_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = fs::canonicalize(dir.path()).unwrap();
+    write(&root, "a.txt", "");
+    write(&root, "sub/b.txt", "");
+    let pattern = format!("{}/*.txt", root.display());
+    let out = text::<GlobTool>(&root, json!({"pattern": pattern}));
+    assert_eq!(lines(&out, &root), ["a.txt"]);
+    // A bare relative pattern still matches names at any depth.
+    let out = text::<GlobTool>(&root, json!({"pattern": "*.txt"}));
+    assert_eq!(lines(&out, &root).len(), 2, "{out}");
+}
+
+#[test]
+fn glob_nested_twenty_thousand_deep_is_refused_before_it_is_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = format!("{}a{}", "{".repeat(20_000), "}".repeat(20_000));
+    let message = error::<GlobTool>(dir.path(), json!({"pattern": deep}));
+    assert!(message.contains("nest deeper than 32"), "{message}");
+    let message = error::<GrepTool>(dir.path(), json!({"pattern": "x", "glob": deep}));
+    assert!(message.contains("nest deeper than 32"), "{message}");
+    // Within the limit, alternatives nest as before.
+    write(dir.path(), "x.rs", "x");
+    let out = text::<GlobTool>(dir.path(), json!({"pattern": "*.{r{s,x},toml}"}));
+    assert!(out.ends_with("x.rs"), "{out}");
+}

@@ -55,6 +55,14 @@ pub enum DispatchError {
         /// Why it asked.
         reason: String,
     },
+    /// A `tool_use` block of the same message already has this id: its result would answer
+    /// both, so the later block is refused without running.
+    DuplicateId {
+        /// The tool.
+        tool: String,
+        /// The id both blocks carry.
+        id: String,
+    },
     /// The turn was cancelled before or while the call ran.
     Cancelled {
         /// The tool.
@@ -152,6 +160,10 @@ impl fmt::Display for DispatchError {
             DispatchError::NotApproved { tool, reason } => {
                 write!(f, "The user did not allow {tool} to run ({reason}).")
             }
+            DispatchError::DuplicateId { tool, id } => write!(
+                f,
+                "Error: this {tool} call was not run: an earlier tool_use block of the same message has the id {id:?}; give each call its own id"
+            ),
             DispatchError::Cancelled { tool } => {
                 write!(f, "Error: the turn was cancelled; {tool} did not finish.")
             }

@@ -19,6 +19,7 @@
 
 mod content;
 mod context;
+mod expand;
 pub mod path;
 mod rule;
 pub mod shell;
@@ -27,6 +28,7 @@ mod verdict;
 
 pub use content::{command_matches, content_matches};
 pub use context::{OutsideWrites, PermissionContext, PermissionMode};
+pub use expand::{ExpandError, MAX_EXPAND_VISITS};
 pub use path::PathGuard;
 pub use rule::{Behavior, PermissionRule, RuleSource, RuleTarget, RuleValue};
 pub use subject::{Access, PathSubject, Subject};

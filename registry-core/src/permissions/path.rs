@@ -176,6 +176,25 @@ impl PathGlob {
         self.anchor == Anchor::Home && bases.home.is_none()
     }
 
+    /// Where every path the pattern can match lies: its base directory under `bases` joined
+    /// with the pattern's leading components that hold no glob character (`None` without a
+    /// home directory for a `~/` pattern).
+    ///
+    /// The flag says whether the pattern covers the start and everything below it
+    /// (`secrets/**`), so a sandbox can mask the directory itself.
+    pub(crate) fn start(&self, bases: &Bases) -> Option<(PathBuf, bool)> {
+        let mut start = self.base(bases)?.to_path_buf();
+        let mut parts = self.glob.glob().glob().split('/').peekable();
+        while let Some(part) = parts.next() {
+            if part.is_empty() || part.contains(['*', '?', '[', '{', '\\']) {
+                let everything = part == "**" && parts.peek().is_none() && !self.dir_only;
+                return Some((start, everything));
+            }
+            start.push(part);
+        }
+        Some((start, false))
+    }
+
     /// The pattern's base directory under `bases`.
     fn base<'a>(&self, bases: &'a Bases) -> Option<&'a Path> {
         match self.anchor {
@@ -277,6 +296,18 @@ impl PathGuard {
     /// Whether no rule is in it.
     pub fn is_empty(&self) -> bool {
         self.denies.is_empty()
+    }
+
+    /// Each rule with its compiled pattern.
+    pub(super) fn rules(&self) -> impl Iterator<Item = (&PathGlob, &str)> {
+        self.denies
+            .iter()
+            .map(|(glob, rule)| (&**glob, rule.as_str()))
+    }
+
+    /// The resolved roots its patterns are relative to.
+    pub(super) fn bases(&self) -> &Bases {
+        &self.bases
     }
 }
 

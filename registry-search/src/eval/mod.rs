@@ -271,7 +271,7 @@ impl QueryScores {
                 .count();
             scores
                 .recall
-                .push(found as f64 / query.relevant.len().clamp(1, k) as f64);
+                .push(found as f64 / query.relevant.len().clamp(1, k.max(1)) as f64);
             scores.hit.push(f64::from(u8::from(found > 0)));
             let first = ranked.iter().position(|name| query.relevant.contains(name));
             scores

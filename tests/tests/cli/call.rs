@@ -228,10 +228,22 @@ fn unknown_subcommand_or_flag_exits_with_code_2() {
         &["--context", "nobody", "list"],
         &["search", "--strategy", "nonsense", "x"],
         &["render", "--format", "nonsense"],
+        &["eval", "--k", "0", "."],
         &[],
     ] {
         toolreg().args(args).assert().code(2);
     }
+}
+
+#[test]
+fn eval_with_a_cut_off_of_zero_is_a_usage_error_not_a_panic() {
+    let output = toolreg().args(["eval", "--k", "0", "."]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("at least 1") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
 }
 
 #[test]

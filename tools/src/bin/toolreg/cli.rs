@@ -142,8 +142,8 @@ pub struct EvalArgs {
     /// Folders holding tools.jsonl and queries.jsonl.
     #[arg(required = true)]
     pub sets: Vec<PathBuf>,
-    /// The cut-off of recall and hit.
-    #[arg(long, default_value_t = 5)]
+    /// The cut-off of recall and hit (at least 1).
+    #[arg(long, default_value_t = 5, value_parser = at_least_one)]
     pub k: usize,
     /// Also rank with the sentence-embedding model in DIR fused into the ranked strategy
     /// (config.json, tokenizer.json, model.safetensors).
@@ -309,4 +309,13 @@ pub enum Format {
     Openai,
     /// OpenAI Responses function tools.
     OpenaiResponses,
+}
+
+/// A count that must be at least 1.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(error) => Err(error.to_string()),
+    }
 }

@@ -1,0 +1,156 @@
+//! Deny path rules expanded into the existing paths they cover: what a sandbox has to mask or
+//! keep read-only, since a mount namespace (or Landlock) names paths, not patterns.
+//!
+//! Each rule is expanded from the longest leading part of its pattern that holds no glob
+//! character (`Read(//etc/**)` starts at `/etc`, `Read(*.env)` at the project root): the
+//! shallowest existing paths the rule matches are kept (what is below them is covered with
+//! them; `dir/**` covers `dir` itself), found by walking without following links. Only what exists when the expansion runs
+//! is found: a file created later that a pattern would cover is not. A walk that would visit
+//! more than [`MAX_EXPAND_VISITS`] entries, and a `~/` rule without a home directory, are
+//! errors: the caller should refuse rather than run with a rule left out.
+
+use std::path::PathBuf;
+
+use super::path::PathGuard;
+
+/// The most directory entries one expansion visits.
+pub const MAX_EXPAND_VISITS: usize = 100_000;
+
+/// Why deny rules could not be expanded into paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExpandError {
+    /// The rule's pattern would need a walk over more than [`MAX_EXPAND_VISITS`] entries.
+    TooBroad {
+        /// The rule, with its source.
+        rule: String,
+    },
+    /// A `~/` rule while the home directory is not known.
+    UnknownHome {
+        /// The rule, with its source.
+        rule: String,
+    },
+}
+
+impl std::fmt::Display for ExpandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExpandError::TooBroad { rule } => write!(
+                f,
+                "rule {rule} covers more than {MAX_EXPAND_VISITS} files and directories to look through; narrow its pattern"
+            ),
+            ExpandError::UnknownHome { rule } => write!(
+                f,
+                "rule {rule} names the home directory, which is not known (HOME is unset or empty)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ExpandError {}
+
+impl PathGuard {
+    /// The existing paths its rules cover, each the shallowest one a rule matches, sorted, none
+    /// below another (see the module docs).
+    pub fn covered_paths(&self) -> Result<Vec<PathBuf>, ExpandError> {
+        let bases = self.bases();
+        let mut covered = Vec::new();
+        for (glob, rule) in self.rules() {
+            let Some((start, everything_below)) = glob.start(bases) else {
+                return Err(ExpandError::UnknownHome {
+                    rule: rule.to_owned(),
+                });
+            };
+            let too_broad = || ExpandError::TooBroad {
+                rule: rule.to_owned(),
+            };
+            if everything_below {
+                // A link is never what a rule matches: rules see resolved paths.
+                if std::fs::symlink_metadata(&start).is_ok_and(|m| !m.file_type().is_symlink()) {
+                    covered.push(start);
+                }
+                continue;
+            }
+            let mut visits = 0usize;
+            let mut todo = vec![start];
+            while let Some(path) = todo.pop() {
+                visits += 1;
+                if visits > MAX_EXPAND_VISITS {
+                    return Err(too_broad());
+                }
+                let Ok(metadata) = std::fs::symlink_metadata(&path) else {
+                    continue;
+                };
+                if metadata.file_type().is_symlink() {
+                    continue;
+                }
+                if glob.matches(bases, &path) {
+                    covered.push(path);
+                } else if metadata.is_dir() {
+                    let Ok(entries) = std::fs::read_dir(&path) else {
+                        continue;
+                    };
+                    todo.extend(entries.flatten().map(|entry| entry.path()));
+                }
+            }
+        }
+        covered.sort();
+        covered.dedup();
+        let mut shallowest: Vec<PathBuf> = Vec::with_capacity(covered.len());
+        for path in covered {
+            if !shallowest
+                .last()
+                .is_some_and(|above| path.starts_with(above))
+            {
+                shallowest.push(path);
+            }
+        }
+        Ok(shallowest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::permissions::{Behavior, PermissionContext, RuleSource};
+
+    fn covered(root: &Path, rules: &[&str]) -> Vec<String> {
+        let mut ctx = PermissionContext::new();
+        ctx.set_project_root(root);
+        for rule in rules {
+            ctx.add(Behavior::Deny, RuleSource::User, rule);
+        }
+        ctx.path_guard("Read", &[], root)
+            .covered_paths()
+            .unwrap()
+            .into_iter()
+            .map(|path| path.strip_prefix(root).unwrap().display().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn deny_rules_expand_into_the_shallowest_existing_paths_they_cover() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = crate::permissions::path::resolve(dir.path()).unwrap();
+        for file in [
+            "secrets/a/key",
+            "src/.env",
+            "src/deep/x/.env",
+            "src/main.rs",
+        ] {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x").unwrap();
+        }
+        assert_eq!(covered(&root, &["Read(./secrets/**)"]), ["secrets"]);
+        assert_eq!(
+            covered(&root, &["Read(*.env)"]),
+            ["src/.env", "src/deep/x/.env"]
+        );
+        assert_eq!(
+            covered(&root, &["Read(./secrets/a/key)"]),
+            ["secrets/a/key"]
+        );
+        assert!(covered(&root, &["Read(./nothing/**)"]).is_empty());
+    }
+}
