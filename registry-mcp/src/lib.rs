@@ -55,6 +55,10 @@
 //! * What a server wrote (its stderr tail, its error messages) is printed with its control
 //!   characters escaped ([`registry_core::printable`]) wherever [`ServerError`] is shown.
 //!
+//! # What the gateway guarantees (server)
+//! Every request gets an answer, also one it cannot read: [`framing`] reads the client's
+//! lines with a cap and answers what rmcp would drop with a JSON-RPC error.
+//!
 //! Streamable HTTP entries (`"url"`) are read but not connected by this build: they are
 //! reported failed, saying so.
 
@@ -64,6 +68,8 @@ pub mod config;
 #[cfg(feature = "client")]
 mod connection;
 pub mod content;
+#[cfg(feature = "server")]
+pub mod framing;
 #[cfg(feature = "server")]
 pub mod gateway;
 #[cfg(feature = "client")]
