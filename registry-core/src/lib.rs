@@ -147,6 +147,7 @@ pub mod env;
 pub mod mcp;
 pub mod permissions;
 pub mod pool;
+pub mod printable;
 pub mod profile;
 pub mod registry;
 pub mod render;

@@ -1,13 +1,13 @@
 //! One live server: the child process, the MCP session on rmcp, its tool list, its calls.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use registry_core::dispatch::McpCall;
+use registry_core::printable::{Layout, printable};
 use registry_core::{ToolError, ToolOutput};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientCapabilities,
@@ -26,70 +26,14 @@ use tokio::sync::{Notify, mpsc};
 
 use crate::config::{ServerSpec, Transport};
 use crate::content::call_result_to_output;
+use crate::limits::{Limits, Timeouts};
+use crate::server_error::{Problem, ServerError};
 
-/// The most tool entries read from one server's `tools/list` pages: one more than
-/// [`McpLimits::max_tools_per_server`](registry_core::mcp::McpLimits)'s default, so loading
-/// reports the excess.
-pub const MAX_LISTED_TOOLS: usize = 10_001;
+/// The most progress notifications of one call waiting for the host.
+const PROGRESS_QUEUE: usize = 64;
 
 /// The most bytes of a server's stderr kept for its error messages (the last ones).
 const STDERR_TAIL_BYTES: usize = 2048;
-
-/// Why a server is not connected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Problem {
-    /// The entry names a transport this build does not connect.
-    Unsupported(String),
-    /// The process could not be started.
-    Spawn(String),
-    /// A stage did not finish in time: `handshake` or `tools/list`.
-    TimedOut {
-        /// The stage.
-        stage: &'static str,
-        /// The time it had.
-        after: Duration,
-    },
-    /// The handshake failed (the process exited, or spoke no MCP).
-    Handshake(String),
-    /// `tools/list` failed.
-    ListTools(String),
-    /// The session ended.
-    Closed,
-}
-
-/// A server that could not be connected, or no longer is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServerError {
-    /// The server, as configured.
-    pub server: String,
-    /// What went wrong.
-    pub problem: Problem,
-    /// The end of what the server wrote to stderr, when it wrote anything.
-    pub stderr: Option<String>,
-}
-
-impl fmt::Display for ServerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MCP server `{}`: ", self.server)?;
-        match &self.problem {
-            Problem::Unsupported(what) => write!(f, "{what}")?,
-            Problem::Spawn(error) => write!(f, "could not start it: {error}")?,
-            Problem::TimedOut { stage, after } => {
-                write!(f, "{stage} timed out after {:.1} s", after.as_secs_f64())?;
-            }
-            Problem::Handshake(error) => write!(f, "handshake failed: {error}")?,
-            Problem::ListTools(error) => write!(f, "tools/list failed: {error}")?,
-            Problem::Closed => write!(f, "the session ended")?,
-        }
-        if let Some(stderr) = &self.stderr {
-            write!(f, " (stderr: {})", stderr.trim())?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for ServerError {}
 
 /// What the session's handler shares with the connection.
 #[derive(Default)]
@@ -99,7 +43,7 @@ struct Shared {
     /// Woken at every `tools/list_changed` of any server of the hub.
     changed: Arc<Notify>,
     /// Where each running call's progress goes, by its progress token.
-    progress: Mutex<HashMap<ProgressToken, mpsc::UnboundedSender<ProgressNotificationParam>>>,
+    progress: Mutex<HashMap<ProgressToken, mpsc::Sender<ProgressNotificationParam>>>,
 }
 
 #[derive(Clone)]
@@ -123,8 +67,9 @@ impl ClientHandler for Handler {
         _: NotificationContext<RoleClient>,
     ) {
         let progress = self.0.progress.lock().unwrap_or_else(|e| e.into_inner());
+        // A server that sends progress faster than the host reads it loses the excess.
         if let Some(sender) = progress.get(&params.progress_token) {
-            let _ = sender.send(params);
+            let _ = sender.try_send(params);
         }
     }
 }
@@ -143,35 +88,6 @@ pub(crate) struct Connection {
     stderr: Arc<Mutex<Vec<u8>>>,
     /// The negotiated protocol version.
     pub(crate) protocol: String,
-}
-
-/// How long connecting and calling may take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timeouts {
-    /// Starting the process and the handshake. Default 30 s (Python servers take 2–4 s to
-    /// answer on a loaded machine).
-    pub connect: Duration,
-    /// One `tools/list` (all its pages). Default 30 s.
-    pub list: Duration,
-    /// One `tools/call`, restarted by each progress notification. Default 120 s.
-    pub call: Duration,
-    /// How long after a failed connection [`McpHub::reconnect`](crate::McpHub::reconnect)
-    /// first tries again; the wait doubles with each failure. Default 1 s.
-    pub retry_after: Duration,
-    /// The longest wait between tries. Default 60 s.
-    pub retry_max: Duration,
-}
-
-impl Default for Timeouts {
-    fn default() -> Self {
-        Timeouts {
-            connect: Duration::from_secs(30),
-            list: Duration::from_secs(30),
-            call: Duration::from_secs(120),
-            retry_after: Duration::from_secs(1),
-            retry_max: Duration::from_secs(60),
-        }
-    }
 }
 
 impl Connection {
@@ -293,12 +209,13 @@ impl Connection {
     /// The pages are read as JSON, not as rmcp's typed tools: one malformed entry (a schema
     /// that is not an object, a missing name) would fail the whole typed list, while
     /// [`load_servers`](registry_core::mcp::load_servers) skips and reports just that entry.
-    /// A server that repeats a cursor, or sends more than [`MAX_LISTED_TOOLS`] entries, is
-    /// cut off there.
+    /// A server that repeats a cursor, or sends more than [`Limits::max_listed_tools`]
+    /// entries, is cut off there; one that goes past another of the [`Limits`] fails.
     pub(crate) async fn list_tools(
         &self,
         name: &str,
         timeout: Duration,
+        limits: &Limits,
     ) -> Result<Value, ServerError> {
         self.shared.stale.store(false, Ordering::SeqCst);
         let fail = |problem| ServerError {
@@ -306,21 +223,30 @@ impl Connection {
             problem,
             stderr: stderr_tail(&self.stderr),
         };
-        match tokio::time::timeout(timeout, self.list_pages()).await {
+        match tokio::time::timeout(timeout, self.list_pages(limits)).await {
             Err(_) => Err(fail(Problem::TimedOut {
                 stage: "tools/list",
                 after: timeout,
             })),
-            Ok(Err(message)) => Err(fail(Problem::ListTools(message))),
+            Ok(Err(problem)) => Err(fail(problem)),
             Ok(Ok(tools)) => Ok(json!({ "tools": tools })),
         }
     }
 
-    async fn list_pages(&self) -> Result<Vec<Value>, String> {
+    async fn list_pages(&self, limits: &Limits) -> Result<Vec<Value>, Problem> {
         let peer = self.service.peer();
         let (mut tools, mut cursors) = (Vec::new(), std::collections::HashSet::new());
+        let (mut pages, mut bytes) = (0usize, 0usize);
         let mut cursor: Option<String> = None;
+        let failed = |message: String| Problem::ListTools(message);
         loop {
+            if pages >= limits.max_pages {
+                return Err(Problem::ListOverLimit {
+                    limit: "max_pages",
+                    detail: format!("the listing went on past {} pages", limits.max_pages),
+                });
+            }
+            pages += 1;
             let request = ClientRequest::ListToolsRequest(ListToolsRequest {
                 method: Default::default(),
                 params: cursor
@@ -331,27 +257,52 @@ impl Connection {
             let page = match peer
                 .send_request(request)
                 .await
-                .map_err(|e| e.to_string())?
+                .map_err(|e| failed(peer_text(&e)))?
             {
                 ServerResult::ListToolsResult(page) => {
-                    serde_json::to_value(page).map_err(|e| e.to_string())?
+                    serde_json::to_value(page).map_err(|e| failed(e.to_string()))?
                 }
                 ServerResult::CustomResult(page) => page.0,
-                _ => return Err("the answer to tools/list is not a tool list".into()),
+                _ => return Err(failed("the answer to tools/list is not a tool list".into())),
             };
+            let size = json_bytes(&page);
+            if size > limits.max_page_bytes {
+                return Err(Problem::ListOverLimit {
+                    limit: "max_page_bytes",
+                    detail: format!(
+                        "page {pages} has {size} bytes, over the {} a page may have",
+                        limits.max_page_bytes
+                    ),
+                });
+            }
+            bytes = bytes.saturating_add(size);
+            if bytes > limits.max_list_bytes {
+                return Err(Problem::ListOverLimit {
+                    limit: "max_list_bytes",
+                    detail: format!(
+                        "its {pages} pages have {bytes} bytes, over the {} a listing may have",
+                        limits.max_list_bytes
+                    ),
+                });
+            }
             match page.get("tools") {
                 Some(Value::Array(entries)) => {
-                    let room = MAX_LISTED_TOOLS.saturating_sub(tools.len());
+                    let room = limits.max_listed_tools.saturating_sub(tools.len());
                     tools.extend(entries.iter().take(room).cloned());
                 }
-                _ => return Err("the answer to tools/list has no `tools` array".into()),
+                _ => {
+                    return Err(failed(
+                        "the answer to tools/list has no `tools` array".into(),
+                    ));
+                }
             }
             cursor = page
                 .get("nextCursor")
                 .and_then(Value::as_str)
                 .map(str::to_owned);
             match &cursor {
-                Some(next) if tools.len() < MAX_LISTED_TOOLS && cursors.insert(next.clone()) => {}
+                Some(next)
+                    if tools.len() < limits.max_listed_tools && cursors.insert(next.clone()) => {}
                 _ => return Ok(tools),
             }
         }
@@ -374,18 +325,28 @@ impl Connection {
     pub(crate) async fn call(
         &self,
         call: McpCall<'_>,
-        timeout: Duration,
+        timeouts: &Timeouts,
     ) -> Result<ToolOutput, ToolError> {
         let arguments = call.input.as_object().cloned().unwrap_or_default();
         let params = CallToolRequestParams::new(call.tool.to_owned()).with_arguments(arguments);
-        let options = PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress();
+        let options = PeerRequestOptions::with_timeout(timeouts.call)
+            .reset_timeout_on_progress()
+            .with_max_total_timeout(timeouts.call_total);
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let peer = self.service.peer();
+        let failed = |error: &rmcp::ServiceError| {
+            ToolError::new(format!(
+                "MCP server `{}`: {}",
+                call.server,
+                peer_text(error)
+            ))
+        };
         let handle = peer
             .send_cancellable_request(request, options)
             .await
-            .map_err(|error| ToolError::new(format!("MCP server `{}`: {error}", call.server)))?;
-        let (sender, mut progress) = mpsc::unbounded_channel();
+            .map_err(|error| failed(&error))?;
+        let started = Instant::now();
+        let (sender, mut progress) = mpsc::channel(PROGRESS_QUEUE);
         let guard = InFlight {
             peer: peer.clone(),
             id: Some(handle.id.clone()),
@@ -420,10 +381,24 @@ impl Connection {
                 "MCP server `{}` answered tools/call with another kind of result",
                 call.server
             ))),
-            Err(error) => Err(ToolError::new(format!(
-                "MCP server `{}`: {error}",
-                call.server
+            // rmcp says only "request timeout" for both limits; the time taken tells which.
+            Err(rmcp::ServiceError::Timeout { .. }) if started.elapsed() >= timeouts.call_total => {
+                Err(ToolError::new(format!(
+                    "MCP server `{}`: `{}` ran past {:.1} s, the most a call may take however \
+                     much progress it sends (Timeouts::call_total); it was cancelled",
+                    call.server,
+                    call.tool,
+                    timeouts.call_total.as_secs_f64()
+                )))
+            }
+            Err(rmcp::ServiceError::Timeout { .. }) => Err(ToolError::new(format!(
+                "MCP server `{}`: `{}` sent neither its result nor progress for {:.1} s \
+                 (Timeouts::call); it was cancelled",
+                call.server,
+                call.tool,
+                timeouts.call.as_secs_f64()
             ))),
+            Err(error) => Err(failed(&error)),
         }
     }
 
@@ -465,6 +440,28 @@ impl Drop for InFlight {
             });
         }
     }
+}
+
+/// An rmcp error, which may quote the server, with its control characters escaped.
+fn peer_text(error: &rmcp::ServiceError) -> String {
+    printable(&error.to_string(), Layout::Lines).into_owned()
+}
+
+/// The length of `value` as compact JSON, counted without building the text.
+fn json_bytes(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(bytes.len());
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 fn stderr_tail(stderr: &Mutex<Vec<u8>>) -> Option<String> {

@@ -9,10 +9,17 @@
 //!   as base64 `image` blocks, and what the API has no block for (audio, resources, resource
 //!   links) as a text block holding the MCP block's JSON, so nothing the server said is dropped.
 //!
+//! A result over [`Limits::max_result_chars`](crate::Limits) is cut by [`cap_result`] as
+//! dispatch cuts a built-in's output (text and JSON through
+//! [`registry_core::dispatch::cap_output`], ending in its marker); blocks are kept until the
+//! budget is spent, the block at the cut ends in the same marker, and an image that does not
+//! fit is replaced by a text block saying it was dropped. An error message is cut the same way.
+//!
 //! The gateway maps the other way ([`tool_result_json`]): a failed or refused call is
 //! `isError` with the error's text, JSON output is `structuredContent` with its text beside it,
 //! images are MCP `image` blocks.
 
+use registry_core::dispatch::cap_output;
 use registry_core::{ToolError, ToolOutput, ToolResult};
 use serde_json::{Value, json};
 
@@ -42,6 +49,67 @@ pub fn call_result_to_output(result: &Value) -> Result<ToolOutput, ToolError> {
         },
         many => ToolOutput::Blocks(many.iter().map(api_block).collect()),
     })
+}
+
+/// A call's outcome cut to `max_chars` characters (see the [module docs](self)).
+pub fn cap_result(
+    outcome: Result<ToolOutput, ToolError>,
+    max_chars: usize,
+) -> Result<ToolOutput, ToolError> {
+    match outcome {
+        Ok(ToolOutput::Blocks(blocks)) => Ok(ToolOutput::Blocks(cap_blocks(blocks, max_chars))),
+        Ok(ToolOutput::Image { media_type, data }) if data.len() > max_chars => Ok(
+            ToolOutput::Text(dropped_image(&media_type, data.len(), max_chars)),
+        ),
+        Ok(output) => Ok(cap_output(output, Some(max_chars))),
+        Err(error) => match cap_output(
+            ToolOutput::Text(error.message().to_owned()),
+            Some(max_chars),
+        ) {
+            ToolOutput::Text(cut) if cut.len() != error.message().len() => Err(ToolError::new(cut)),
+            _ => Err(error),
+        },
+    }
+}
+
+fn dropped_image(media_type: &str, bytes: usize, max_chars: usize) -> String {
+    format!(
+        "[an image ({media_type}, {bytes} bytes of base64) was dropped: an MCP result is cut \
+         at {max_chars} characters]"
+    )
+}
+
+/// Blocks (in the Messages API's shapes) kept until `max_chars` characters of text and image
+/// data are spent; the block at the cut is cut and marked, the rest dropped.
+fn cap_blocks(blocks: Vec<Value>, max_chars: usize) -> Vec<Value> {
+    let mut left = max_chars;
+    let mut kept = Vec::new();
+    for block in blocks {
+        if kind(&block) == Some("image") {
+            let source = &block["source"];
+            let bytes = source["data"].as_str().map_or(0, str::len);
+            if bytes <= left {
+                left -= bytes;
+                kept.push(block);
+                continue;
+            }
+            let media_type = source["media_type"].as_str().unwrap_or("image");
+            kept.push(json!({"type": "text", "text": dropped_image(media_type, bytes, max_chars)}));
+            return kept;
+        }
+        let text = text_of(&block);
+        let chars = text.chars().count();
+        if chars <= left {
+            left -= chars;
+            kept.push(block);
+            continue;
+        }
+        if let ToolOutput::Text(cut) = cap_output(ToolOutput::Text(text.to_owned()), Some(left)) {
+            kept.push(json!({"type": "text", "text": cut}));
+        }
+        return kept;
+    }
+    kept
 }
 
 fn kind(block: &Value) -> Option<&str> {
@@ -208,6 +276,22 @@ mod tests {
         let back = tool_result_json(&refused);
         assert_eq!(back["isError"], true);
         assert!(call_result_to_output(&back).is_err());
+    }
+
+    #[test]
+    fn an_error_message_over_the_result_limit_is_cut_and_marked() {
+        let long = Err(ToolError::new("e".repeat(50)));
+        let cut = cap_result(long, 10).unwrap_err();
+        assert_eq!(
+            cut.message(),
+            format!(
+                "{}{}",
+                "e".repeat(10),
+                registry_core::dispatch::OUTPUT_TRUNCATED
+            )
+        );
+        let short = cap_result(Err(ToolError::new("fine")), 10).unwrap_err();
+        assert_eq!(short.message(), "fine");
     }
 
     #[test]

@@ -27,7 +27,7 @@ use rmcp::model::{
     PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use crate::content::tool_result_to_call_result;
@@ -107,11 +107,29 @@ impl Gateway {
         &self.inner.listed
     }
 
-    /// Serves one client on this process's stdin and stdout until it disconnects.
+    /// Serves one client on this process's stdin and stdout until it disconnects, reading
+    /// messages of at most [`MAX_MESSAGE_BYTES`](crate::framing::MAX_MESSAGE_BYTES); every
+    /// request gets an answer, see [`framing`](crate::framing).
     pub async fn serve_stdio(self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        let running = self.serve(rmcp::transport::stdio()).await?;
-        running.waiting().await?;
-        Ok(())
+        let (stdin, stdout) = rmcp::transport::stdio();
+        self.serve_lines(stdin, stdout, crate::framing::MAX_MESSAGE_BYTES)
+            .await
+    }
+
+    /// Serves one client that writes `reader` and reads `writer`, one JSON-RPC message a
+    /// line, until it closes `reader`: messages longer than `max_message_bytes` are refused
+    /// unread, and every request gets an answer, see [`framing`](crate::framing).
+    pub async fn serve_lines<R, W>(
+        self,
+        reader: R,
+        writer: W,
+        max_message_bytes: usize,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        crate::framing::serve(self, reader, writer, max_message_bytes).await
     }
 
     async fn run(

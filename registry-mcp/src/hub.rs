@@ -12,7 +12,10 @@ use serde_json::Value;
 use tokio::sync::Notify;
 
 use crate::config::{McpConfig, ServerSpec};
-use crate::connection::{Connection, ServerError, Timeouts};
+use crate::connection::Connection;
+use crate::content::cap_result;
+use crate::limits::{Limits, Timeouts};
+use crate::server_error::{Problem, ServerError};
 
 /// Where a server stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +72,7 @@ enum SlotState {
 pub struct McpHub {
     slots: Vec<Slot>,
     timeouts: Timeouts,
+    limits: Limits,
     changed: Arc<Notify>,
     connected: Notify,
 }
@@ -85,7 +89,16 @@ impl McpHub {
     /// Connects every server of `config` side by side and returns when each is connected or
     /// failed (a server that hangs fails at its timeout; none holds up the others).
     pub async fn connect(config: &McpConfig, timeouts: Timeouts) -> Arc<McpHub> {
-        let hub = McpHub::pending(config, timeouts);
+        McpHub::connect_with(config, timeouts, Limits::default()).await
+    }
+
+    /// [`connect`](Self::connect) with other [`Limits`] on what the servers send.
+    pub async fn connect_with(
+        config: &McpConfig,
+        timeouts: Timeouts,
+        limits: Limits,
+    ) -> Arc<McpHub> {
+        let hub = McpHub::pending(config, timeouts, limits);
         let all = (0..hub.slots.len()).map(|i| hub.connect_slot(i));
         futures_util::future::join_all(all).await;
         hub
@@ -94,7 +107,12 @@ impl McpHub {
     /// Starts connecting every server of `config` in the background and returns at once, each
     /// server pending until its tools arrive. Needs a tokio runtime.
     pub fn start(config: &McpConfig, timeouts: Timeouts) -> Arc<McpHub> {
-        let hub = McpHub::pending(config, timeouts);
+        McpHub::start_with(config, timeouts, Limits::default())
+    }
+
+    /// [`start`](Self::start) with other [`Limits`] on what the servers send.
+    pub fn start_with(config: &McpConfig, timeouts: Timeouts, limits: Limits) -> Arc<McpHub> {
+        let hub = McpHub::pending(config, timeouts, limits);
         for i in 0..hub.slots.len() {
             let hub = Arc::clone(&hub);
             tokio::spawn(async move { hub.connect_slot(i).await });
@@ -102,7 +120,7 @@ impl McpHub {
         hub
     }
 
-    fn pending(config: &McpConfig, timeouts: Timeouts) -> Arc<McpHub> {
+    fn pending(config: &McpConfig, timeouts: Timeouts, limits: Limits) -> Arc<McpHub> {
         let slots = config
             .servers
             .iter()
@@ -115,6 +133,7 @@ impl McpHub {
         Arc::new(McpHub {
             slots,
             timeouts,
+            limits,
             changed: Arc::new(Notify::new()),
             connected: Notify::new(),
         })
@@ -127,7 +146,10 @@ impl McpHub {
         let name = &slot.spec.name;
         let outcome =
             match Connection::open(&slot.spec, self.timeouts, Arc::clone(&self.changed)).await {
-                Ok(connection) => match connection.list_tools(name, self.timeouts.list).await {
+                Ok(connection) => match connection
+                    .list_tools(name, self.timeouts.list, &self.limits)
+                    .await
+                {
                     Ok(listed) => Ok((connection, listed)),
                     Err(error) => {
                         connection.close().await;
@@ -220,7 +242,7 @@ impl McpHub {
                     SlotState::Connected { connection, .. } if connection.is_closed() => {
                         ServerState::Failed(ServerError {
                             server: slot.spec.name.clone(),
-                            problem: crate::connection::Problem::Closed,
+                            problem: Problem::Closed,
                             stderr: None,
                         })
                     }
@@ -288,7 +310,9 @@ impl McpHub {
                 _ => continue,
             };
             let name = &slot.spec.name;
-            let listed = connection.list_tools(name, self.timeouts.list).await;
+            let listed = connection
+                .list_tools(name, self.timeouts.list, &self.limits)
+                .await;
             *write(&slot.state) = match listed {
                 Ok(listed) => SlotState::Connected { connection, listed },
                 Err(error) => SlotState::Failed(error),
@@ -335,7 +359,8 @@ impl McpCaller for McpHub {
     fn call_tool<'a>(&'a self, call: McpCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
             let connection = self.connection(call.server)?;
-            connection.call(call, self.timeouts.call).await
+            let outcome = connection.call(call, &self.timeouts).await;
+            cap_result(outcome, self.limits.max_result_chars)
         })
     }
 }

@@ -37,7 +37,8 @@
 //!   up or breaks the others.
 //! * The handshake is rmcp's `Auto` lifecycle: `server/discover` (2026-07-28) first, the
 //!   `initialize` handshake (2025-11-25) for servers that do not know it. `tools/list` pages are
-//!   all followed.
+//!   all followed, within the [`Limits`] (a listing past them fails the server, naming the
+//!   limit; see [`limits`]).
 //! * The tools become pool entries through [`registry_core::mcp::load_servers`], named in the
 //!   order of the configuration, so the live pool equals the pool of the same lists captured
 //!   to files.
@@ -46,10 +47,17 @@
 //!   stale; [`McpHub::changed`] wakes and [`McpHub::refresh`] fetches its tools again.
 //! * A server whose session ends (the process exited) leaves the pool; [`McpHub::reconnect`]
 //!   (or [`McpHub::keep_connected`]) starts it again, with a doubling wait between failed tries.
-//! * A call runs with the per-call timeout, which each progress notification restarts; the
-//!   turn's cancellation (or the runner dropping the call) sends `notifications/cancelled`;
-//!   progress reaches the turn's progress sink; results map to the tool's output as
-//!   [`content`] describes.
+//! * A call runs with the per-call timeout, which each progress notification restarts, and
+//!   ends at [`Timeouts::call_total`] however much progress it sends; the turn's cancellation
+//!   (or the runner dropping the call) sends `notifications/cancelled`; progress reaches the
+//!   turn's progress sink; results map to the tool's output as [`content`] describes, cut at
+//!   [`Limits::max_result_chars`].
+//! * What a server wrote (its stderr tail, its error messages) is printed with its control
+//!   characters escaped ([`registry_core::printable`]) wherever [`ServerError`] is shown.
+//!
+//! # What the gateway guarantees (server)
+//! Every request gets an answer, also one it cannot read: [`framing`] reads the client's
+//! lines with a cap and answers what rmcp would drop with a JSON-RPC error.
 //!
 //! Streamable HTTP entries (`"url"`) are read but not connected by this build: they are
 //! reported failed, saying so.
@@ -61,14 +69,22 @@ pub mod config;
 mod connection;
 pub mod content;
 #[cfg(feature = "server")]
+pub mod framing;
+#[cfg(feature = "server")]
 pub mod gateway;
 #[cfg(feature = "client")]
 mod hub;
+#[cfg(feature = "client")]
+pub mod limits;
+#[cfg(feature = "client")]
+mod server_error;
 
 pub use config::{ConfigError, McpConfig, ServerSpec, Transport};
-#[cfg(feature = "client")]
-pub use connection::{Problem, ServerError, Timeouts};
 #[cfg(feature = "server")]
 pub use gateway::{Gateway, GatewayMode};
 #[cfg(feature = "client")]
 pub use hub::{McpHub, ServerState, ServerStatus};
+#[cfg(feature = "client")]
+pub use limits::{Limits, Timeouts};
+#[cfg(feature = "client")]
+pub use server_error::{Problem, ServerError};

@@ -506,7 +506,10 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// Marks an output cut to the tool's limit.
 pub const OUTPUT_TRUNCATED: &str = "\n… [output truncated]";
 
-fn cap_output(output: ToolOutput, limit: Option<usize>) -> ToolOutput {
+/// `output` cut to `limit` characters (as text, for JSON), the cut marked with
+/// [`OUTPUT_TRUNCATED`]; images and block lists are returned as they are. What dispatch does
+/// with a tool's `max_result_size_chars`, for a host that caps output of its own.
+pub fn cap_output(output: ToolOutput, limit: Option<usize>) -> ToolOutput {
     let Some(limit) = limit else {
         return output;
     };

@@ -163,3 +163,12 @@ impl Peers {
         ServerSpec::stdio(name, self.bin("venv/bin/python"), ["-c", code])
     }
 }
+
+/// The hostile server of `registry-mcp/tests/peers/hostile.py` in `mode` (plain Python, no SDK:
+/// it needs only `python3`, not the installed peers).
+pub fn hostile(name: &str, mode: &[&str]) -> ServerSpec {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/hostile.py");
+    let mut args = vec![script.to_string_lossy().into_owned()];
+    args.extend(mode.iter().map(|arg| (*arg).to_owned()));
+    ServerSpec::stdio(name, "python3", args)
+}

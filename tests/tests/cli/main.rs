@@ -260,6 +260,7 @@ const CONTEXTS: [&str; 6] = [
 mod common;
 
 mod call;
+mod hostile_peers;
 mod mcp;
 mod pool;
 mod render;

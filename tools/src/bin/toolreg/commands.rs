@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use registry_core::dispatch::{Dispatcher, ToolUse};
+use registry_core::printable::{Layout, printable};
 use registry_core::render::{self, OpenAiFormat};
 use registry_core::search::{SearchEngine, Strategy};
 use registry_core::{ToolInfo, TurnOptions};
@@ -24,12 +25,18 @@ const MAX_QUERIES_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// The largest `turn` input read: 64 MiB.
 const MAX_TURN_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Runs a command.
+/// Runs a command. Its error may quote a peer (an MCP server's message, a name from a
+/// `tools/list` file): it is returned with its control characters escaped.
 pub fn run(args: Args) -> Result<ExitCode> {
+    run_command(args).map_err(|error| printable(&error, Layout::Lines).into_owned())
+}
+
+fn run_command(args: Args) -> Result<ExitCode> {
     let pool = || -> Result<Setup> {
         let setup = setup(&args.pool)?;
+        // Warnings quote the servers and the tools/list files.
         for warning in &setup.warnings {
-            eprintln!("warning: {warning}");
+            eprintln!("warning: {}", printable(warning, Layout::Lines));
         }
         Ok(setup)
     };
@@ -414,7 +421,8 @@ fn mcp_servers(args: &crate::cli::PoolArgs, json: bool) -> Result<ExitCode> {
     }
     let width = rows
         .iter()
-        .filter_map(|row| row["name"].as_str().map(str::len))
+        .filter_map(|row| row["name"].as_str())
+        .map(|name| printable(name, Layout::OneLine).len())
         .max()
         .unwrap_or(4)
         .max(4);
@@ -423,7 +431,9 @@ fn mcp_servers(args: &crate::cli::PoolArgs, json: bool) -> Result<ExitCode> {
         "NAME", "STATE", "PROTOCOL", "TOOLS"
     );
     for row in &rows {
-        let field = |key: &str| row[key].as_str().unwrap_or("").to_owned();
+        // One line a server, whatever it wrote.
+        let field =
+            |key: &str| printable(row[key].as_str().unwrap_or(""), Layout::OneLine).into_owned();
         let tools = row["tools"]
             .as_u64()
             .map_or(String::new(), |n| n.to_string());

@@ -1,0 +1,82 @@
+//! Why a server is not connected: the problem, and the end of what it wrote to stderr.
+
+use std::fmt;
+use std::time::Duration;
+
+use registry_core::printable::{Layout, printable};
+
+/// Why a server is not connected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// The entry names a transport this build does not connect.
+    Unsupported(String),
+    /// The process could not be started.
+    Spawn(String),
+    /// A stage did not finish in time: `handshake` or `tools/list`.
+    TimedOut {
+        /// The stage.
+        stage: &'static str,
+        /// The time it had.
+        after: Duration,
+    },
+    /// The handshake failed (the process exited, or spoke no MCP).
+    Handshake(String),
+    /// `tools/list` failed.
+    ListTools(String),
+    /// `tools/list` went past one of the [`Limits`]; the server is not connected.
+    ListOverLimit {
+        /// The field of [`Limits`] that sets the limit (`max_page_bytes`, …).
+        limit: &'static str,
+        /// What went past it.
+        detail: String,
+    },
+    /// The session ended.
+    Closed,
+}
+
+/// A server that could not be connected, or no longer is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerError {
+    /// The server, as configured.
+    pub server: String,
+    /// What went wrong.
+    pub problem: Problem,
+    /// The end of what the server wrote to stderr, when it wrote anything.
+    pub stderr: Option<String>,
+}
+
+impl fmt::Display for ServerError {
+    /// The problem and the stderr tail, every control character escaped (see
+    /// [`registry_core::printable`]): this text is printed on terminals.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::new();
+        self.write_raw(&mut text)?;
+        f.write_str(&printable(&text, Layout::Lines))
+    }
+}
+
+impl ServerError {
+    fn write_raw(&self, f: &mut impl fmt::Write) -> fmt::Result {
+        write!(f, "MCP server `{}`: ", self.server)?;
+        match &self.problem {
+            Problem::Unsupported(what) => write!(f, "{what}")?,
+            Problem::Spawn(error) => write!(f, "could not start it: {error}")?,
+            Problem::TimedOut { stage, after } => {
+                write!(f, "{stage} timed out after {:.1} s", after.as_secs_f64())?;
+            }
+            Problem::Handshake(error) => write!(f, "handshake failed: {error}")?,
+            Problem::ListTools(error) => write!(f, "tools/list failed: {error}")?,
+            Problem::ListOverLimit { limit, detail } => {
+                write!(f, "tools/list stopped: {detail} (Limits::{limit})")?;
+            }
+            Problem::Closed => write!(f, "the session ended")?,
+        }
+        if let Some(stderr) = &self.stderr {
+            write!(f, " (stderr: {})", stderr.trim())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ServerError {}
