@@ -300,3 +300,95 @@ fn a_toolreg_gateway_serves_another_toolreg_on_the_2026_lane() {
     let content: Value = serde_json::from_str(result["content"].as_str().unwrap()).unwrap();
     assert_eq!(content["timezone"], "UTC", "two hops: {result}");
 }
+
+/// Runs `commands` through Bash on `toolreg mcp serve --builtins Bash,…` (with `args` before
+/// `mcp serve`) from the Python SDK's client, in `dir`; what the client saw.
+fn bash_through_the_gateway(dir: &Path, args: &[&str], commands: &[&str]) -> Value {
+    let python = peers().unwrap().join("venv/bin/python");
+    let output = std::process::Command::new(python)
+        .arg(scripts().join("bash_client.py"))
+        .arg(serde_json::to_string(commands).unwrap())
+        .arg("--")
+        .arg(binary())
+        .args(args)
+        .args([
+            "--no-demo",
+            "mcp",
+            "serve",
+            "--builtins",
+            "Bash,Edit,NotebookEdit,Read",
+            "--mode",
+            "direct",
+        ])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn gateway_bash_without_an_allow_rule_refuses_every_command_that_changes_something() {
+    if peers().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let commands = [
+        "touch made",
+        "git status; touch made",
+        "echo x > made",
+        "setsid touch made",
+        "x='a[$(touch made)]'; let x",
+    ];
+    let seen = bash_through_the_gateway(dir.path(), &[], &commands);
+    for tool in ["Bash", "Edit", "NotebookEdit"] {
+        assert_eq!(
+            seen["annotations"][tool]["destructiveHint"], true,
+            "{tool}: {seen}"
+        );
+    }
+    assert_eq!(seen["annotations"]["Read"]["readOnlyHint"], true, "{seen}");
+    for result in seen["results"].as_array().unwrap() {
+        assert_eq!(result["is_error"], true, "{result}");
+        assert!(
+            result["text"].as_str().unwrap().contains("approver"),
+            "refused for lack of an approver: {result}"
+        );
+    }
+    assert!(!dir.path().join("made").exists(), "a command ran");
+}
+
+#[test]
+fn gateway_bash_with_an_allow_rule_runs_exactly_what_it_names() {
+    if peers().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    let seen = bash_through_the_gateway(
+        dir.path(),
+        &["--allow", "Bash(git status:*)"],
+        &[
+            "git status",
+            "git status; touch made",
+            "git status && git stash",
+        ],
+    );
+    let results = seen["results"].as_array().unwrap();
+    assert_eq!(results[0]["is_error"], false, "{seen}");
+    assert!(
+        results[0]["text"].as_str().unwrap().contains("On branch"),
+        "{seen}"
+    );
+    assert_eq!(results[1]["is_error"], true, "{seen}");
+    assert_eq!(results[2]["is_error"], true, "{seen}");
+    assert!(!dir.path().join("made").exists(), "touch ran");
+}
