@@ -10,6 +10,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use crate::permissions::{PathGuard, PermissionContext};
+use crate::sandbox::Sandboxing;
 use crate::searcher::ToolSearcher;
 use crate::switches::Switches;
 
@@ -94,6 +95,7 @@ pub struct ToolContext<'a> {
     permissions: Option<&'a PermissionContext>,
     cancel: Option<&'a CancellationToken>,
     progress: Option<&'a ProgressSink>,
+    sandboxing: Option<&'a Sandboxing>,
 }
 
 impl fmt::Debug for ToolContext<'_> {
@@ -120,6 +122,7 @@ impl<'a> ToolContext<'a> {
             permissions: None,
             cancel: None,
             progress: None,
+            sandboxing: None,
         }
     }
 
@@ -206,6 +209,18 @@ impl<'a> ToolContext<'a> {
                 done,
             });
         }
+    }
+
+    /// Attaches whether commands run sandboxed (dispatch does).
+    pub fn with_sandboxing(mut self, sandboxing: &'a Sandboxing) -> Self {
+        self.sandboxing = Some(sandboxing);
+        self
+    }
+
+    /// Whether commands run sandboxed: [`Sandboxing::Off`] when nothing was attached.
+    pub fn sandboxing(&self) -> &'a Sandboxing {
+        static OFF: Sandboxing = Sandboxing::Off;
+        self.sandboxing.unwrap_or(&OFF)
     }
 
     /// Resolves `path` against [`cwd`](Self::cwd).
