@@ -141,14 +141,19 @@ fn sandboxed_bash_cannot_write_outside_the_working_directory() {
     let proj = project.proj();
     let ctx = ToolContext::new(&proj, &switches).with_sandboxing(&sandboxing);
     let host_tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let etc = PathBuf::from(format!("/etc/toolreg-sandbox-test-{}", std::process::id()));
     let command = format!(
         "echo x > ../outside/written.txt; echo x > {host_tmp}/written.txt; \
-         touch ../outside/public.txt -d 2000-01-01; echo x > /etc/toolreg-sandbox-test; \
+         touch ../outside/public.txt -d 2000-01-01; echo x > {etc}; \
          echo inside > inside.txt",
-        host_tmp = host_tmp.path().display()
+        host_tmp = host_tmp.path().display(),
+        etc = etc.display(),
     );
     let bash: BashTool = serde_json::from_value(json!({ "command": command })).unwrap();
     let output = common::block_on(bash.call(&ctx)).map(|out| out.into_tool_output());
+    // Removed before any assertion, so a failing run leaves nothing in /etc.
+    let written_in_etc = etc.exists();
+    let _ = std::fs::remove_file(&etc);
     let Ok(ToolOutput::Text(output)) = output else {
         panic!("{output:?}")
     };
@@ -158,7 +163,7 @@ fn sandboxed_bash_cannot_write_outside_the_working_directory() {
         "{output}"
     );
     assert!(!host_tmp.path().join("written.txt").exists(), "{output}");
-    assert!(!Path::new("/etc/toolreg-sandbox-test").exists(), "{output}");
+    assert!(!written_in_etc, "{output}");
     let modified = std::fs::metadata(project.root.join("outside/public.txt"))
         .unwrap()
         .modified()
@@ -367,4 +372,31 @@ fn detection_says_why_when_bwrap_is_missing_or_broken() {
         matches!(&broken, Sandboxing::Unavailable(why) if why.contains("/bin/false")),
         "{broken:?}"
     );
+}
+
+#[test]
+fn a_sandboxed_command_has_no_capabilities_and_cannot_unmount_a_mask() {
+    let Some(sandbox) = sandbox() else { return };
+    let project = Project::new();
+    let output = project.run(
+        &sandbox,
+        "grep CapEff /proc/self/status; umount secrets; umount -l private.txt; \
+         mount -t tmpfs none docs; cat secrets/key.txt private.txt",
+    );
+    assert!(output.contains("CapEff:\t0000000000000000"), "{output}");
+    assert!(!output.contains(SECRET), "{output}");
+}
+
+#[test]
+fn nested_user_namespaces_are_refused_where_bwrap_can_disable_them() {
+    let Some(sandbox) = sandbox() else { return };
+    if !sandbox.blocks_nested_user_namespaces() {
+        eprintln!("skipped: bwrap or the kernel cannot disable nested user namespaces here");
+        return;
+    }
+    let project = Project::new();
+    // With a user namespace of its own a command would regain capabilities there.
+    let output = project.run(&sandbox, "unshare -U -r true && echo nested");
+    assert!(!output.contains("nested"), "{output}");
+    assert!(output.contains("unshare failed"), "{output}");
 }
