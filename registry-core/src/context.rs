@@ -10,6 +10,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use crate::permissions::{PathGuard, PermissionContext};
+use crate::sandbox::Sandboxing;
 use crate::searcher::ToolSearcher;
 use crate::switches::Switches;
 
@@ -95,6 +96,7 @@ pub struct ToolContext<'a> {
     cancel: Option<&'a CancellationToken>,
     progress: Option<&'a ProgressSink>,
     checked_path: Option<&'a Path>,
+    sandboxing: Option<&'a Sandboxing>,
 }
 
 impl fmt::Debug for ToolContext<'_> {
@@ -122,6 +124,7 @@ impl<'a> ToolContext<'a> {
             cancel: None,
             progress: None,
             checked_path: None,
+            sandboxing: None,
         }
     }
 
@@ -163,6 +166,11 @@ impl<'a> ToolContext<'a> {
     pub fn with_permissions(mut self, permissions: &'a PermissionContext) -> Self {
         self.permissions = Some(permissions);
         self
+    }
+
+    /// The session's permission rules, when attached.
+    pub fn permissions(&self) -> Option<&'a PermissionContext> {
+        self.permissions
     }
 
     /// The deny path rules for `tool` (and the `also` tools) below this context's working
@@ -223,6 +231,18 @@ impl<'a> ToolContext<'a> {
     /// in after the check fails the open instead of leading elsewhere. `None` outside dispatch.
     pub fn checked_path(&self) -> Option<&'a Path> {
         self.checked_path
+    }
+
+    /// Attaches whether commands run sandboxed (dispatch does).
+    pub fn with_sandboxing(mut self, sandboxing: &'a Sandboxing) -> Self {
+        self.sandboxing = Some(sandboxing);
+        self
+    }
+
+    /// Whether commands run sandboxed: [`Sandboxing::Off`] when nothing was attached.
+    pub fn sandboxing(&self) -> &'a Sandboxing {
+        static OFF: Sandboxing = Sandboxing::Off;
+        self.sandboxing.unwrap_or(&OFF)
     }
 
     /// Resolves `path` against [`cwd`](Self::cwd).

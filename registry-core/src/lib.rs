@@ -118,6 +118,10 @@
 //! nothing out; [`claude_code`] is the design's (`lesson-14-tool-registry.zh.txt`), which the
 //! `tools` crate and its CLI use.
 //!
+//! # Sandbox and process lifetimes
+//! [`sandbox`] runs commands under an OS sandbox ([`sandbox::Sandboxing`], bubblewrap on Linux)
+//! and starts processes that die with their owner ([`sandbox::contained`]).
+//!
 //! # Registration
 //! Tools register through `inventory`, which works where the platform runs constructors
 //! (Linux, macOS, Windows, the BSDs); its order is unspecified, so [`builtins`] sorts. A binary
@@ -151,6 +155,7 @@ pub mod printable;
 pub mod profile;
 pub mod registry;
 pub mod render;
+pub mod sandbox;
 pub mod schema;
 pub mod search;
 pub mod searcher;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use registry_core::dispatch::McpCall;
 use registry_core::printable::{Layout, printable};
+use registry_core::sandbox::contained;
 use registry_core::{ToolError, ToolOutput};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientCapabilities,
@@ -117,10 +118,13 @@ impl Connection {
                 None,
             ));
         };
-        let mut child = tokio::process::Command::new(command);
+        // Contained: what the server starts (behind `sh -c`, npx or uvx, its helpers) dies
+        // with it, and it dies with this process (registry_core::sandbox::contained).
+        let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+        let mut child = tokio::process::Command::from(contained(command.as_ref(), &args));
         // Killed when its session is dropped, also when no runtime is left to run rmcp's own
         // cleanup (a hub dropped while the server still starts, or at the end of a program).
-        child.args(args).envs(env).kill_on_drop(true);
+        child.envs(env).kill_on_drop(true);
         if let Some(dir) = cwd {
             child.current_dir(dir);
         }

@@ -1,13 +1,17 @@
 //! Bash: runs a shell command and reports its output and exit code.
 
+use std::ffi::{OsStr, OsString};
 use std::io::Read as _;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use registry_core::permissions::shell;
+use registry_core::sandbox::{SandboxPolicy, Sandboxing, contained};
 use registry_core::{PermissionDecision, Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+
+use crate::names::{EDIT, READ};
 
 /// The timeout when the input gives none: two minutes.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
@@ -79,7 +83,12 @@ impl Tool for BashTool {
 
     /// When no rule decides: a command line whose every simple command only reads (the
     /// documented read-only list, [`shell::READ_ONLY`]) runs; anything else asks.
-    fn check_permissions(&self, _: &ToolContext<'_>) -> PermissionDecision {
+    fn check_permissions(&self, ctx: &ToolContext<'_>) -> PermissionDecision {
+        if let Sandboxing::Unavailable(why) = ctx.sandboxing() {
+            return PermissionDecision::Ask(format!(
+                "the sandbox is unavailable ({why}), so every command asks"
+            ));
+        }
         match shell::split(&self.command) {
             Ok(commands) => match commands.iter().find(|command| !command.read_only) {
                 None if !commands.is_empty() => PermissionDecision::Allow,
@@ -148,24 +157,22 @@ async fn run_shell(
     let writer_err = writer
         .try_clone()
         .map_err(|e| ToolError::new(format!("could not create a pipe: {e}")))?;
-    let mut cmd = tokio::process::Command::new("bash");
-    cmd.arg("-c")
-        .arg(command)
-        .current_dir(cwd)
+    let mut cmd = tokio::process::Command::from(shell_command(command, ctx)?);
+    cmd.current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(writer)
         .stderr(writer_err)
         .kill_on_drop(true);
-    // A group of its own, so a timeout can kill the shell and everything it started.
-    #[cfg(unix)]
-    cmd.process_group(0);
     let spawned = cmd.spawn();
     // The command holds the pipe's write ends; drop them so the reader sees the end of output.
     drop(cmd);
     let child = spawned
         .map_err(|e| ToolError::new(format!("could not start `bash` in {}: {e}", cwd.display())))?;
     // Kills the group if this future is dropped (a cancelled turn) before the shell is reaped.
-    let mut group = Group(Some(child));
+    let mut group = Group {
+        pgid: child.id(),
+        child: Some(child),
+    };
 
     let capture = Arc::new(Mutex::new(Capture::default()));
     let (done_tx, done_rx) = tokio::sync::oneshot::channel();
@@ -192,7 +199,7 @@ async fn run_shell(
     });
 
     let waited = {
-        let Some(child) = group.0.as_mut() else {
+        let Some(child) = group.child.as_mut() else {
             return Err(ToolError::new("the command's process was lost"));
         };
         tokio::select! {
@@ -202,7 +209,10 @@ async fn run_shell(
     };
     let status = match waited {
         Some(Ok(status)) => {
-            group.0 = None;
+            group.child = None;
+            // What the shell left in its group (background jobs) ends with the call. In the
+            // sandbox the namespace is gone already; this is for the unsandboxed fallback.
+            group.kill_rest();
             Some(status)
         }
         Some(Err(e)) => {
@@ -223,39 +233,75 @@ async fn run_shell(
     })
 }
 
+/// `bash -c command`: in the sandbox when it is on (which also ends every process the command
+/// started when the shell exits or is killed), else [`contained`] (a PID namespace of its own
+/// where bwrap works, else a process group with the parent-death signal). Either way in a
+/// process group of its own, so a timeout can kill the shell and everything it started.
+fn shell_command(command: &str, ctx: &ToolContext<'_>) -> Result<std::process::Command, ToolError> {
+    let program = OsStr::new("bash");
+    let args = [OsString::from("-c"), OsString::from(command)];
+    Ok(match ctx.sandboxing() {
+        Sandboxing::On(sandbox) => {
+            let cwd = std::fs::canonicalize(ctx.cwd).map_err(|e| {
+                ToolError::new(format!(
+                    "the working directory {} cannot be used: {e}",
+                    ctx.cwd.display()
+                ))
+            })?;
+            let policy = match ctx.permissions() {
+                Some(rules) => rules
+                    .sandbox_policy(&cwd, &[READ], &[EDIT])
+                    .map_err(|e| ToolError::new(format!("the sandbox cannot be set up: {e}")))?,
+                None => SandboxPolicy {
+                    writable: vec![cwd.clone()],
+                    network: true,
+                    ..SandboxPolicy::default()
+                },
+            };
+            sandbox.command(&policy, program, &args, &cwd)
+        }
+        Sandboxing::Off | Sandboxing::Unavailable(_) => contained(program, &args),
+    })
+}
+
 /// The shell, until it is reaped: dropping it kills its whole process group.
-struct Group(Option<tokio::process::Child>);
+struct Group {
+    /// The shell; `None` once reaped.
+    child: Option<tokio::process::Child>,
+    /// The group's id: the shell's pid.
+    pgid: Option<u32>,
+}
 
 impl Group {
     /// Kills the process group and reaps the shell.
     async fn kill(&mut self) {
-        if let Some(mut child) = self.0.take() {
-            kill_group(&child);
+        self.kill_rest();
+        if let Some(mut child) = self.child.take() {
             let _ = child.kill().await;
+        }
+    }
+
+    /// Sends SIGKILL to the process group (the shell and what it started in the group).
+    fn kill_rest(&self) {
+        #[cfg(unix)]
+        if let Some(pgid) = self.pgid.and_then(|pid| i32::try_from(pid).ok()) {
+            // SAFETY: kill(2) with a negative pid signals the process group created at spawn;
+            // it touches no memory of ours. The id stays the group's while any member lives
+            // (the shell's zombie included); once none does, the signal finds no group, as
+            // pids are handed out in a cycle and this runs right after the shell is reaped.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
         }
     }
 }
 
 impl Drop for Group {
     fn drop(&mut self) {
-        if let Some(child) = &self.0 {
-            kill_group(child);
+        if self.child.is_some() {
+            self.kill_rest();
         }
     }
-}
-
-/// Sends SIGKILL to the command's process group (the shell and its children).
-fn kill_group(child: &tokio::process::Child) {
-    #[cfg(unix)]
-    if let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok()) {
-        // SAFETY: kill(2) with a negative pid signals the process group we created at spawn;
-        // it touches no memory of ours.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = child;
 }
 
 /// Decodes the kept bytes (invalid UTF-8 replaced) and cuts to [`MAX_OUTPUT_CHARS`] with a

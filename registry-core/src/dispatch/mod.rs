@@ -43,6 +43,7 @@ pub use error::DispatchError;
 use crate::context::{ProgressSink, State, ToolContext};
 use crate::env::Env;
 use crate::permissions::{Access, PermissionContext, PermissionMode, Subject, Verdict};
+use crate::sandbox::Sandboxing;
 use crate::search::{SearchEngine, SearchOutput, Strategy, ToolSearcher};
 use crate::tool::{BoxFuture, PermissionDecision, ToolError, ToolOutput, json_kind};
 use crate::tool_info::{ToolInfo, find_tool};
@@ -170,6 +171,7 @@ pub struct Dispatcher {
     loaded: Arc<HashSet<String>>,
     mcp: Option<Arc<dyn McpCaller>>,
     approver: Option<Arc<dyn Approver>>,
+    sandboxing: Arc<Sandboxing>,
 }
 
 impl std::fmt::Debug for Dispatcher {
@@ -206,6 +208,7 @@ impl Dispatcher {
             loaded: Arc::default(),
             mcp: None,
             approver: None,
+            sandboxing: Arc::default(),
         }
     }
 
@@ -239,6 +242,17 @@ impl Dispatcher {
     pub fn with_approver(mut self, approver: Arc<dyn Approver>) -> Self {
         self.approver = Some(approver);
         self
+    }
+
+    /// Whether commands run sandboxed (Bash's); [`Sandboxing::Off`] by default.
+    pub fn with_sandboxing(mut self, sandboxing: Sandboxing) -> Self {
+        self.sandboxing = Arc::new(sandboxing);
+        self
+    }
+
+    /// Whether commands run sandboxed.
+    pub fn sandboxing(&self) -> &Sandboxing {
+        &self.sandboxing
     }
 
     /// The pool.
@@ -282,7 +296,8 @@ impl Dispatcher {
             .with_state(&self.state)
             .with_permissions(&self.rules)
             .with_cancellation(cancel)
-            .with_searcher(&*self.searcher);
+            .with_searcher(&*self.searcher)
+            .with_sandboxing(&self.sandboxing);
         if let Some(progress) = progress {
             ctx = ctx.with_progress(progress);
         }

@@ -146,6 +146,11 @@ impl PermissionContext {
         self
     }
 
+    /// The directories, besides the project root, inside which writes need no asking.
+    pub fn working_directories(&self) -> impl Iterator<Item = &Path> {
+        self.additional_dirs.iter().map(PathBuf::as_path)
+    }
+
     /// The project root, when one was set.
     pub fn project_root(&self) -> Option<&Path> {
         self.project_root.as_deref()

@@ -9,9 +9,11 @@
 //! more than [`MAX_EXPAND_VISITS`] entries, and a `~/` rule without a home directory, are
 //! errors: the caller should refuse rather than run with a rule left out.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::path::PathGuard;
+use super::context::{OutsideWrites, PermissionContext};
+use super::path::{PathGuard, absolute, resolve_base};
+use crate::sandbox::SandboxPolicy;
 
 /// The most directory entries one expansion visits.
 pub const MAX_EXPAND_VISITS: usize = 100_000;
@@ -105,6 +107,39 @@ impl PathGuard {
             }
         }
         Ok(shallowest)
+    }
+}
+
+impl PermissionContext {
+    /// What a command run from `cwd` may touch under these rules, for the sandbox: writes in
+    /// the working directories (anywhere with [`OutsideWrites::Allow`]), except the paths the
+    /// deny rules of `write_tools` cover, which stay read-only; the paths the deny rules of
+    /// `read_tools` cover hidden; the network on. Errors when a deny rule cannot be expanded
+    /// (see the module docs): run nothing then.
+    pub fn sandbox_policy(
+        &self,
+        cwd: &Path,
+        read_tools: &[&str],
+        write_tools: &[&str],
+    ) -> Result<SandboxPolicy, ExpandError> {
+        let covered = |tools: &[&str]| match tools.split_first() {
+            Some((tool, also)) => self.path_guard(tool, also, cwd).covered_paths(),
+            None => Ok(Vec::new()),
+        };
+        let writable = if self.outside_writes == OutsideWrites::Allow {
+            vec![PathBuf::from("/")]
+        } else {
+            std::iter::once(self.project_root().unwrap_or(cwd))
+                .chain(self.working_directories())
+                .map(|dir| resolve_base(&absolute(cwd, dir)))
+                .collect()
+        };
+        Ok(SandboxPolicy {
+            writable,
+            read_only: covered(write_tools)?,
+            hidden: covered(read_tools)?,
+            network: true,
+        })
     }
 }
 

@@ -62,6 +62,13 @@ pub struct PoolArgs {
     /// The host embeds fast search tools: leave out Glob and Grep.
     #[arg(long, global = true)]
     pub embedded_search: bool,
+    /// Run Bash without the OS sandbox (bubblewrap), which is on by default where it works.
+    #[arg(long, global = true)]
+    pub no_sandbox: bool,
+    /// Sandboxed commands get no network (a network namespace of their own, loopback only);
+    /// by default they keep the host's.
+    #[arg(long, global = true)]
+    pub no_network: bool,
 }
 
 /// A permission mode.

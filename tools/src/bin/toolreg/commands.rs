@@ -248,7 +248,8 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
 
 /// The dispatcher for the pool: the CLI's working directory, the in-memory host, the seed
 /// search engine, the live servers of `--mcp-config` (the tools of `--mcp` files have no
-/// server to call), and no approver (a call that asks is refused).
+/// server to call), the OS sandbox for Bash unless `--no-sandbox` (probed here, so only the
+/// commands that run tools probe it), and no approver (a call that asks is refused).
 fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let engine = SearchEngine::new(setup.pool.clone(), Strategy::Seed);
@@ -259,7 +260,8 @@ fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
         cwd,
     )
     .with_state(tools::default_state())
-    .with_searcher(Arc::new(engine));
+    .with_searcher(Arc::new(engine))
+    .with_sandboxing(setup.sandbox.detect());
     #[cfg(feature = "mcp")]
     let dispatcher = match &setup.live {
         Some(hub) => dispatcher.with_mcp(hub.clone()),

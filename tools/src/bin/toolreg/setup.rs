@@ -7,6 +7,7 @@ use std::sync::Arc;
 use registry_core::claude_code::{self, switch};
 use registry_core::mcp::load_servers;
 use registry_core::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
+use registry_core::sandbox::Sandboxing;
 use registry_core::{AgentKind, Env, ToolInfo, assemble_tool_pool, filter_tools_for_agent};
 use serde_json::Value;
 
@@ -23,6 +24,38 @@ pub struct Setup {
     pub runtime: tokio::runtime::Runtime,
     #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub live: Option<Live>,
+    /// `--no-sandbox`, `--no-network`.
+    pub sandbox: SandboxChoice,
+}
+
+/// What the command line asks of the sandbox.
+#[derive(Debug, Clone, Copy)]
+pub struct SandboxChoice {
+    /// Sandbox Bash where it works (not `--no-sandbox`).
+    pub wanted: bool,
+    /// Sandboxed commands keep the network (not `--no-network`).
+    pub network: bool,
+}
+
+impl SandboxChoice {
+    /// Probes the sandbox when it is wanted; when it does not work here, says so in one line
+    /// on stderr.
+    pub fn detect(self) -> Sandboxing {
+        if !self.wanted {
+            return Sandboxing::Off;
+        }
+        match Sandboxing::detect() {
+            Sandboxing::On(sandbox) => Sandboxing::On(sandbox.with_network(self.network)),
+            Sandboxing::Unavailable(why) => {
+                eprintln!(
+                    "sandbox: unavailable ({}); Bash asks before every command",
+                    why.replace('\n', " ")
+                );
+                Sandboxing::Unavailable(why)
+            }
+            Sandboxing::Off => Sandboxing::Off,
+        }
+    }
 }
 
 /// The servers of `--mcp-config`.
@@ -199,5 +232,9 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
         warnings,
         runtime,
         live,
+        sandbox: SandboxChoice {
+            wanted: !args.no_sandbox,
+            network: !args.no_network,
+        },
     })
 }
