@@ -173,3 +173,31 @@ fn check_path_many_rules(bencher: divan::Bencher, n: usize) {
     let subject = Subject::read("/nonexistent-project/src/lib.rs");
     bencher.bench(|| ctx.check(RuleTarget::named("Read"), Some(&subject), Path::new("/")));
 }
+
+/// Long command lines of each construct the shell checker handles, checked against a deny
+/// rule: separators, subshells, wrappers, nested `bash -c`/`eval`, a program that may run its
+/// arguments (whose words and argument strings the rule is looked for in), and quoting.
+#[divan::bench(
+    args = [
+        ("separators", 1_000), ("separators", 10_000), ("separators", 100_000),
+        ("subshells", 1_000), ("subshells", 10_000), ("subshells", 100_000),
+        ("wrapper words", 1_000), ("wrapper words", 10_000), ("wrapper words", 100_000),
+        ("nested", 1_000), ("nested", 10_000), ("nested", 100_000),
+        ("arguments", 1_000), ("arguments", 10_000), ("arguments", 100_000),
+        ("quotes", 1_000), ("quotes", 10_000), ("quotes", 100_000),
+    ],
+    sample_count = 5
+)]
+fn check_long_command(bencher: divan::Bencher, (kind, n): (&str, usize)) {
+    let line = match kind {
+        "separators" => "a;".repeat(n),
+        "subshells" => format!("{}a{}", "( ".repeat(n), " )".repeat(n)),
+        "wrapper words" => format!("env {}rm", "A=1 ".repeat(n)),
+        "nested" => format!("bash -c '{}'", "eval a; ".repeat(n)),
+        "arguments" => format!("setsid {}", "'a b; c' ".repeat(n)),
+        _ => format!("echo {}", "'x'\"y\"\\z ".repeat(n)),
+    };
+    let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "Bash(rm:*)");
+    let subject = Subject::Command(line);
+    bencher.bench(|| ctx.check(RuleTarget::named("Bash"), Some(&subject), Path::new("/")));
+}

@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{error, text};
 use registry_core::{Switches, Tool, ToolContext};
@@ -41,14 +41,12 @@ fn empty_output_says_so() {
 #[test]
 fn timeout_kills_the_whole_process_group_and_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let started = Instant::now();
     // A background child of the shell would create the marker after one second, unless the
     // timeout killed the group it belongs to.
     let message = error::<BashTool>(
         dir.path(),
         json!({"command": "echo before; (sleep 1; touch marker) & sleep 30", "timeout": 300}),
     );
-    assert!(started.elapsed() < Duration::from_secs(10));
     assert!(
         message.starts_with("Command timed out after 300 ms"),
         "{message}"

