@@ -35,10 +35,11 @@
 //!   Forms are every combination of: assignments kept or dropped, 0..=n wrappers dropped,
 //!   command word as written or its base name.
 //! - Commands run by a command, parsed recursively (at most 3 levels) and added as nested:
-//!   - `sh`, `bash`, `zsh`, `dash`, `ksh` with a short option cluster containing `c` (`-c`,
-//!     `-lc`, `-e -c`; `o` and `O` take the next word, `-`/`--` end the options): the first
-//!     word after the options is parsed as a command line. Without `c` the shell is an
-//!     ordinary command: the script (or stdin) it runs is not seen;
+//!   - `sh`, `bash`, `zsh`, `dash`, `ksh`, `rbash`, `mksh`, `ash`, `yash`, `posh` with a short
+//!     option cluster containing `c` (`-c`, `-ec`, `-e -c`; `o` and `O` take the next word,
+//!     `-`/`--` end the options): the first word after the options is parsed as a command line.
+//!     A shell without `c` (it runs a script file or reads its input), or with `i`, `l` or `s`
+//!     (it reads startup files or its input), is not understood;
 //!   - `eval WORDS…`: the words joined by spaces, parsed as a command line;
 //!   - `xargs CMD ARGS…` without options: the command `CMD ARGS…`; bare `xargs` runs `echo`;
 //!   - `find … -exec|-execdir|-ok|-okdir CMD ARGS… ;|+`: each `CMD ARGS…` (`+` ends it only
@@ -82,10 +83,10 @@
 //! - Redirections that send output to a file are noted ([`SimpleCommand::writes_files`]): an
 //!   allow rule does not allow such a command; where they write is not examined.
 //!
-//! Not examined at all: what a program runs that its words do not name (a script file, a
-//! shell's stdin as in `echo … | bash`, a Makefile, a git hook or alias set up earlier, a copy
-//! of a program under another name), what `find -delete` removes, and which files redirections
-//! write. The parser is therefore not the last line: run commands in the sandbox
+//! Not examined at all: what a program other than bash runs that its words do not name (a
+//! script run by path or by an interpreter, a Makefile, a git hook or alias set up earlier, a
+//! copy of a program under another name), what `find -delete` removes, and which files
+//! redirections write. The parser is therefore not the last line: run commands in the sandbox
 //! (`registry_core::sandbox`), which bounds what any of them can read and write.
 
 use std::fmt;
@@ -103,7 +104,9 @@ const MAX_WRAPPERS: usize = 8;
 const WRAPPERS: [&str; 10] = [
     "sudo", "doas", "command", "builtin", "exec", "nohup", "time", "env", "nice", "timeout",
 ];
-const SHELLS: [&str; 5] = ["sh", "bash", "zsh", "dash", "ksh"];
+const SHELLS: [&str; 10] = [
+    "sh", "bash", "zsh", "dash", "ksh", "rbash", "mksh", "ash", "yash", "posh",
+];
 /// Words that are nothing at command position.
 const KEYWORDS: [&str; 10] = [
     "!", "if", "then", "elif", "else", "while", "until", "do", "fi", "done",
@@ -308,7 +311,7 @@ fn command(words: &[Word], writes: bool, depth: usize, out: &mut Out) -> Result<
     }
     let text = forms.first().cloned().unwrap_or_default();
     let class = match core.split_first() {
-        Some((first, args)) if runs_nested(base(&first.text), args)? => Class::Inert,
+        Some((first, args)) if runs_nested(base(&first.text), first.offset, args)? => Class::Inert,
         _ => classify(core)?,
     };
     let may_run_arguments = class == Class::Opaque;
@@ -357,10 +360,10 @@ fn assigned_name(w: &Word) -> &str {
 
 /// Whether `name ARGS` is a command whose runs [`nest`] follows (`eval`, `xargs`, `find`, a
 /// shell with `-c`): what it runs is checked as nested commands.
-fn runs_nested(name: &str, args: &[Word]) -> Result<bool, NotUnderstood> {
+fn runs_nested(name: &str, at: usize, args: &[Word]) -> Result<bool, NotUnderstood> {
     Ok(match name {
         "eval" | "xargs" => true,
-        name if SHELLS.contains(&name) => shell_string(args)?.is_some(),
+        name if SHELLS.contains(&name) => shell_string(at, args)?.is_some(),
         _ => false,
     })
 }
@@ -472,7 +475,7 @@ fn nest(core: &[Word], depth: usize, out: &mut Out) -> Result<(), NotUnderstood>
             Ok(())
         }
         name if SHELLS.contains(&name) => {
-            let Some(s) = shell_string(args)? else {
+            let Some(s) = shell_string(at, args)? else {
                 return Ok(());
             };
             if s.expansion.is_some() {
@@ -500,7 +503,7 @@ fn word_at(words: &[Word], at: usize) -> usize {
 }
 
 /// The command string of a shell's arguments, when it has a `-c` option.
-fn shell_string(args: &[Word]) -> Result<Option<&Word>, NotUnderstood> {
+fn shell_string(at: usize, args: &[Word]) -> Result<Option<&Word>, NotUnderstood> {
     let (mut dash_c, mut words) = (None, args.iter());
     let operand = loop {
         let Some(w) = words.next() else { break None };
@@ -513,6 +516,8 @@ fn shell_string(args: &[Word]) -> Result<Option<&Word>, NotUnderstood> {
         let Some(flags) = flags else { break Some(w) };
         if !flags.bytes().all(|b| b.is_ascii_alphabetic()) {
             return nu("shell option", w.offset);
+        } else if flags.contains(['i', 'l', 's']) {
+            return nu("shell that reads startup files or its input", w.offset);
         } else if flags.contains('c') {
             dash_c = Some(w);
         }
@@ -526,7 +531,8 @@ fn shell_string(args: &[Word]) -> Result<Option<&Word>, NotUnderstood> {
         }
     };
     match (dash_c, operand) {
-        (None, _) => Ok(None),
+        (None, Some(script)) => nu("shell that runs a script file", script.offset),
+        (None, None) => nu("shell that reads commands from its input", at),
         (Some(_), Some(s)) => Ok(Some(s)),
         (Some(c), None) => nu("shell -c without a command string", c.offset),
     }

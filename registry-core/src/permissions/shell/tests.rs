@@ -607,7 +607,7 @@ fn bash_dash_c_argument_is_parsed_as_nested() {
 #[test]
 fn shell_option_cluster_with_c_is_parsed() {
     for line in [
-        "sh -lc 'rm x'",
+        "sh -xc 'rm x'",
         "zsh -ec 'rm x'",
         "dash -e -c 'rm x'",
         "ksh -c -- 'rm x'",
@@ -627,15 +627,24 @@ fn shell_option_cluster_with_c_is_parsed() {
 }
 
 #[test]
-fn shell_without_dash_c_is_an_ordinary_command() {
-    let cases: [(&str, &[&str]); 5] = [
-        ("bash script.sh", &["bash script.sh"]),
-        ("bash -x s.sh -c x", &["bash -x s.sh -c x"]),
-        ("bash -o posix s.sh -c x", &["bash -o posix s.sh -c x"]),
-        ("sh - -c", &["sh - -c"]),
-        ("sh", &["sh"]),
-    ];
-    parse_each(&cases);
+fn shell_that_runs_a_file_or_reads_its_input_is_not_understood() {
+    rejects_each(
+        "shell that runs a script file",
+        &[
+            ("bash script.sh", 5),
+            ("bash -x s.sh -c x", 8),
+            ("bash -o posix s.sh -c x", 14),
+            ("sh - -c", 5),
+        ],
+    );
+    rejects_each(
+        "shell that reads commands from its input",
+        &[("sh", 0), ("echo rm x | bash", 12), ("ls; bash -x", 4)],
+    );
+    rejects_each(
+        "shell that reads startup files or its input",
+        &[("sh -lc 'rm x'", 3), ("bash -ic :", 5), ("bash -s", 5)],
+    );
 }
 
 #[test]
