@@ -105,3 +105,67 @@ fn turn_of_ten(bencher: divan::Bencher, tool: &str) {
     let options = TurnOptions::default();
     bencher.bench_local(|| runtime.block_on(dispatcher.run_turn(black_box(&calls), &options)));
 }
+
+/// Searches files; six fields, two of them bounded (what a realistic input's check costs).
+#[tool(read_only, search_hint = "search files for a pattern")]
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Search {
+    /// The pattern.
+    pattern: String,
+    /// Where.
+    path: Option<String>,
+    /// A glob.
+    glob: Option<String>,
+    /// Lines of context.
+    context: Option<u8>,
+    /// At most this many results.
+    limit: Option<u16>,
+    /// Case-insensitive.
+    ignore_case: Option<bool>,
+}
+
+impl Tool for Search {
+    type Output = String;
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(self.pattern)
+    }
+}
+
+/// What checking an input against the tool's schema costs, alone (the work dispatch does per
+/// call once the validator is compiled): Echo's one field and Search's six.
+#[divan::bench(args = ["Echo", "Search"])]
+fn schema_check_alone(bencher: divan::Bencher, tool: &str) {
+    let (schema, input) = match tool {
+        "Echo" => (
+            <Echo as ToolSpec>::DESCRIPTOR.input_schema,
+            json!({"text": "hello"}),
+        ),
+        _ => (
+            <Search as ToolSpec>::DESCRIPTOR.input_schema,
+            json!({"pattern": "fn main", "path": "src", "glob": "*.rs", "context": 2,
+                   "limit": 100, "ignore_case": true}),
+        ),
+    };
+    let validator = jsonschema::validator_for(&serde_json::from_str(schema).unwrap()).unwrap();
+    bencher.bench_local(|| validator.iter_errors(black_box(&input)).next().is_none());
+}
+
+/// One call of Search through dispatch (its input checked against its schema on the way).
+#[divan::bench]
+fn dispatch_one_six_fields(bencher: divan::Bencher) {
+    let runtime = runtime();
+    let env = Env::default();
+    let pool = vec![Arc::new(ToolInfo::from_builtin(
+        &<Search as ToolSpec>::DESCRIPTOR,
+        &env.switches,
+    ))];
+    let dispatcher = Dispatcher::new(env, registry_core::PermissionContext::new(), pool, "/");
+    let call = ToolUse::new(
+        "t",
+        "Search",
+        json!({"pattern": "fn main", "path": "src", "glob": "*.rs", "context": 2,
+               "limit": 100, "ignore_case": true}),
+    );
+    bencher.bench_local(|| runtime.block_on(dispatcher.dispatch(black_box(&call))));
+}

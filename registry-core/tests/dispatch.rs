@@ -73,9 +73,43 @@ impl Tool for Lazy {
     }
 }
 
+/// An age in years: its schema says at most 150, which serde (a `u32`) does not check.
+#[derive(Deserialize)]
+struct Age(#[allow(dead_code)] u32);
+
+impl registry_core::InputSchema for Age {
+    const SCHEMA: registry_core::schema::Schema =
+        registry_core::schema::Schema::Leaf(r#""type":"integer","minimum":0,"maximum":150"#);
+}
+
+static PEOPLE: AtomicUsize = AtomicUsize::new(0);
+
+/// Records a person.
+#[tool(search_hint = "record a person and their age")]
+#[derive(Deserialize)]
+struct Person {
+    /// The name.
+    name: String,
+    /// The age.
+    #[allow(dead_code)]
+    age: Age,
+}
+
+impl Tool for Person {
+    type Output = String;
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        PEOPLE.fetch_add(1, Ordering::SeqCst);
+        Ok(self.name)
+    }
+}
+
 fn pool() -> Vec<Arc<ToolInfo>> {
     let env = Env::default();
     let mut tools = vec![
+        Arc::new(ToolInfo::from_builtin(
+            &<Person as ToolSpec>::DESCRIPTOR,
+            &env.switches,
+        )),
         Arc::new(ToolInfo::from_builtin(
             &<Echo as ToolSpec>::DESCRIPTOR,
             &env.switches,
@@ -381,4 +415,22 @@ async fn dispatcher_is_send_sync_and_crosses_a_spawn() {
     .await
     .unwrap();
     assert_eq!(result.content, ToolOutput::Text("hi".into()));
+}
+
+#[tokio::test]
+async fn input_serde_accepts_but_the_schema_refuses_is_an_error_naming_the_path_and_rule_before_the_call()
+ {
+    let rules = PermissionContext::new();
+    let result = dispatch(&rules, None, "Person", json!({"name": "Ada", "age": 9000})).await;
+    assert!(result.is_error() && !result.called(), "{}", text(&result));
+    assert!(text(&result).contains("`age`"), "{}", text(&result));
+    assert!(
+        text(&result).contains("maximum of 150"),
+        "{}",
+        text(&result)
+    );
+    assert_eq!(PEOPLE.load(Ordering::SeqCst), 0);
+    let result = dispatch(&rules, None, "Person", json!({"name": "Ada", "age": 36})).await;
+    assert!(!result.is_error(), "{}", text(&result));
+    assert_eq!(PEOPLE.load(Ordering::SeqCst), 1);
 }

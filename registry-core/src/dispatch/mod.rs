@@ -2,7 +2,9 @@
 //!
 //! The steps, in order: find the tool by name or alias *in the current pool* (a tool outside
 //! it — unknown, denied, or not for this agent — is refused and not called) → deserialize the
-//! input (the error names the JSON path) → the tool's `validate_input` → the permission checks
+//! input (the error names the JSON path) → check it against the tool's input schema, which says
+//! more than serde checks (bounds, lengths, patterns; the error names the path and the rule) →
+//! the tool's `validate_input` → the permission checks
 //! → the call → a `tool_result` block; a failure of any step is a typed [`DispatchError`],
 //! whose text the model reads in an `is_error` result.
 //!
@@ -27,6 +29,7 @@
 //! assistant message's tool calls ([`crate::turn`]).
 
 mod error;
+mod schema_check;
 
 use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
@@ -350,6 +353,9 @@ impl Dispatcher {
         };
         let parsed = (descriptor.parse)(input)
             .map_err(|error| self.invalid_input(tool, Some(error.path), error.message))?;
+        schema_check::check(descriptor.input_schema, input).map_err(|violation| {
+            self.invalid_input(tool, Some(violation.path), violation.message)
+        })?;
         parsed
             .validate_input(ctx)
             .map_err(|error| self.invalid_input(tool, None, error.to_string()))?;
