@@ -239,11 +239,12 @@ fn shell_corpus() {
 
 /// The long run: `TOOLREG_SHELL_DIFF_COUNT` lines (default 1,000,000) of the stream of
 /// `TOOLREG_SHELL_DIFF_SEED` (default CI's seed), from line `TOOLREG_SHELL_DIFF_FIRST`
-/// (default: the first after CI's; give workers disjoint ranges), then the
-/// shortest failure of each set of constructs minimized, up to `TOOLREG_SHELL_DIFF_MINIMIZE`
-/// of them (default 60). Prints figures as it goes; never fails on a breach.
+/// (default: the first after CI's; give workers disjoint ranges). Then, for each construct
+/// and breach, the shortest line with that construct that broke the promise that way is
+/// minimized, shortest first, up to `TOOLREG_SHELL_DIFF_MINIMIZE` lines (default 80). Prints
+/// figures as it goes; never fails on a breach.
 ///
-/// `cargo test --release -p toolreg-tests --test shell_differential -- --ignored --nocapture`
+/// `cargo test -p toolreg-tests --test shell_differential -- --ignored --nocapture long_run`
 #[test]
 #[ignore = "hours; run by hand for RELIABILITY.md"]
 fn long_run() {
@@ -257,41 +258,48 @@ fn long_run() {
     let count = env("TOOLREG_SHELL_DIFF_COUNT", 1_000_000);
     let seed = env("TOOLREG_SHELL_DIFF_SEED", SEED);
     let begin = env("TOOLREG_SHELL_DIFF_FIRST", GENERATED);
-    let to_minimize = usize::try_from(env("TOOLREG_SHELL_DIFF_MINIMIZE", 60)).unwrap_or(60);
+    let to_minimize = usize::try_from(env("TOOLREG_SHELL_DIFF_MINIMIZE", 80)).unwrap_or(80);
     let oracle = Oracle::new();
     let mut tally = Tally::default();
-    // Per set of constructs: failures, and the shortest.
-    let mut classes: BTreeMap<Vec<&'static str>, (usize, Failure)> = BTreeMap::new();
+    // Per construct and breach: the shortest failure.
+    let mut shortest: BTreeMap<(&'static str, Breach), Failure> = BTreeMap::new();
     let start = std::time::Instant::now();
-    let chunk = 10_000;
+    let chunk = 2_000;
     let mut first = begin;
     while first < begin + count {
         let n = chunk.min(begin + count - first);
         let lines = generated(seed, first, n);
         differential(&mut sandbox, &oracle, &lines, &mut tally).expect("the sandbox runs");
         for failure in tally.failures.drain(..) {
-            let mut key = failure.labels.clone();
-            key.sort_unstable();
-            key.dedup();
-            let entry = classes.entry(key).or_insert_with(|| (0, failure.clone()));
-            entry.0 += 1;
-            if failure.line.len() < entry.1.line.len() {
-                entry.1 = failure;
+            for &breach in &failure.breaches {
+                for &label in &failure.labels {
+                    let entry = shortest
+                        .entry((label, breach))
+                        .or_insert_with(|| failure.clone());
+                    if failure.line.len() < entry.line.len() {
+                        *entry = failure.clone();
+                    }
+                }
             }
         }
         first += n;
         let secs = start.elapsed().as_secs_f64();
         println!(
-            "{:>8} lines, {:.0} s, {:.0} lines/s; ran rm {}, past the checker {}, {} construct sets",
+            "{:>8} lines, {:.0} s, {:.1} lines/s; ran rm {}; past the checker: {} not denied, {} allowed",
             tally.lines,
             secs,
             tally.lines as f64 / secs,
             tally.ran_rm,
-            classes.values().map(|(n, _)| n).sum::<usize>(),
-            classes.len()
+            tally.deny_bypassed,
+            tally.allow_escaped,
         );
     }
     println!("\n{}", summary(&tally));
+    println!(
+        "timed out (first {}): {:#?}",
+        tally.timeouts.len(),
+        tally.timeouts
+    );
     println!("\nper construct: lines, ran rm, past the checker");
     for (label, c) in &tally.labels {
         println!(
@@ -299,14 +307,21 @@ fn long_run() {
             c.lines, c.ran_rm, c.failed
         );
     }
-    let mut shortest: Vec<&Failure> = classes.values().map(|(_, f)| f).collect();
-    shortest.sort_by_key(|f| f.line.len());
+    let mut picked: Vec<(String, Breach)> = shortest
+        .values()
+        .flat_map(|f| f.breaches.iter().map(|&b| (f.line.clone(), b)))
+        .collect();
+    picked.sort_by_key(|(line, breach)| (line.len(), line.clone(), *breach));
+    picked.dedup();
+    println!(
+        "\nshortest failure per construct: {} lines; minimizing up to {to_minimize}",
+        picked.len()
+    );
     let mut minimized: BTreeMap<String, Vec<Breach>> = BTreeMap::new();
-    for f in shortest.into_iter().take(to_minimize) {
-        for &breach in &f.breaches {
-            let small = minimize(&mut sandbox, &oracle, &f.line, breach).expect("the sandbox runs");
-            minimized.entry(small).or_default().push(breach);
-        }
+    for (line, breach) in picked.into_iter().take(to_minimize) {
+        let small = minimize(&mut sandbox, &oracle, &line, breach).expect("the sandbox runs");
+        println!("  {line:?} -> {small:?} ({breach:?})");
+        minimized.entry(small).or_default().push(breach);
     }
     println!("\nminimized failures ({}):", minimized.len());
     for (line, breaches) in &minimized {

@@ -3,9 +3,9 @@
 //! A [`Sandbox`] owns a scratch directory (on `/dev/shm` when it exists). [`Sandbox::run`]
 //! starts one `bwrap` for a batch of lines; inside it a driver script (`driver.sh`) runs each
 //! line as `bash -c LINE` in a directory of its own (`work/I`, holding the empty files `t`,
-//! `u`, `f` and `rm`), with `HOME` and `TMPDIR` set to it, stdin from `/dev/null`, and a
-//! timeout; then it waits until every process the line left behind has exited (or kills it
-//! once the timeout has passed again), and counts the runs of the stand-in.
+//! `u`, `f` and `rm`), with `HOME` and `TMPDIR` set to it and stdin from `/dev/null`; then it
+//! waits until every process the line left behind has exited, and counts the runs of the
+//! stand-in. A watchdog kills every process of a line that has run for [`TIMEOUT_SECS`].
 //!
 //! The stand-in is a `/bin/sh` script that appends a line to the scratch directory's log and
 //! exits 0. It is first on `PATH` and bind-mounted over the real `rm` (`/usr/bin/rm`, and
@@ -31,7 +31,7 @@ use tempfile::TempDir;
 
 /// The driver run inside the sandbox.
 const DRIVER: &str = include_str!("driver.sh");
-/// Seconds one command line may run, and then the processes it left.
+/// Seconds one command line and the processes it left may run, together.
 pub const TIMEOUT_SECS: u32 = 3;
 /// The exit status of a command line killed by its timeout (128 + SIGKILL).
 const KILLED: i32 = 137;
@@ -60,7 +60,7 @@ fn error(what: impl fmt::Display) -> SandboxError {
 /// What one command line did under bash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outcome {
-    /// The exit status of `bash -c LINE` (`timeout`'s, 137 when it was killed).
+    /// The exit status of `bash -c LINE` (137 when it was killed at the timeout).
     pub status: i32,
     /// How many times the `rm` stand-in ran, the line's leftover processes included.
     pub rm_runs: usize,
