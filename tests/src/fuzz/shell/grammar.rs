@@ -23,7 +23,8 @@
 //!   `.bashrc` of an interactive shell, `compgen -C`/`-W`, `bind -x`, `coproc`,
 //!   `command`/`builtin`/`exec`/`enable`), `xargs`, `find -exec`.
 //!
-//! Every construct used is recorded as a label, so failures can be grouped by what they used.
+//! Every vocabulary entry chosen (a wrapper, a template, a spelling of `rm`) is recorded as a
+//! label, so failures can be grouped by what they used.
 //! Generation is pure: the same bytes give the same line.
 
 use super::super::Gen;
