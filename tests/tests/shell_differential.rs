@@ -244,6 +244,10 @@ fn shell_corpus() {
 /// minimized, shortest first, up to `TOOLREG_SHELL_DIFF_MINIMIZE` lines (default 80). Prints
 /// figures as it goes; never fails on a breach.
 ///
+/// With `TOOLREG_SHELL_DIFF_STATE=FILE`, the figures so far are saved to FILE (JSON) after
+/// every 2,000 lines and every minimized line, and a run started again with the same FILE
+/// goes on from there: a run of hours survives being killed.
+///
 /// `cargo test -p toolreg-tests --test shell_differential -- --ignored --nocapture long_run`
 #[test]
 #[ignore = "hours; run by hand for RELIABILITY.md"]
@@ -259,57 +263,77 @@ fn long_run() {
     let seed = env("TOOLREG_SHELL_DIFF_SEED", SEED);
     let begin = env("TOOLREG_SHELL_DIFF_FIRST", GENERATED);
     let to_minimize = usize::try_from(env("TOOLREG_SHELL_DIFF_MINIMIZE", 80)).unwrap_or(80);
+    let state_file = std::env::var_os("TOOLREG_SHELL_DIFF_STATE").map(PathBuf::from);
+    let mut run = match state_file.as_deref().filter(|f| f.exists()) {
+        Some(file) => {
+            let run = checkpoint::load(file);
+            println!(
+                "resuming {} at line {} of {}..{}",
+                file.display(),
+                run.next,
+                begin,
+                begin + count
+            );
+            run
+        }
+        None => checkpoint::Run {
+            next: begin,
+            ..checkpoint::Run::default()
+        },
+    };
+    let save = |run: &checkpoint::Run| {
+        if let Some(file) = &state_file {
+            checkpoint::save(file, run);
+        }
+    };
     let oracle = Oracle::new();
-    let mut tally = Tally::default();
-    // Per construct and breach: the shortest failure.
-    let mut shortest: BTreeMap<(&'static str, Breach), Failure> = BTreeMap::new();
-    let start = std::time::Instant::now();
-    let chunk = 2_000;
-    let mut first = begin;
-    while first < begin + count {
-        let n = chunk.min(begin + count - first);
-        let lines = generated(seed, first, n);
-        differential(&mut sandbox, &oracle, &lines, &mut tally).expect("the sandbox runs");
-        for failure in tally.failures.drain(..) {
+    let start = std::time::Instant::now() - std::time::Duration::from_secs_f64(run.seconds);
+    let end = begin + count;
+    while run.next < end {
+        let n = 2_000.min(end - run.next);
+        let lines = generated(seed, run.next, n);
+        differential(&mut sandbox, &oracle, &lines, &mut run.tally).expect("the sandbox runs");
+        for failure in run.tally.failures.drain(..) {
             for &breach in &failure.breaches {
                 for &label in &failure.labels {
-                    let entry = shortest
+                    let entry = run
+                        .shortest
                         .entry((label, breach))
-                        .or_insert_with(|| failure.clone());
-                    if failure.line.len() < entry.line.len() {
-                        *entry = failure.clone();
+                        .or_insert_with(|| failure.line.clone());
+                    if failure.line.len() < entry.len() {
+                        entry.clone_from(&failure.line);
                     }
                 }
             }
         }
-        first += n;
-        let secs = start.elapsed().as_secs_f64();
+        run.next += n;
+        run.seconds = start.elapsed().as_secs_f64();
+        save(&run);
+        let t = &run.tally;
         println!(
             "{:>8} lines, {:.0} s, {:.1} lines/s; ran rm {}; past the checker: {} not denied, {} allowed",
-            tally.lines,
-            secs,
-            tally.lines as f64 / secs,
-            tally.ran_rm,
-            tally.deny_bypassed,
-            tally.allow_escaped,
+            t.lines,
+            run.seconds,
+            t.lines as f64 / run.seconds,
+            t.ran_rm,
+            t.deny_bypassed,
+            t.allow_escaped,
         );
     }
-    println!("\n{}", summary(&tally));
-    println!(
-        "timed out (first {}): {:#?}",
-        tally.timeouts.len(),
-        tally.timeouts
-    );
+    let t = &run.tally;
+    println!("\n{}", summary(t));
+    println!("timed out (first {}): {:#?}", t.timeouts.len(), t.timeouts);
     println!("\nper construct: lines, ran rm, past the checker");
-    for (label, c) in &tally.labels {
+    for (label, c) in &t.labels {
         println!(
             "  {:>7} {:>7} {:>7}  {label:?}",
             c.lines, c.ran_rm, c.failed
         );
     }
-    let mut picked: Vec<(String, Breach)> = shortest
-        .values()
-        .flat_map(|f| f.breaches.iter().map(|&b| (f.line.clone(), b)))
+    let mut picked: Vec<(String, Breach)> = run
+        .shortest
+        .iter()
+        .map(|((_, breach), line)| (line.clone(), *breach))
         .collect();
     picked.sort_by_key(|(line, breach)| (line.len(), line.clone(), *breach));
     picked.dedup();
@@ -317,14 +341,164 @@ fn long_run() {
         "\nshortest failure per construct: {} lines; minimizing up to {to_minimize}",
         picked.len()
     );
-    let mut minimized: BTreeMap<String, Vec<Breach>> = BTreeMap::new();
     for (line, breach) in picked.into_iter().take(to_minimize) {
+        if run
+            .minimized
+            .iter()
+            .any(|(l, b, _)| *l == line && *b == breach)
+        {
+            continue;
+        }
         let small = minimize(&mut sandbox, &oracle, &line, breach).expect("the sandbox runs");
         println!("  {line:?} -> {small:?} ({breach:?})");
-        minimized.entry(small).or_default().push(breach);
+        run.minimized.push((line, breach, small));
+        save(&run);
+    }
+    let mut minimized: BTreeMap<&str, Vec<Breach>> = BTreeMap::new();
+    for (_, breach, small) in &run.minimized {
+        minimized.entry(small).or_default().push(*breach);
     }
     println!("\nminimized failures ({}):", minimized.len());
     for (line, breaches) in &minimized {
         println!("  {line:?}  {breaches:?}");
+    }
+}
+
+/// The long run's figures as JSON, to go on after a kill.
+mod checkpoint {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    use serde_json::{Value, json};
+    use toolreg_tests::fuzz::shell::{Breach, LabelCounts, Tally, VerdictCounts};
+
+    /// Where a long run is.
+    #[derive(Default)]
+    pub struct Run {
+        /// The next line of the stream to run.
+        pub next: u64,
+        /// Seconds spent so far.
+        pub seconds: f64,
+        pub tally: Tally,
+        /// Per construct and breach, the shortest failing line.
+        pub shortest: BTreeMap<(&'static str, Breach), String>,
+        /// Lines minimized: line, breach, minimized line.
+        pub minimized: Vec<(String, Breach, String)>,
+    }
+
+    fn counts(c: &VerdictCounts) -> Value {
+        json!([c.deny, c.ask, c.allow, c.undecided])
+    }
+
+    fn breach_name(b: Breach) -> &'static str {
+        match b {
+            Breach::DenyRuleBypassed => "deny",
+            Breach::AllowRuleEscaped => "allow",
+        }
+    }
+
+    pub fn save(file: &Path, run: &Run) {
+        let t = &run.tally;
+        let labels: serde_json::Map<String, Value> = t
+            .labels
+            .iter()
+            .map(|(l, c)| ((*l).to_owned(), json!([c.lines, c.ran_rm, c.failed])))
+            .collect();
+        let shortest: Vec<Value> = run
+            .shortest
+            .iter()
+            .map(|((l, b), line)| json!([l, breach_name(*b), line]))
+            .collect();
+        let minimized: Vec<Value> = run
+            .minimized
+            .iter()
+            .map(|(line, b, small)| json!([line, breach_name(*b), small]))
+            .collect();
+        let value = json!({
+            "next": run.next, "seconds": run.seconds,
+            "lines": t.lines, "ran_rm": t.ran_rm, "rm_runs": t.rm_runs, "timed_out": t.timed_out,
+            "deny_bypassed": t.deny_bypassed, "allow_escaped": t.allow_escaped,
+            "deny_verdicts": counts(&t.deny_verdicts), "allow_verdicts": counts(&t.allow_verdicts),
+            "deny_verdicts_ran": counts(&t.deny_verdicts_ran),
+            "allow_verdicts_ran": counts(&t.allow_verdicts_ran),
+            "timeouts": t.timeouts, "labels": labels, "shortest": shortest, "minimized": minimized,
+        });
+        let tmp = file.with_extension("tmp");
+        std::fs::write(&tmp, value.to_string()).expect("the state file writes");
+        std::fs::rename(&tmp, file).expect("the state file is replaced");
+    }
+
+    pub fn load(file: &Path) -> Run {
+        let text = std::fs::read_to_string(file).expect("the state file reads");
+        let v: Value = serde_json::from_str(&text).expect("the state file is JSON");
+        let n = |key: &str| v[key].as_u64().expect("a count") as usize;
+        let counts = |key: &str| {
+            let c = |i: usize| v[key][i].as_u64().expect("a count") as usize;
+            VerdictCounts {
+                deny: c(0),
+                ask: c(1),
+                allow: c(2),
+                undecided: c(3),
+            }
+        };
+        // Labels are vocabulary entries; a run loaded again holds a few hundred of them.
+        let label = |l: &Value| -> &'static str {
+            Box::leak(l.as_str().expect("a label").to_owned().into_boxed_str())
+        };
+        let breach = |b: &Value| match b.as_str() {
+            Some("deny") => Breach::DenyRuleBypassed,
+            _ => Breach::AllowRuleEscaped,
+        };
+        let text_of = |s: &Value| s.as_str().expect("a line").to_owned();
+        let tally = Tally {
+            lines: n("lines"),
+            ran_rm: n("ran_rm"),
+            rm_runs: n("rm_runs"),
+            timed_out: n("timed_out"),
+            deny_bypassed: n("deny_bypassed"),
+            allow_escaped: n("allow_escaped"),
+            deny_verdicts: counts("deny_verdicts"),
+            allow_verdicts: counts("allow_verdicts"),
+            deny_verdicts_ran: counts("deny_verdicts_ran"),
+            allow_verdicts_ran: counts("allow_verdicts_ran"),
+            labels: v["labels"]
+                .as_object()
+                .expect("labels")
+                .iter()
+                .map(|(l, c)| {
+                    let c = |i: usize| c[i].as_u64().expect("a count") as usize;
+                    let counts = LabelCounts {
+                        lines: c(0),
+                        ran_rm: c(1),
+                        failed: c(2),
+                    };
+                    (label(&Value::String(l.clone())), counts)
+                })
+                .collect(),
+            timeouts: v["timeouts"]
+                .as_array()
+                .expect("timeouts")
+                .iter()
+                .map(text_of)
+                .collect(),
+            failures: Vec::new(),
+        };
+        Run {
+            next: v["next"].as_u64().expect("next"),
+            seconds: v["seconds"].as_f64().expect("seconds"),
+            tally,
+            shortest: v["shortest"]
+                .as_array()
+                .expect("shortest")
+                .iter()
+                .map(|e| ((label(&e[0]), breach(&e[1])), text_of(&e[2])))
+                .collect(),
+            minimized: v["minimized"]
+                .as_array()
+                .expect("minimized")
+                .iter()
+                .map(|e| (text_of(&e[0]), breach(&e[1]), text_of(&e[2])))
+                .collect(),
+        }
     }
 }
