@@ -272,9 +272,22 @@ impl Grammar<'_, '_> {
     /// A builtin or context that runs text.
     fn builtin(&mut self, nest: usize) -> String {
         let template = self.choose(vocab::TEXT_RUNNERS);
+        // Only what the template uses is generated, so the labels name only what is there.
+        let has = |placeholder: &str| template.contains(placeholder);
+        if !has("{}") && !has("{raw}") && !has("{sub}") {
+            return template.to_owned();
+        }
         let inner = self.nested_list(nest);
-        let quoted = self.quote(&inner);
-        let sub = self.quote(&format!("$({inner})"));
+        let quoted = if has("{}") {
+            self.quote(&inner)
+        } else {
+            String::new()
+        };
+        let sub = if has("{sub}") {
+            self.quote(&format!("$({inner})"))
+        } else {
+            String::new()
+        };
         self.files += 1;
         let file = format!("s{}", self.files);
         fill(
