@@ -1,6 +1,7 @@
 //! Runs command lines under real bash inside bubblewrap, with a logging stand-in for `rm`.
 //!
-//! A [`Sandbox`] owns a scratch directory (on `/dev/shm` when it exists). [`Sandbox::run`]
+//! A [`Sandbox`] owns a scratch directory (on `/dev/shm` when it exists; removed on drop, so a
+//! process killed, or libFuzzer's exit, leaves it behind). [`Sandbox::run`]
 //! starts one `bwrap` for a batch of lines; inside it a driver script (`driver.sh`) runs each
 //! line as `bash -c LINE` in a directory of its own (`work/I`, holding the empty files `t`,
 //! `u`, `f` and `rm`), with `HOME` and `TMPDIR` set to it and stdin from `/dev/null`; then it
