@@ -186,6 +186,9 @@ fn sandbox_keeps_lines_from_changing_anything_outside_its_scratch_directory() {
         format!("ln -s /etc {dir}/link"),
         format!("cd {dir} && touch made"),
         format!("setsid -f sh -c 'echo x > {dir}/later' &"),
+        // Process groups are not confined by the pid namespace: were this one the test's, the
+        // test would die here.
+        "kill -USR1 0; kill -USR1 -1".to_owned(),
     ];
     let outcomes = sandbox.run(&lines).expect("the sandbox runs");
     assert_eq!(

@@ -8,9 +8,16 @@
 # A watchdog (one background subshell for the whole batch) kills every process of a line that
 # has run for the timeout, leftovers included; a line killed so exits 137. Between two lines
 # only builtins run, so a line costs one fork and one exec besides its own processes.
-set -u
+#
+# Each line is a job of its own (`set -m`: its own process group), so `kill 0` in a line
+# reaches only the line; the driver and the watchdog catch the signals a line may send them
+# with `kill -1` (catching, unlike ignoring, is not inherited: lines start with the default
+# dispositions).
+set -u -m
 S=$1
 T=$2
+SIGNALS=(HUP INT QUIT USR1 USR2 PIPE ALRM TERM)
+trap : "${SIGNALS[@]}"
 log=$S/log
 exec 9<>"$S/sleep"          # a FIFO nobody writes: `read -t` on it sleeps without a fork
 exec 8>>"$S/results"
@@ -30,6 +37,7 @@ others() {
 # kills every other process.
 watch() {
   local line start now
+  trap : "${SIGNALS[@]}"
   while :; do
     read -r -t 0.25 -u 9 _
     read -r line start <"$S/current" 2>/dev/null || continue
@@ -48,8 +56,10 @@ i=0
 while IFS= read -r -d '' line; do
   w=$S/work/$i
   printf '%d %s\n' "$i" "${EPOCHREALTIME/./}" >"$S/current"
-  (cd "$w" && HOME=$w TMPDIR=$w exec bash -c "$line" 8>&- 9<&-) </dev/null >/dev/null 2>&1
-  status=$?
+  (cd "$w" && HOME=$w TMPDIR=$w exec bash -c "$line" 8>&- 9<&-) </dev/null >/dev/null 2>&1 &
+  job=$!
+  # `wait` returns early when a trapped signal arrives; the line may still run.
+  while wait "$job"; status=$?; ((status > 128)) && kill -0 "$job" 2>/dev/null; do :; done
   # Leftovers (background jobs, `setsid -f`) may still run the stand-in: wait for them.
   while others; ((${#others[@]})); do
     read -r -t 0.01 -u 9 _

@@ -16,8 +16,9 @@
 //! Guaranteed, by the kernel: the lines cannot change anything outside the scratch directory
 //! (the root is bound read-only, `/tmp` is an empty tmpfs, `/dev` and `/proc` are the
 //! sandbox's own), cannot reach the network, and see only the sandbox's processes (a pid
-//! namespace); every process dies with the sandbox. They run as root of a new user namespace,
-//! mapped to the user who started the test; `setgroups` is denied there, so `su` and `runuser`
+//! namespace) and cannot signal outside it (a session of its own: `kill 0` names the process
+//! group, which the pid namespace does not confine); every process dies with the sandbox.
+//! They run as root of a new user namespace, mapped to the user who started the test; `setgroups` is denied there, so `su` and `runuser`
 //! fail before running their command. Not guaranteed: lines of one batch share `/tmp` and the
 //! sandbox's clock; what one line leaves in `/tmp` the next sees (the generated lines do not
 //! use `/tmp`).
@@ -212,8 +213,10 @@ impl Sandbox {
         for rm in &self.rm_paths {
             cmd.arg("--ro-bind").arg(root.join("bin/rm")).arg(rm);
         }
+        // `--new-session`: a process group spans pid namespaces, so without a session of its own
+        // `kill 0` in a line signals this process and whatever shares its group.
         cmd.args(["--unshare-pid", "--unshare-user", "--unshare-net"])
-            .args(["--die-with-parent", "--clearenv"])
+            .args(["--new-session", "--die-with-parent", "--clearenv"])
             .args(["--setenv", "PATH"])
             .arg(path)
             .args(["--setenv", "LANG", "C.UTF-8", "--chdir"])
