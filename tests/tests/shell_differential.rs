@@ -426,9 +426,13 @@ mod checkpoint {
             "allow_verdicts_ran": counts(&t.allow_verdicts_ran),
             "timeouts": t.timeouts, "labels": labels, "shortest": shortest, "minimized": minimized,
         });
+        // A full disk loses this save, not the run: the next one tries again.
         let tmp = file.with_extension("tmp");
-        std::fs::write(&tmp, value.to_string()).expect("the state file writes");
-        std::fs::rename(&tmp, file).expect("the state file is replaced");
+        if let Err(e) =
+            std::fs::write(&tmp, value.to_string()).and_then(|()| std::fs::rename(&tmp, file))
+        {
+            eprintln!("warning: {}: {e}", file.display());
+        }
     }
 
     pub fn load(file: &Path) -> Run {
