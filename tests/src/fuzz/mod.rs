@@ -26,6 +26,7 @@ mod render;
 mod rules;
 mod scratch;
 mod search;
+pub mod shell;
 
 pub(crate) use pool::random_pool;
 
@@ -34,6 +35,7 @@ pub use mcp_ingest::mcp_ingest;
 pub use render::render;
 pub use rules::rules;
 pub use search::search;
+pub use shell::shell;
 
 /// This build's built-in catalog, built once per process.
 pub(crate) fn catalog() -> &'static Catalog {
