@@ -230,6 +230,38 @@ pub(super) fn evaluated_variable(name: &str) -> bool {
     EVALUATED_VARIABLES.contains(&name) || name.starts_with("BASH_FUNC_")
 }
 
+/// Whether `name` is a builtin that evaluates text or takes variable names (never taken for
+/// a plain program).
+pub(super) fn evaluates(name: &str) -> bool {
+    EVALUATES.contains(&name) || TAKES_NAMES.contains(&name) || DECLARES.contains(&name)
+}
+
+/// The words of `name ARGS` (a builtin of [`TAKES_NAMES`]) that are variable names: bash
+/// evaluates a subscript in them as arithmetic, so they must be literal and subscript-free.
+fn name_words<'w>(name: &str, args: &'w [Word]) -> Vec<&'w Word> {
+    let mut names = Vec::new();
+    let mut words = args.iter();
+    // Options of `read` that take a value; `-a` takes a name.
+    let read_takes = ["-d", "-i", "-n", "-N", "-p", "-t", "-u"];
+    while let Some(w) = words.next() {
+        match (name, w.text.as_str()) {
+            ("printf", "-v") | ("wait", "-p") | ("read", "-a") => names.extend(words.next()),
+            ("printf", text) if text.starts_with("-v") && text.len() > 2 => names.push(w),
+            ("read", text) if read_takes.contains(&text) => {
+                words.next();
+            }
+            ("read" | "unset", text) if text.starts_with('-') => {}
+            ("read" | "unset", _) => names.push(w),
+            ("getopts", _) => {
+                names.extend(words.next());
+                break;
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
 /// Whether `word` is `option` or, for a long option, `option=value`, or for a short option
 /// a cluster holding it (`-rv` holds `-v`).
 fn has_option(word: &str, option: &str) -> bool {
@@ -285,6 +317,12 @@ pub(super) fn classify(core: &[Word]) -> Result<Class, NotUnderstood> {
     if TAKES_NAMES.contains(&name) {
         if let Some(w) = args.iter().find(|w| w.text.contains('[')) {
             return nu("subscript in a variable name", w.offset);
+        }
+        if let Some(w) = name_words(name, args)
+            .into_iter()
+            .find(|w| w.expansion.is_some())
+        {
+            return nu("variable name from an expansion", w.offset);
         }
         if name == "wait" && any_option(args, &["-p"]) {
             return nu("builtin that evaluates text", at);
@@ -400,6 +438,23 @@ mod tests {
             "mapfile -C f",
         ] {
             assert!(class(line).is_err(), "{line}");
+        }
+        for line in [
+            "printf -v $x %s 1",
+            "read -r $x",
+            "unset $x",
+            "getopts ab $x",
+            "wait -p $x",
+        ] {
+            let mut words: Vec<Word> = line
+                .split(' ')
+                .enumerate()
+                .map(|(i, text)| Word::new(text, i))
+                .collect();
+            if let Some(w) = words.iter_mut().find(|w| w.text == "$x") {
+                w.expand("parameter expansion", false);
+            }
+            assert!(classify(&words).is_err(), "{line}");
         }
         assert_eq!(class("export A=1 B"), Ok(Class::Inert));
         assert_eq!(class("[[ -f x ]]"), Ok(Class::ReadOnly));

@@ -317,12 +317,30 @@ fn command(words: &[Word], writes: bool, depth: usize, out: &mut Out) -> Result<
     let may_run_arguments = class == Class::Opaque;
     let mut argument_forms = Vec::new();
     if may_run_arguments {
-        for w in core.get(1..).unwrap_or_default() {
+        let args = core.get(1..).unwrap_or_default();
+        for (i, w) in args.iter().enumerate() {
             if w.expansion.is_some() && w.text != "{}" {
                 return nu(
                     "expansion in an argument of a command that may run it",
                     w.offset,
                 );
+            }
+            // A command the checker knows how to follow, behind a program that runs its
+            // arguments (`prlimit bash -c '…'`, `stdbuf -o0 eval …`): checked as one, and
+            // what it cannot follow there is not understood.
+            if runs_text(&w.text) && depth < MAX_DEPTH {
+                let mut held = Vec::new();
+                command(
+                    args.get(i..).unwrap_or_default(),
+                    false,
+                    depth + 1,
+                    &mut held,
+                )?;
+                argument_forms.extend(held.into_iter().flat_map(|c| {
+                    let mut forms = c.forms;
+                    forms.extend(c.argument_forms);
+                    forms
+                }));
             }
             let mut held = Vec::new();
             if w.text.contains(char::is_whitespace)
@@ -347,6 +365,16 @@ fn command(words: &[Word], writes: bool, depth: usize, out: &mut Out) -> Result<
         argument_forms,
     });
     nest(core, depth, out)
+}
+
+/// Whether a word names a command that runs text the checker follows: a shell, `eval`,
+/// `xargs`, `find`, a wrapper, or a builtin that evaluates text.
+fn runs_text(word: &str) -> bool {
+    let name = base(word);
+    SHELLS.contains(&name)
+        || WRAPPERS.contains(&name)
+        || ["eval", "xargs", "find"].contains(&name)
+        || commands::evaluates(name)
 }
 
 /// The name an assignment word assigns (`NAME` of `NAME=value` or `NAME+=value`).

@@ -927,3 +927,23 @@ proptest! {
         prop_assert_eq!(reason(&base), reason(&spaced));
     }
 }
+
+#[test]
+fn a_shell_behind_a_program_that_runs_its_arguments_is_checked_as_one() {
+    let commands = split("stdbuf -o0 bash -c 'rm t'").unwrap();
+    assert!(commands[0].may_run_arguments);
+    assert!(
+        commands[0].argument_forms.contains(&"rm t".to_owned()),
+        "{commands:?}"
+    );
+    rejects(
+        "prlimit dash -c '${u:-rm} >|o'",
+        "parameter expansion in command word",
+        16,
+    );
+    rejects(
+        "setsid eval \"$X\"",
+        "expansion in an argument of a command that may run it",
+        12,
+    );
+}
