@@ -943,7 +943,7 @@ fn a_shell_behind_a_program_that_runs_its_arguments_is_checked_as_one() {
     );
     rejects(
         "setsid eval \"$X\"",
-        "expansion in an argument of a command that may run it",
+        "expansion in nested command",
         12,
     );
 }
