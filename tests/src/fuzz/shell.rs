@@ -23,7 +23,7 @@ use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
 use registry_core::permissions::{
-    Behavior, PermissionContext, PermissionMode, RuleSource, RuleTarget, Subject, Verdict,
+    Behavior, PermissionContext, PermissionMode, RuleSource, RuleTarget, Subject, Verdict, shell,
 };
 
 use super::Gen;
@@ -60,16 +60,29 @@ pub struct Verdicts {
     pub deny: Verdict,
     /// Under [`ALLOW_RULE`], default mode.
     pub allow: Verdict,
+    /// With no rule deciding, the Bash tool's own check would run the line unasked: every
+    /// simple command of it is on the read-only list.
+    pub read_only: bool,
+    /// The line runs a program by a relative path (`./s`): a file the line, or an earlier
+    /// call, may have written. The checker names the programs a line runs, not what a program
+    /// does, so the deny oracle is not asserted for such a line; the allow oracle is (it must
+    /// ask), and the sandbox bounds what it can touch.
+    pub runs_a_file: bool,
 }
 
 impl Verdicts {
     /// The breaches these verdicts are for a line that ran `rm`.
     pub fn breaches(&self) -> Vec<Breach> {
         let mut out = Vec::new();
-        if !matches!(self.deny, Verdict::Deny(_)) {
+        if !self.runs_a_file && !matches!(self.deny, Verdict::Deny(_)) {
             out.push(Breach::DenyRuleBypassed);
         }
-        if self.allow == Verdict::Allow {
+        let allowed = match &self.allow {
+            Verdict::Allow => true,
+            Verdict::Undecided => self.read_only,
+            Verdict::Deny(_) | Verdict::Ask(_) => false,
+        };
+        if allowed {
             out.push(Breach::AllowRuleEscaped);
         }
         out
@@ -106,9 +119,23 @@ impl Oracle {
         let check = |context: &PermissionContext| {
             context.check(RuleTarget::named("Bash"), Some(&subject), Path::new("/"))
         };
+        let commands = shell::split(line);
+        let read_only = commands
+            .as_ref()
+            .is_ok_and(|c| !c.is_empty() && c.iter().all(|c| c.read_only));
+        let runs_a_file = commands.as_ref().is_ok_and(|c| {
+            c.iter().any(|c| {
+                c.forms
+                    .iter()
+                    .filter_map(|form| form.split(' ').next())
+                    .any(|word| word.starts_with("./") || word.starts_with("../"))
+            })
+        });
         Verdicts {
             deny: check(&self.deny),
             allow: check(&self.allow),
+            read_only,
+            runs_a_file,
         }
     }
 }

@@ -941,9 +941,5 @@ fn a_shell_behind_a_program_that_runs_its_arguments_is_checked_as_one() {
         "parameter expansion in command word",
         16,
     );
-    rejects(
-        "setsid eval \"$X\"",
-        "expansion in nested command",
-        12,
-    );
+    rejects("setsid eval \"$X\"", "expansion in nested command", 12);
 }
