@@ -75,7 +75,9 @@
 //!   bash or the loader runs as code ([`EVALUATED_VARIABLES`]: `PS4`, `BASH_ENV`,
 //!   `LD_PRELOAD`, `PROMPT_COMMAND`, …).
 //! - An expansion or glob among the arguments of a program that may run its arguments
-//!   (`setsid "$X"`): it could be any command.
+//!   (`setsid "$X"`): it could be any command. So is an argument of such a program that holds
+//!   whitespace but is not a command line the checker understands (`flock f -c "trap … EXIT"`,
+//!   `python -c 'print(1)'`): the program may run it.
 //!
 //! A nested error reports the offset of the outer word holding the nested command line.
 //!
@@ -343,10 +345,14 @@ fn command(words: &[Word], writes: bool, depth: usize, out: &mut Out) -> Result<
                 }));
             }
             let mut held = Vec::new();
-            if w.text.contains(char::is_whitespace)
-                && depth < MAX_DEPTH
-                && parse(&w.text, depth + 1, &mut held).is_ok()
-            {
+            // An argument that reads as a command line is checked as one; one the checker
+            // cannot follow (`flock f -c "trap 'r'm EXIT"`) is not understood: the program
+            // may run it.
+            if w.text.contains(char::is_whitespace) {
+                parse(&w.text, deeper(depth, w.offset)?, &mut held).map_err(|e| NotUnderstood {
+                    offset: w.offset,
+                    ..e
+                })?;
                 argument_forms.extend(held.into_iter().flat_map(|c| {
                     let mut forms = c.forms;
                     forms.extend(c.argument_forms);

@@ -943,3 +943,19 @@ fn a_shell_behind_a_program_that_runs_its_arguments_is_checked_as_one() {
     );
     rejects("setsid eval \"$X\"", "expansion in nested command", 12);
 }
+
+#[test]
+fn an_argument_that_may_be_run_but_cannot_be_checked_is_not_understood() {
+    for (line, offset) in [
+        ("flock f -c \"trap 'rm t' EXIT\"", 11),
+        ("script -q -c \"r${u}m 2>e\" /dev/null", 13),
+        ("python3 -c 'print(1); import os'", 11),
+    ] {
+        let error = split(line).unwrap_err();
+        assert_eq!(error.offset, offset, "{line}: {error}");
+    }
+    // An argument without whitespace is a word, not a command line; a program on the
+    // checker's lists is not taken as running its arguments.
+    assert!(split("make test").is_ok());
+    assert!(split("git commit -m 'fix (edge) case'").is_ok());
+}
