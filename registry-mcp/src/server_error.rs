@@ -24,9 +24,9 @@ pub enum Problem {
     Handshake(String),
     /// `tools/list` failed.
     ListTools(String),
-    /// `tools/list` went past one of the [`Limits`]; the server is not connected.
+    /// `tools/list` went past one of the [`Limits`](crate::Limits); the server is not connected.
     ListOverLimit {
-        /// The field of [`Limits`] that sets the limit (`max_page_bytes`, …).
+        /// The field of [`Limits`](crate::Limits) that sets the limit (`max_page_bytes`, …).
         limit: &'static str,
         /// What went past it.
         detail: String,

@@ -10,7 +10,7 @@
 //! - with only the allow rule [`ALLOW_RULE`] in [`PermissionMode::Default`], it must not give
 //!   [`Verdict::Allow`].
 //!
-//! [`shell`] runs one generated line per input (one sandbox each) and panics on a breach;
+//! [`shell()`] runs one generated line per input (one sandbox each) and panics on a breach;
 //! [`differential`] runs many lines in batches and collects every breach with figures
 //! ([`Tally`]); [`minimize`] shrinks a breaching line while it still breaches.
 //!

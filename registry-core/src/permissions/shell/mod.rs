@@ -89,7 +89,7 @@
 //! script run by path or by an interpreter, a Makefile, a git hook or alias set up earlier, a
 //! copy of a program under another name), what `find -delete` removes, and which files
 //! redirections write. The parser is therefore not the last line: run commands in the sandbox
-//! (`registry_core::sandbox`), which bounds what any of them can read and write.
+//! ([`sandbox`](crate::sandbox)), which bounds what any of them can read and write.
 
 use std::fmt;
 
