@@ -193,7 +193,10 @@ pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};
 pub mod __private {
     pub use crate::registry::Registration;
     pub use crate::schema::{
-        Field, Mode, Object, Schema, as_str, render, rendered_len, strict_capable,
+        ARRAY, Data, Enum, Field, INTEGER, Keywords, Message, Mode, NUMBER, Object, Repr, STRING,
+        Schema, Variant, admits, as_str, bound_problem, field_refusal, flatten_problem, message,
+        message_len, object_problem, render, rendered_len, strict_capable, strict_message,
+        tagged_newtype_problem,
     };
     pub use crate::tool::parse_input;
 

@@ -4,6 +4,9 @@
 //! Regenerate the snapshots with `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --all-features
 //! --test schemas`, then review the diff.
 
+#[path = "schemas/forms.rs"]
+mod forms;
+
 use std::path::PathBuf;
 
 use registry_core::{ToolDescriptor, ToolSpec};
@@ -131,8 +134,15 @@ fn sample(schema: &Value, full: bool) -> Value {
         Some("object") => {
             let mut object = Map::new();
             let required = required(schema);
+            let groups = alias_groups(schema);
             for (name, property) in properties(schema) {
-                if full || required.contains(&name) {
+                // Of an aliased property's names, the first; when the rule requires one.
+                let group = groups.iter().find(|(names, _)| names.contains(name));
+                let wanted = match group {
+                    Some((names, needed)) => &names[0] == name && (full || *needed),
+                    None => full || required.contains(&name),
+                };
+                if wanted {
                     object.insert(name.clone(), sample(property, full));
                 }
             }
@@ -158,6 +168,32 @@ fn sample(schema: &Value, full: bool) -> Value {
         Some("boolean") => json!(true),
         _ => json!("anything"),
     }
+}
+
+/// The names of each aliased property (a `oneOf` of `required` rules, alone or in an `allOf`),
+/// and whether one of them is required (no branch for none of them).
+fn alias_groups(schema: &Value) -> Vec<(Vec<String>, bool)> {
+    let rules: Vec<&Value> = match (schema.get("oneOf"), schema.get("allOf")) {
+        (Some(rule), _) => vec![rule],
+        (None, Some(Value::Array(all))) => {
+            all.iter().filter_map(|rule| rule.get("oneOf")).collect()
+        }
+        _ => Vec::new(),
+    };
+    rules
+        .into_iter()
+        .filter_map(Value::as_array)
+        .map(|branches| {
+            let names: Vec<String> = branches
+                .iter()
+                .filter_map(|branch| branch.get("required")?.get(0)?.as_str())
+                .map(str::to_owned)
+                .collect();
+            let needed = branches.iter().all(|branch| branch.get("not").is_none());
+            (names, needed)
+        })
+        .filter(|(names, _)| !names.is_empty())
+        .collect()
 }
 
 fn properties(schema: &Value) -> Vec<(&String, &Value)> {
