@@ -6,6 +6,8 @@
 
 #[path = "schemas/forms.rs"]
 mod forms;
+#[path = "schemas/roundtrip.rs"]
+mod roundtrip;
 
 use std::path::PathBuf;
 
@@ -17,11 +19,16 @@ const READ_SCHEMA: &str = <tools::read::ReadTool as ToolSpec>::DESCRIPTOR.input_
 const EDIT_STRICT_SCHEMA: &str =
     <tools::edit::EditTool as ToolSpec>::DESCRIPTOR.strict_input_schema;
 
-fn builtins() -> &'static [&'static ToolDescriptor] {
+/// The catalog's tools: those of the `tools` crate and the core, not this file's own.
+fn builtins() -> Vec<&'static ToolDescriptor> {
     tools::link();
     registry_core::builtins()
         .expect("no two tools share a name")
         .tools()
+        .iter()
+        .copied()
+        .filter(|tool| !tool.source.type_path.starts_with(module_path!()))
+        .collect()
 }
 
 fn snapshot_dir() -> PathBuf {
@@ -369,4 +376,99 @@ fn every_builtin_with_a_strict_form_is_strict_and_its_schema_keeps_the_strict_su
             assert!(found.is_empty(), "{}: {found:?}", tool.name);
         }
     }
+}
+
+/// A hand-written schema: an integer or a string of two characters or more.
+pub struct Either;
+
+impl registry_core::InputSchema for Either {
+    const SCHEMA: registry_core::schema::Schema = registry_core::schema::Schema::Leaf(
+        r#""oneOf":[{"type":"integer","minimum":1},{"type":"string","minLength":2}]"#,
+    );
+}
+
+impl<'de> serde::Deserialize<'de> for Either {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(|_| Either)
+    }
+}
+
+/// Takes an integer or a string.
+#[registry_core::tool]
+#[derive(serde::Deserialize)]
+pub struct LeafTool {
+    /// An integer or a string.
+    pub value: Either,
+}
+
+impl registry_core::Tool for LeafTool {
+    type Output = String;
+    async fn call(
+        self,
+        _: &registry_core::ToolContext<'_>,
+    ) -> Result<String, registry_core::ToolError> {
+        Ok(String::new())
+    }
+}
+
+/// The bug this pins: the strict rendering cut a hand-written leaf at its first `,"minimum":`,
+/// so `render_openai` in strict mode failed for the whole request, blaming this tool.
+#[test]
+fn strict_rendering_keeps_a_hand_written_leaf_whole_and_sends_its_tool_non_strict() {
+    let descriptor = &<LeafTool as ToolSpec>::DESCRIPTOR;
+    let leaf = parse(descriptor.input_schema);
+    assert_eq!(leaf["properties"]["value"]["oneOf"][1]["minLength"], 2);
+    assert_eq!(
+        descriptor.strict_input_schema, "",
+        "a hand-written leaf has no strict form"
+    );
+    let pool = vec![std::sync::Arc::new(registry_core::ToolInfo::from_builtin(
+        descriptor,
+        &registry_core::Switches::default(),
+    ))];
+    let options = registry_core::render::OpenAiOptions {
+        strict: true,
+        ..Default::default()
+    };
+    let rendered = registry_core::render::render_openai(&pool, &options).expect("renders");
+    let tools: Value = serde_json::from_str(&rendered.tools).unwrap();
+    assert_eq!(tools[0]["function"]["strict"], false);
+    assert_eq!(tools[0]["function"]["parameters"], leaf);
+}
+
+/// Every `u64` sent `"maximum":18446744073709551615`: no bound past ±2^53 reaches the model.
+#[test]
+fn no_schema_sends_an_integer_bound_past_two_to_the_53() {
+    fn bounds(schema: &Value, found: &mut Vec<f64>) {
+        match schema {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    if matches!(key.as_str(), "minimum" | "maximum")
+                        && let Some(bound) = value.as_f64()
+                    {
+                        found.push(bound);
+                    }
+                    bounds(value, found);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| bounds(item, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for tool in builtins() {
+        bounds(&parse(tool.input_schema), &mut found);
+    }
+    assert!(found.contains(&0.0), "unsigned fields keep their minimum");
+    let limit = 2f64.powi(53);
+    assert!(found.iter().all(|bound| bound.abs() <= limit), "{found:?}");
+    let read = parse(<tools::read::ReadTool as ToolSpec>::DESCRIPTOR.input_schema);
+    assert_eq!(
+        read["properties"]["offset"],
+        json!({
+            "description": read["properties"]["offset"]["description"],
+            "type": "integer",
+            "minimum": 0
+        })
+    );
 }

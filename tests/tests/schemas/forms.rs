@@ -373,3 +373,26 @@ fn what_the_strict_subsets_refuse_is_named_with_its_place() {
     assert_eq!(refusal(&Query::SCHEMA), (Some("extra"), "a map"));
     assert_eq!(refusal(&Constrained::SCHEMA), (Some("count"), "`minimum`"));
 }
+
+#[test]
+fn every_form_is_valid_against_the_meta_schema() {
+    let forms = [
+        (standard::<Filter>(), strict::<Filter>()),
+        (standard::<Shape>(), strict::<Shape>()),
+        (standard::<Command>(), strict::<Command>()),
+        (standard::<Loose>(), strict::<Loose>()),
+        (standard::<Renamed>(), strict::<Renamed>()),
+        (standard::<Query>(), strict::<Query>()),
+        (standard::<Aliased>(), strict::<Aliased>()),
+        (standard::<Person>(), strict::<Person>()),
+        (standard::<Constrained>(), strict::<Constrained>()),
+        (standard::<Action>(), strict::<Action>()),
+    ];
+    for (standard, strict) in forms {
+        for schema in [standard, strict] {
+            if let Err(error) = jsonschema::meta::validate(&schema) {
+                panic!("{schema}: {error}");
+            }
+        }
+    }
+}
