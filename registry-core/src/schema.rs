@@ -31,7 +31,7 @@
 //! | attribute | on | in the schema |
 //! |---|---|---|
 //! | serde `rename`, `rename_all`, `rename_all_fields` (also their `deserialize = ` forms) | container, variant, field | the names serde reads |
-//! | serde `alias` | field | each alias is a property too, with the same schema, and a `oneOf` of `required` rules lets exactly one of the names be present (at most one when the field may be absent): serde refuses two. Strict: the canonical name only |
+//! | serde `alias` | field | each alias is a property too, with the same schema and `"deprecated":true` (steering the model to the canonical name), and the object's `not` rule refuses two of the names, or none of a required field's: serde refuses two (a `not`, because the APIs refuse `oneOf`, `anyOf` and `allOf` at the top of a tool's schema). Strict: the canonical name only |
 //! | serde `alias` | variant | the tag also takes the alias (a tagged enum), or the alias gets its own branch (externally tagged). Strict: the canonical name only |
 //! | serde `default` | container, field | the property is not `required` |
 //! | serde `skip`, `skip_deserializing` | field, variant | left out |
@@ -40,9 +40,9 @@
 //! | serde `tag`, `content`, `untagged` | enum | the representation: see below |
 //! | serde `other` | unit variant | a branch for any tag no other variant names |
 //! | serde `skip_serializing_if` | field | nothing; a compile error unless serde may find the field absent (`default` or `Option`), since serde would write what it cannot read back |
-//! | `description = "…"`; schemars `description` | field | replaces the doc comment |
+//! | `description = "…"`; schemars `description` | field, variant | replaces the doc comment |
 //! | `title = "…"`; schemars `title` | field | `title` |
-//! | `minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum` = number; schemars and validator `range(min = …, max = …)`, validator's `exclusive_min`/`exclusive_max` | number field | the same keywords |
+//! | `minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum` = number; schemars and validator `range(min = …, max = …)`, validator's `exclusive_min`/`exclusive_max` | number field | the same keywords; a stated bound replaces the one the type implies, and a compile error when it is looser (`maximum = 300` on a `u8`) |
 //! | `min_length`, `max_length` = count | string field | `minLength`, `maxLength` |
 //! | `min_items`, `max_items` = count | array field | `minItems`, `maxItems` |
 //! | schemars and validator `length(min = …, max = …, equal = …)` | string or array field | `minLength`/`maxLength` on a string, `minItems`/`maxItems` on an array |
@@ -51,7 +51,7 @@
 //! | `default = literal` | field | `default` |
 //! | `examples = [literal, …]`; schemars `example = literal` (repeatable) | field | `examples` |
 //! | `deprecated`; Rust's `#[deprecated]` | field | `"deprecated":true` |
-//! | validator `custom`, `nested`, `must_match`, `credit_card`, `non_control_character`, `does_not_contain`, `required`, `regex(path = …)` beside a `#[schema(pattern = …)]` | field | nothing: checks of your own code that no schema keyword states |
+//! | validator `custom`, `nested`, `must_match`, `credit_card`, `non_control_character`, `does_not_contain`, `required`, `phone`, `regex(path = …)` beside a `#[schema(pattern = …)]`; `schema(…)` on a struct | field | nothing: checks of your own code that no schema keyword states |
 //!
 //! Values are literals (strings, numbers, `true`/`false`, and `[…]` of them for `default` and
 //! `examples`): the schema is built at compile time, so a `const` or an expression cannot be
@@ -173,9 +173,9 @@ scalar! {
     u128 => Integer "0" "",
     f32 => Number "" "",
     f64 => Number "" "",
-    String => String "" "",
-    char => String "1" "1",
-    PathBuf => String "" "",
+    String => Str "" "",
+    char => Str "1" "1",
+    PathBuf => Str "" "",
 }
 
 impl InputSchema for serde_json::Value {

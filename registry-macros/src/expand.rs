@@ -40,6 +40,7 @@ pub fn derive_schema(item: &Item<'_>) -> TokenStream {
 /// them on a `#[tool]` struct, and they are read already.
 pub fn without_schema_attrs(input: &DeriveInput) -> DeriveInput {
     let mut input = input.clone();
+    input.attrs.retain(|attr| !attr.path().is_ident("schema"));
     if let syn::Data::Struct(data) = &mut input.data {
         for field in data.fields.iter_mut() {
             field.attrs.retain(|attr| !attr.path().is_ident("schema"));

@@ -177,30 +177,51 @@ fn sample(schema: &Value, full: bool) -> Value {
     }
 }
 
-/// The names of each aliased property (a `oneOf` of `required` rules, alone or in an `allOf`),
-/// and whether one of them is required (no branch for none of them).
+/// The names of each aliased property, and whether one of them is required: read from the
+/// object's `not` rule (two names of one property, or none of a required one's).
 fn alias_groups(schema: &Value) -> Vec<(Vec<String>, bool)> {
-    let rules: Vec<&Value> = match (schema.get("oneOf"), schema.get("allOf")) {
-        (Some(rule), _) => vec![rule],
-        (None, Some(Value::Array(all))) => {
-            all.iter().filter_map(|rule| rule.get("oneOf")).collect()
-        }
-        _ => Vec::new(),
+    let names = |rules: &Value| -> Vec<String> {
+        rules
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|rule| rule.get("required")?.as_array())
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
     };
-    rules
+    let mut groups: Vec<(Vec<String>, bool)> = Vec::new();
+    let violations = schema.pointer("/not/anyOf").and_then(Value::as_array);
+    for violation in violations.into_iter().flatten() {
+        let (found, needed) = match violation.pointer("/not/anyOf") {
+            Some(none_of) => (names(none_of), true),
+            None => (names(&Value::Array(vec![violation.clone()])), false),
+        };
+        match groups
+            .iter_mut()
+            .find(|(group, _)| found.iter().any(|name| group.contains(name)))
+        {
+            Some((group, group_needed)) => {
+                for name in found {
+                    if !group.contains(&name) {
+                        group.push(name);
+                    }
+                }
+                *group_needed |= needed;
+            }
+            None => groups.push((found, needed)),
+        }
+    }
+    // The canonical name first: the property listed first.
+    let order: Vec<&String> = properties(schema)
         .into_iter()
-        .filter_map(Value::as_array)
-        .map(|branches| {
-            let names: Vec<String> = branches
-                .iter()
-                .filter_map(|branch| branch.get("required")?.get(0)?.as_str())
-                .map(str::to_owned)
-                .collect();
-            let needed = branches.iter().all(|branch| branch.get("not").is_none());
-            (names, needed)
-        })
-        .filter(|(names, _)| !names.is_empty())
-        .collect()
+        .map(|(name, _)| name)
+        .collect();
+    for (group, _) in &mut groups {
+        group.sort_by_key(|name| order.iter().position(|listed| *listed == name));
+    }
+    groups
 }
 
 fn properties(schema: &Value) -> Vec<(&String, &Value)> {
@@ -471,4 +492,23 @@ fn no_schema_sends_an_integer_bound_past_two_to_the_53() {
             "minimum": 0
         })
     );
+}
+
+/// The Anthropic API refuses a tool whose `input_schema` has `oneOf`, `anyOf` or `allOf` at the
+/// top ("input_schema does not support oneOf, allOf, or anyOf at the top level"), failing the
+/// whole request: aliased properties use `not` there.
+#[test]
+fn no_schema_has_a_union_at_its_top() {
+    let mut schemas: Vec<Value> = builtins()
+        .iter()
+        .flat_map(|tool| [Some(tool.input_schema), strict_schema(tool)])
+        .flatten()
+        .map(parse)
+        .collect();
+    schemas.push(forms::standard::<forms::Aliased>());
+    for schema in schemas {
+        for key in ["oneOf", "anyOf", "allOf"] {
+            assert!(schema.get(key).is_none(), "{key} at the top of {schema}");
+        }
+    }
 }

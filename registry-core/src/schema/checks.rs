@@ -30,7 +30,7 @@ pub const fn kinds(schema: &Schema) -> u8 {
             Kind::Boolean => BOOLEAN,
             Kind::Integer => INTEGER,
             Kind::Number => NUMBER,
-            Kind::String => STRING,
+            Kind::Str => STRING,
         },
         Schema::Array { .. } => ARRAY,
         Schema::Map(_) | Schema::Object(_) => OBJECT,
@@ -539,7 +539,7 @@ pub const fn strict_message(field: &'static str, refusal: Option<Refusal>) -> Me
     Some([
         "#[tool(strict)]: field `",
         field,
-        "` holds ",
+        "` has ",
         refusal.what,
         at_open,
         at_name,

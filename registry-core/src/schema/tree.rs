@@ -48,8 +48,8 @@ pub enum Kind {
     Integer,
     /// `"number"`.
     Number,
-    /// `"string"`.
-    String,
+    /// `"string"` (named so as not to shadow `String` in the compiler's messages).
+    Str,
 }
 
 impl Kind {
@@ -59,7 +59,7 @@ impl Kind {
             Kind::Boolean => "boolean",
             Kind::Integer => "integer",
             Kind::Number => "number",
-            Kind::String => "string",
+            Kind::Str => "string",
         }
     }
 }

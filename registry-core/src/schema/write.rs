@@ -192,7 +192,7 @@ const fn write_members(
             string_member(out, first, "type", kind.name());
             if matches!(mode, Mode::Standard) {
                 let (low_key, high_key, low_stated, high_stated) = match kind {
-                    Kind::String => (
+                    Kind::Str => (
                         "minLength",
                         "maxLength",
                         keywords.min_length.is_some() || keywords.length_min.is_some(),

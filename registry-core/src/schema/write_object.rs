@@ -169,60 +169,59 @@ const fn count_aliased(fields: &[Field]) -> usize {
     count
 }
 
-/// serde reads an aliased field under any one of its names and refuses two of them: each
-/// aliased property gets a `oneOf` of `required` rules, with a branch for none of the names
-/// when the field may be absent. Several rules go into an `allOf`.
+/// serde reads an aliased field under any one of its names and refuses two of them. The rule is
+/// one `not` of the violations, two names of one field or none of a required field's, because
+/// the APIs refuse `oneOf`, `anyOf` and `allOf` at the top of a tool's schema.
 const fn write_alias_rules(out: &mut Out<'_>, fields: &[Field]) {
-    let mut first = true;
-    match count_aliased(fields) {
-        0 => {}
-        1 => {
-            put(out, ",\"oneOf\":");
-            alias_rules(out, fields, true, &mut first, false);
-        }
-        _ => {
-            put(out, ",\"allOf\":[");
-            alias_rules(out, fields, true, &mut first, true);
-            put(out, "]");
-        }
+    if count_aliased(fields) == 0 {
+        return;
     }
+    put(out, ",\"not\":{\"anyOf\":[");
+    let mut first = true;
+    alias_violations(out, fields, true, &mut first);
+    put(out, "]}");
 }
 
-const fn alias_rules(
-    out: &mut Out<'_>,
-    fields: &[Field],
-    required: bool,
-    first: &mut bool,
-    wrap: bool,
-) {
+const fn alias_violations(out: &mut Out<'_>, fields: &[Field], required: bool, first: &mut bool) {
     let mut rest = fields;
     while let Some((field, more)) = rest.split_first() {
         rest = more;
         if field.flatten {
             if let Schema::Object(object) = field.schema {
-                alias_rules(out, object.fields, required && field.required, first, wrap);
+                alias_violations(out, object.fields, required && field.required, first);
             }
             continue;
         }
         if field.aliases.is_empty() {
             continue;
         }
-        member(out, first);
-        if wrap {
-            put(out, "{\"oneOf\":");
+        // Two of its names: the name and an alias, or two aliases.
+        let mut aliases = field.aliases;
+        while let Some((alias, others)) = aliases.split_first() {
+            both_required(out, first, field.name, alias);
+            let mut later = others;
+            while let Some((other, after)) = later.split_first() {
+                both_required(out, first, alias, other);
+                later = after;
+            }
+            aliases = others;
         }
-        put(out, "[");
-        each_name_required(out, field);
-        if !(required && field.required) {
-            put(out, ",{\"not\":{\"anyOf\":[");
+        if required && field.required {
+            member(out, first);
+            put(out, "{\"not\":{\"anyOf\":[");
             each_name_required(out, field);
             put(out, "]}}");
         }
-        put(out, "]");
-        if wrap {
-            put(out, "}");
-        }
     }
+}
+
+const fn both_required(out: &mut Out<'_>, first: &mut bool, a: &str, b: &str) {
+    member(out, first);
+    put(out, "{\"required\":[\"");
+    put(out, a);
+    put(out, "\",\"");
+    put(out, b);
+    put(out, "\"]}");
 }
 
 /// `{"required":["name"]},{"required":["alias"]}`…
