@@ -92,15 +92,17 @@
 //! | `read_only` | flag | changes nothing outside the call. |
 //! | `concurrency_safe` | flag | may run beside other calls of a turn. |
 //! | `destructive` | flag | asks before it runs unless a rule allows it. |
-//! | `strict` | flag | sends the strict schema with `strict: true` where supported. A compile error when the input holds a map or an untyped `serde_json::Value`, which have no strict form. |
+//! | `strict` | flag | sends the strict schema with `strict: true` where supported. A compile error naming the field and the keyword when the input has no strict form (a map, an untyped `serde_json::Value`, a bound the strict subsets refuse: see [`schema`]). |
 //! | `max_result_size_chars` | `N` | dispatch cuts longer output and marks the cut. |
 //! | `output` | `Type` | structured output: the tool returns [`Structured<Type>`](Structured), whose schema is built at compile time. |
 //! | `feature` | `"X"`, `any(...)`, `all(...)`, `not(...)` | the compile-time gate: everything generated sits under `#[cfg(feature = ...)]`. |
 //! | `enabled` | `path::to_fn` | the run-time gate: `fn() -> bool` or `fn(&Switches) -> bool`. |
 //!
-//! Field types contribute their schema through [`InputSchema`]; serde's `rename`,
-//! `rename_all`, `default`, `skip`, `deny_unknown_fields` and `alias` are followed, and
-//! attributes the schema cannot follow are compile errors. A `#[tool]` with a mistake still
+//! Field types contribute their schema through [`InputSchema`], derived for structs and enums
+//! in any of serde's representations; the schema follows serde's attributes, a field's
+//! `#[schema(...)]` adds constraints and annotations, and what schemars reads from
+//! `#[schemars(...)]` and `#[validate(...)]` is read too: the [`schema`] module has the table.
+//! Attributes the schema cannot follow are compile errors. A `#[tool]` with a mistake still
 //! leaves the struct in place, registers nothing, and reports every mistake of the attribute at
 //! once:
 //!
@@ -193,7 +195,10 @@ pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};
 pub mod __private {
     pub use crate::registry::Registration;
     pub use crate::schema::{
-        Field, Mode, Object, Schema, as_str, render, rendered_len, strict_capable,
+        ARRAY, Data, Enum, Field, INTEGER, Keywords, Message, Mode, NUMBER, Object, Repr, STRING,
+        Schema, Variant, admits, as_str, bound_problem, field_refusal, flatten_problem, message,
+        message_len, object_problem, render, rendered_len, strict_capable, strict_message,
+        tagged_newtype_problem,
     };
     pub use crate::tool::parse_input;
 

@@ -1,15 +1,16 @@
 //! Compile-time JSON Schemas for tool inputs.
 //!
 //! Every type that may appear as a field of a `#[tool]` struct implements [`InputSchema`]. The
-//! implementation is a `const` tree of [`Schema`] nodes whose leaves are pre-rendered JSON
-//! fragments; the macro escapes every string (field names, descriptions) while it expands, so the
-//! tree needs no escaping at run time. A concrete tool's generated code measures the tree with
-//! [`rendered_len`] and writes it into a fixed-size byte array with [`render`], both during const
-//! evaluation: the finished schema is a `&'static str` that exists before `main` runs, is
-//! byte-identical on every build, and costs nothing at start-up.
+//! implementation is a `const` tree of [`Schema`] nodes; the macros escape every string (names,
+//! descriptions, patterns) and render every number and default value while they expand, so the
+//! tree needs no escaping or formatting at run time. A concrete tool's generated code measures
+//! the tree with [`rendered_len`] and writes it into a fixed-size byte array with [`render`],
+//! both during const evaluation: the finished schema is a `&'static str` that exists before
+//! `main` runs, is byte-identical on every build, and costs nothing at start-up.
 //!
-//! A type without an implementation is a compile error on the field that uses it, so a schema can
-//! never silently disagree with what serde accepts.
+//! A type without an implementation is a compile error on the field that uses it, and so is
+//! every serde attribute or schema key the schema cannot follow, so a schema never silently
+//! disagrees with what serde accepts.
 //!
 //! ```
 //! use registry_core::schema::{InputSchema, Schema};
@@ -17,71 +18,121 @@
 //! assert!(matches!(ITEMS, Schema::Array { unique: false, .. }));
 //! ```
 //!
+//! # What `#[derive(InputSchema)]` and `#[tool]` read
+//!
+//! The serde attributes the schema follows, and the schema keys of a field's `#[schema(...)]`
+//! attribute, with what the macros read from `#[schemars(...)]` and `#[validate(...)]` (as
+//! schemars 1.x reads them) and Rust's `#[deprecated]`. Any other key of `#[schema]`,
+//! `#[schemars]` or `#[validate]` is a compile error listing these, and so is a serde attribute
+//! the schema cannot follow (`with`/`deserialize_with`, `transparent`, `from`/`try_from`,
+//! `remote`, a variant's `untagged`). A keyword that does not fit the field's type (`min_length`
+//! on an integer) is a compile error on the keyword.
+//!
+//! | attribute | on | in the schema |
+//! |---|---|---|
+//! | serde `rename`, `rename_all`, `rename_all_fields` (also their `deserialize = ` forms) | container, variant, field | the names serde reads |
+//! | serde `alias` | field | each alias is a property too, with the same schema and `"deprecated":true` (steering the model to the canonical name), and the object's `not` rule refuses two of the names, or none of a required field's: serde refuses two (a `not`, because the APIs refuse `oneOf`, `anyOf` and `allOf` at the top of a tool's schema). Strict: the canonical name only |
+//! | serde `alias` | variant | the tag also takes the alias (a tagged enum), or the alias gets its own branch (externally tagged). Strict: the canonical name only |
+//! | serde `default` | container, field | the property is not `required` |
+//! | serde `skip`, `skip_deserializing` | field, variant | left out |
+//! | serde `deny_unknown_fields` | container | `"additionalProperties":false`; not with `flatten`, which serde does not support with it (a compile error naming both) |
+//! | serde `flatten` | field | a struct deriving `InputSchema`: its properties and `required` merged into this object; a `String`-keyed map: its value schema as `additionalProperties` |
+//! | serde `tag`, `content`, `untagged` | enum | the representation: see below |
+//! | serde `other` | unit variant | a branch for any tag no other variant names |
+//! | serde `skip_serializing_if` | field | nothing; a compile error unless serde may find the field absent (`default` or `Option`), since serde would write what it cannot read back |
+//! | `description = "…"`; schemars `description` | field, variant | replaces the doc comment |
+//! | `title = "…"`; schemars `title` | field | `title` |
+//! | `minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum` = number; schemars and validator `range(min = …, max = …)`, validator's `exclusive_min`/`exclusive_max` | number field | the same keywords; a stated bound replaces the one the type implies, and a compile error when it is looser (`maximum = 300` on a `u8`) |
+//! | `min_length`, `max_length` = count | string field | `minLength`, `maxLength` |
+//! | `min_items`, `max_items` = count | array field | `minItems`, `maxItems` |
+//! | schemars and validator `length(min = …, max = …, equal = …)` | string or array field | `minLength`/`maxLength` on a string, `minItems`/`maxItems` on an array |
+//! | `pattern = "…"`; schemars `regex(pattern = "…")`, `pattern("…")`, `contains("…")`/`contains(pattern = "…")`; validator `contains(pattern = "…")` | string field | `pattern` (`contains` escaped) |
+//! | `format = "…"`; schemars and validator `email` and `url`, schemars `ipv4`, `ipv6` | string field | `format` (`email`, `uri`, `ipv4`, `ipv6`) |
+//! | `default = literal` | field | `default` |
+//! | `examples = [literal, …]`; schemars `example = literal` (repeatable) | field | `examples` |
+//! | `deprecated`; Rust's `#[deprecated]` | field | `"deprecated":true` |
+//! | validator `custom`, `nested`, `must_match`, `credit_card`, `non_control_character`, `does_not_contain`, `required`, `phone`, `regex(path = …)` beside a `#[schema(pattern = …)]`; `schema(…)` on a struct | field | nothing: checks of your own code that no schema keyword states |
+//!
+//! Values are literals (strings, numbers, `true`/`false`, and `[…]` of them for `default` and
+//! `examples`): the schema is built at compile time, so a `const` or an expression cannot be
+//! read. `pattern` is not checked by the macro; it is an ECMA-262 regular expression.
+//!
+//! # Enums
+//!
+//! An enum whose variants are all units is a string `enum`. Otherwise each variant is one
+//! branch of a `oneOf` (standard rendering; the branches exclude each other by their tags) or an
+//! `anyOf` (strict rendering, and untagged enums):
+//!
+//! | serde representation | a unit variant `A` | a variant `B` with data |
+//! |---|---|---|
+//! | externally tagged (the default) | `{"type":"string","const":"A"}` | `{"type":"object","properties":{"B":data},"required":["B"],"additionalProperties":false}` |
+//! | internally tagged, `tag = "t"` | `{"type":"object","properties":{"t":{"type":"string","const":"A"}},"required":["t"]}` | the tag first, then the fields of the struct variant (or of the newtype variant's struct, or its map as `additionalProperties`) |
+//! | adjacently tagged, `tag = "t", content = "c"` | `{"t": A}`, with `"c"` `null` and not required | `{"t": B, "c": data}`, both required |
+//! | untagged | `{"type":"null"}` | data alone |
+//!
+//! The data of a newtype variant is its type's schema, of a struct variant an object, of a
+//! tuple variant `{"type":"array","prefixItems":[…],"minItems":n,"maxItems":n}`. The strict
+//! rendering writes tags as one-value `enum`s, which both strict subsets accept.
+//!
+//! # Where serde accepts more than the schema
+//!
+//! The schema describes what the model should send; everything it accepts, serde reads, with
+//! one exception: integers past 2^53 (see below). serde also reads a few forms the schema does
+//! not advertise: `null` for an `Option<T>` property (the strict rendering does advertise it),
+//! `{"A":null}` for an externally tagged unit variant, and a struct (or an internally tagged
+//! variant) written as an array of its field values.
+//!
+//! # Integers
+//!
+//! `i8`, `u8`, `i16`, `u16`, `i32` and `u32` carry their exact range; `u64`, `u128` and `usize`
+//! only `"minimum":0`; `i64`, `i128` and `isize` no bound. A bound past ±2^53 tells the model
+//! nothing (and is not exact in JavaScript), so it is dropped: the schema then accepts integers
+//! serde refuses as out of range, and serde's error says so.
+//!
 //! # The two renderings
 //! * **standard**: `Option<T>` and defaulted fields are left out of `required`; an `Option<T>`
-//!   property is described by `T`'s schema (the model omits the field rather than sending `null`;
-//!   serde also accepts `null` there, which the schema does not advertise).
-//! * **strict** (for the APIs' strict modes): every object lists all its properties in
-//!   `required` and carries `"additionalProperties":false`; an `Option<T>` property becomes
-//!   `{"anyOf":[T,{"type":"null"}]}`. A defaulted non-`Option` field is required and not nullable,
-//!   because serde would reject `null` for it. Maps (`HashMap`, `BTreeMap`) have no strict form:
-//!   their `additionalProperties` stays the value schema, which strict APIs refuse.
+//!   property is described by `T`'s schema (the model omits the field rather than sending
+//!   `null`).
+//! * **strict** (for the APIs' strict modes), built from the tree's structure: every object
+//!   lists all its properties in `required` and carries `"additionalProperties":false`; an
+//!   `Option<T>` property becomes `{"anyOf":[T,{"type":"null"}]}`, with the field's keywords in
+//!   `T`'s branch; unions are `anyOf`; the bounds a type implies (integer ranges, a `char`'s
+//!   length) and `uniqueItems` are left out (serde still checks them), and so are the
+//!   annotations `title`, `default`, `examples` and `deprecated`. A defaulted non-`Option` field
+//!   is required and not nullable, because serde would reject `null` for it. What both APIs'
+//!   strict subsets refuse has no strict form ([`strict_refusal`]): a map or an untyped
+//!   [`serde_json::Value`] (open keys, no type), a hand-written [`Schema::Leaf`], a tuple or
+//!   `#[serde(other)]` variant, and the keywords `minimum`, `maximum`, `exclusiveMinimum`,
+//!   `exclusiveMaximum`, `minLength`, `maxLength`, `maxItems`, `minItems` above 1 and a `format`
+//!   outside [`STRICT_FORMATS`]. Such a tool is sent without strict mode, and
+//!   `#[tool(strict)]` on it is a compile error naming the field and the keyword.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 
-/// One node of a compile-time schema tree. Every node renders as one JSON object.
-#[derive(Debug, Clone, Copy)]
-pub enum Schema {
-    /// The members of an object schema, already rendered: `"type":"string"`. Empty for "any JSON
-    /// value" (`{}`).
-    Leaf(&'static str),
-    /// `{"type":"array","items":…}`, with `"uniqueItems":true` for sets.
-    Array {
-        /// The element schema.
-        items: &'static Schema,
-        /// Whether the elements must be distinct (sets).
-        unique: bool,
-    },
-    /// `{"type":"object","additionalProperties":…}`: a map with string keys.
-    Map(&'static Schema),
-    /// `Option<T>`: `T`'s schema, nullable in the strict rendering.
-    Optional(&'static Schema),
-    /// An object with named properties (a tool's input, or a struct deriving `InputSchema`).
-    Object(&'static Object),
-}
+mod checks;
+mod tree;
+mod write;
+mod write_enum;
+mod write_object;
 
-/// The properties of an object schema, in declaration order.
-#[derive(Debug, Clone, Copy)]
-pub struct Object {
-    /// The properties.
-    pub fields: &'static [Field],
-    /// `#[serde(deny_unknown_fields)]`: render `"additionalProperties":false`.
-    pub deny_unknown_fields: bool,
-}
-
-/// One property of an [`Object`].
-#[derive(Debug, Clone, Copy)]
-pub struct Field {
-    /// The property name as serde reads it, JSON-escaped, without quotes.
-    pub name: &'static str,
-    /// The field's doc comment, JSON-escaped, without quotes.
-    pub description: Option<&'static str>,
-    /// Whether serde requires the field (no `#[serde(default)]`, not an `Option`).
-    pub required: bool,
-    /// The field's type schema.
-    pub schema: &'static Schema,
-}
+pub use checks::{
+    ANY, ARRAY, BOOLEAN, INTEGER, Message, NULL, NUMBER, OBJECT, Refusal, STRICT_FORMATS, STRING,
+    admits, bound_problem, field_refusal, flatten_problem, kinds, message, message_len,
+    object_problem, strict_capable, strict_message, strict_refusal, tagged_newtype_problem,
+};
+pub use tree::{Data, Enum, Field, Keywords, Kind, Object, Repr, Schema, Variant};
+pub use write::{Mode, as_str, render, rendered_len, to_json};
 
 /// A type that can be a field of a tool's input, with its JSON Schema known at compile time.
 ///
 /// Implemented here for the standard types serde deserializes from JSON; derive it for your own
-/// structs and unit-only enums with `#[derive(InputSchema)]`.
+/// structs and enums with `#[derive(InputSchema)]`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no compile-time JSON schema",
     label = "this field's schema needs `{Self}: InputSchema`",
     note = "supported: bool, integers, floats, char, String, PathBuf, serde_json::Value, and Option, Box, Vec, VecDeque, HashSet, BTreeSet and String-keyed HashMap/BTreeMap of supported types",
-    note = "for a struct with named fields or an enum of unit variants of your own, add `#[derive(InputSchema)]` to it; otherwise use a supported type"
+    note = "for a struct with named fields or an enum of your own, add `#[derive(InputSchema)]` to it; otherwise use a supported type"
 )]
 pub trait InputSchema {
     /// The schema tree.
@@ -90,43 +141,56 @@ pub trait InputSchema {
     const OPTIONAL: bool = false;
 }
 
-macro_rules! leaf {
-    ($($ty:ty => $text:expr),* $(,)?) => {
+macro_rules! scalar {
+    ($($ty:ty => $kind:ident $low:literal $high:literal),* $(,)?) => {
         $(impl InputSchema for $ty {
-            const SCHEMA: Schema = Schema::Leaf($text);
+            const SCHEMA: Schema = Schema::Scalar {
+                kind: Kind::$kind,
+                low: bound($low),
+                high: bound($high),
+            };
         })*
     };
 }
 
-leaf! {
-    bool => r#""type":"boolean""#,
-    i8 => r#""type":"integer","minimum":-128,"maximum":127"#,
-    i16 => r#""type":"integer","minimum":-32768,"maximum":32767"#,
-    i32 => r#""type":"integer","minimum":-2147483648,"maximum":2147483647"#,
-    i64 => r#""type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807"#,
-    i128 => r#""type":"integer","minimum":-170141183460469231731687303715884105728,"maximum":170141183460469231731687303715884105727"#,
-    u8 => r#""type":"integer","minimum":0,"maximum":255"#,
-    u16 => r#""type":"integer","minimum":0,"maximum":65535"#,
-    u32 => r#""type":"integer","minimum":0,"maximum":4294967295"#,
-    u64 => r#""type":"integer","minimum":0,"maximum":18446744073709551615"#,
-    u128 => r#""type":"integer","minimum":0,"maximum":340282366920938463463374607431768211455"#,
-    f32 => r#""type":"number""#,
-    f64 => r#""type":"number""#,
-    String => r#""type":"string""#,
-    char => r#""type":"string","minLength":1,"maxLength":1"#,
-    PathBuf => r#""type":"string""#,
-    serde_json::Value => "",
+/// A bound, or none for "".
+const fn bound(text: &'static str) -> Option<&'static str> {
+    if text.is_empty() { None } else { Some(text) }
+}
+
+// Integer bounds only where they tell the model something: past ±2^53 they are dropped.
+scalar! {
+    bool => Boolean "" "",
+    i8 => Integer "-128" "127",
+    i16 => Integer "-32768" "32767",
+    i32 => Integer "-2147483648" "2147483647",
+    i64 => Integer "" "",
+    i128 => Integer "" "",
+    u8 => Integer "0" "255",
+    u16 => Integer "0" "65535",
+    u32 => Integer "0" "4294967295",
+    u64 => Integer "0" "",
+    u128 => Integer "0" "",
+    f32 => Number "" "",
+    f64 => Number "" "",
+    String => Str "" "",
+    char => Str "1" "1",
+    PathBuf => Str "" "",
+}
+
+impl InputSchema for serde_json::Value {
+    const SCHEMA: Schema = Schema::Leaf("");
 }
 
 #[cfg(target_pointer_width = "64")]
-leaf! {
-    isize => r#""type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807"#,
-    usize => r#""type":"integer","minimum":0,"maximum":18446744073709551615"#,
+scalar! {
+    isize => Integer "" "",
+    usize => Integer "0" "",
 }
-#[cfg(target_pointer_width = "32")]
-leaf! {
-    isize => r#""type":"integer","minimum":-2147483648,"maximum":2147483647"#,
-    usize => r#""type":"integer","minimum":0,"maximum":4294967295"#,
+#[cfg(not(target_pointer_width = "64"))]
+scalar! {
+    isize => Integer "-2147483648" "2147483647",
+    usize => Integer "0" "4294967295",
 }
 
 impl<T: InputSchema> InputSchema for Option<T> {
@@ -168,245 +232,22 @@ impl<V: InputSchema> InputSchema for BTreeMap<String, V> {
     const SCHEMA: Schema = Schema::Map(&V::SCHEMA);
 }
 
-/// How a schema tree is rendered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// The schema as the model normally sees it.
-    Standard,
-    /// The strict-mode variant: all properties required, optional ones nullable, no extra
-    /// properties, and only what both APIs' strict modes accept: a leaf drops an integer
-    /// type's range and a `char`'s length (dispatch still checks them: serde does) and a set
-    /// drops `uniqueItems`. A map or an untyped [`serde_json::Value`] has no
-    /// strict form ([`strict_capable`]).
-    Strict,
-}
-
-/// Whether `schema` has a strict form: no map (its keys are open) and no untyped
-/// `serde_json::Value` anywhere in it.
-pub const fn strict_capable(schema: &Schema) -> bool {
-    match schema {
-        Schema::Leaf(text) => !text.is_empty(),
-        Schema::Array { items, .. } => strict_capable(items),
-        Schema::Map(_) => false,
-        Schema::Optional(inner) => strict_capable(inner),
-        Schema::Object(object) => {
-            let mut fields = object.fields;
-            while let Some((field, rest)) = fields.split_first() {
-                if !strict_capable(field.schema) {
-                    return false;
-                }
-                fields = rest;
-            }
-            true
-        }
-    }
-}
-
-/// A leaf without the bounds strict modes refuse: an integer type's `minimum`/`maximum` and a
-/// `char`'s `minLength`/`maxLength`, which the standard leaves here write after the type.
-const fn strict_leaf(text: &str) -> &str {
-    let mut at = 0;
-    let mut rest = text.as_bytes();
-    while let Some((_, tail)) = rest.split_first() {
-        if (starts_with(rest, b",\"minimum\":") || starts_with(rest, b",\"minLength\":"))
-            && let Some((head, _)) = text.split_at_checked(at)
-        {
-            return head;
-        }
-        rest = tail;
-        at += 1;
-    }
-    text
-}
-
-const fn starts_with(bytes: &[u8], prefix: &[u8]) -> bool {
-    let (mut bytes, mut prefix) = (bytes, prefix);
-    while let Some((want, more)) = prefix.split_first() {
-        match bytes.split_first() {
-            Some((got, rest)) if *got == *want => (bytes, prefix) = (rest, more),
-            _ => return false,
-        }
-    }
-    true
-}
-
-/// The number of bytes [`render`] writes for `schema`.
-pub const fn rendered_len(schema: &Schema, mode: Mode) -> usize {
-    let mut out = Out { buf: None, pos: 0 };
-    write_node(&mut out, schema, None, mode);
-    out.pos
-}
-
-/// Renders `schema` as minified JSON into an array of exactly `N` bytes (`N` from
-/// [`rendered_len`]). Panics during const evaluation when `N` is wrong.
-pub const fn render<const N: usize>(schema: &Schema, mode: Mode) -> [u8; N] {
-    let mut buf = [0u8; N];
-    let mut out = Out {
-        buf: Some(&mut buf),
-        pos: 0,
-    };
-    write_node(&mut out, schema, None, mode);
-    assert!(out.pos == N, "schema length mismatch");
-    buf
-}
-
-/// Views rendered bytes as text; the renderer only writes UTF-8.
-pub const fn as_str(bytes: &'static [u8]) -> &'static str {
-    match core::str::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(_) => panic!("rendered schema is not UTF-8"),
-    }
-}
-
-struct Out<'a> {
-    buf: Option<&'a mut [u8]>,
-    pos: usize,
-}
-
-/// Appends `text`. Bytes past the end of the buffer are not written, but still counted, so that
-/// [`render`]'s length check reports a buffer of the wrong size.
-const fn put(out: &mut Out<'_>, text: &str) {
-    let mut bytes = text.as_bytes();
-    if let Some(buf) = &mut out.buf
-        && let Some((_, mut free)) = buf.split_at_mut_checked(out.pos)
-    {
-        while let Some((byte, rest)) = bytes.split_first() {
-            let Some((slot, more)) = { free }.split_first_mut() else {
-                break;
-            };
-            *slot = *byte;
-            (bytes, free) = (rest, more);
-        }
-    }
-    out.pos += text.len();
-}
-
-/// Writes `{` + optional description + the node's members + `}`.
-const fn write_node(out: &mut Out<'_>, node: &Schema, description: Option<&str>, mode: Mode) {
-    put(out, "{");
-    let mut first = true;
-    if let Some(text) = description {
-        put(out, "\"description\":\"");
-        put(out, text);
-        put(out, "\"");
-        first = false;
-    }
-    write_members(out, node, first, mode);
-    put(out, "}");
-}
-
-const fn comma(out: &mut Out<'_>, first: bool) {
-    if !first {
-        put(out, ",");
-    }
-}
-
-const fn write_members(out: &mut Out<'_>, node: &Schema, first: bool, mode: Mode) {
-    match node {
-        Schema::Leaf(text) => {
-            if !text.is_empty() {
-                comma(out, first);
-                put(
-                    out,
-                    match mode {
-                        Mode::Standard => text,
-                        Mode::Strict => strict_leaf(text),
-                    },
-                );
-            }
-        }
-        Schema::Array { items, unique } => {
-            comma(out, first);
-            put(out, "\"type\":\"array\",\"items\":");
-            write_node(out, items, None, mode);
-            if *unique && matches!(mode, Mode::Standard) {
-                put(out, ",\"uniqueItems\":true");
-            }
-        }
-        Schema::Map(values) => {
-            comma(out, first);
-            put(out, "\"type\":\"object\",\"additionalProperties\":");
-            write_node(out, values, None, mode);
-        }
-        Schema::Optional(inner) => match mode {
-            Mode::Standard => write_members(out, inner, first, mode),
-            Mode::Strict => {
-                comma(out, first);
-                put(out, "\"anyOf\":[");
-                write_node(out, inner, None, mode);
-                put(out, ",{\"type\":\"null\"}]");
-            }
-        },
-        Schema::Object(object) => {
-            comma(out, first);
-            write_object(out, object, mode);
-        }
-    }
-}
-
-const fn write_object(out: &mut Out<'_>, object: &Object, mode: Mode) {
-    let strict = matches!(mode, Mode::Strict);
-    put(out, "\"type\":\"object\",\"properties\":{");
-    let mut fields = object.fields;
-    let mut first = true;
-    while let Some((field, rest)) = fields.split_first() {
-        comma(out, first);
-        put(out, "\"");
-        put(out, field.name);
-        put(out, "\":");
-        write_node(out, field.schema, field.description, mode);
-        first = false;
-        fields = rest;
-    }
-    put(out, "}");
-    let mut wrote_required = false;
-    let mut fields = object.fields;
-    while let Some((field, rest)) = fields.split_first() {
-        if strict || field.required {
-            put(
-                out,
-                if wrote_required {
-                    ",\""
-                } else {
-                    ",\"required\":[\""
-                },
-            );
-            put(out, field.name);
-            put(out, "\"");
-            wrote_required = true;
-        }
-        fields = rest;
-    }
-    if wrote_required {
-        put(out, "]");
-    }
-    if strict || object.deny_unknown_fields {
-        put(out, ",\"additionalProperties\":false");
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const FIELDS: &[Field] = &[
         Field {
-            name: "path",
             description: Some("Where \\\"it\\\" is"),
-            required: true,
-            schema: &<PathBuf as InputSchema>::SCHEMA,
+            ..Field::new("path", &<PathBuf as InputSchema>::SCHEMA)
         },
         Field {
-            name: "limit",
-            description: None,
             required: !<Option<u8> as InputSchema>::OPTIONAL,
-            schema: &<Option<u8> as InputSchema>::SCHEMA,
+            ..Field::new("limit", &<Option<u8> as InputSchema>::SCHEMA)
         },
         Field {
-            name: "tags",
-            description: None,
             required: false,
-            schema: &<BTreeSet<String> as InputSchema>::SCHEMA,
+            ..Field::new("tags", &<BTreeSet<String> as InputSchema>::SCHEMA)
         },
     ];
     const ROOT: Schema = Schema::Object(&Object {
@@ -418,6 +259,10 @@ mod tests {
     const TEXT: &str = as_str(&BYTES);
     const STRICT_LEN: usize = rendered_len(&ROOT, Mode::Strict);
     const STRICT_BYTES: [u8; STRICT_LEN] = render::<STRICT_LEN>(&ROOT, Mode::Strict);
+
+    fn text(schema: &Schema, mode: Mode) -> String {
+        to_json(schema, mode)
+    }
 
     #[test]
     fn standard_rendering_omits_optional_fields_from_required() {
@@ -443,10 +288,8 @@ mod tests {
             fields: &[],
             deny_unknown_fields: false,
         });
-        const N: usize = rendered_len(&EMPTY, Mode::Standard);
-        let bytes = render::<N>(&EMPTY, Mode::Standard);
         assert_eq!(
-            std::str::from_utf8(&bytes).unwrap(),
+            text(&EMPTY, Mode::Standard),
             r#"{"type":"object","properties":{}}"#
         );
     }
@@ -459,9 +302,100 @@ mod tests {
 
     #[test]
     fn value_renders_as_any() {
-        const ANY: Schema = <serde_json::Value as InputSchema>::SCHEMA;
-        const N: usize = rendered_len(&ANY, Mode::Standard);
-        let bytes = render::<N>(&ANY, Mode::Standard);
-        assert_eq!(std::str::from_utf8(&bytes).unwrap(), "{}");
+        const ANY_VALUE: Schema = <serde_json::Value as InputSchema>::SCHEMA;
+        assert_eq!(text(&ANY_VALUE, Mode::Standard), "{}");
+    }
+
+    /// The bug this pins: the strict rendering cut a hand-written leaf at its first
+    /// `,"minimum":`, so a leaf with a nested `oneOf` became invalid JSON.
+    #[test]
+    fn hand_written_leaf_is_rendered_whole_and_has_no_strict_form() {
+        const LEAF: Schema = Schema::Leaf(
+            r#""oneOf":[{"type":"integer","minimum":1},{"type":"string","minLength":2}]"#,
+        );
+        const ROOT: Schema = Schema::Object(&Object {
+            fields: &[Field::new("value", &LEAF)],
+            deny_unknown_fields: false,
+        });
+        for mode in [Mode::Standard, Mode::Strict] {
+            let rendered = text(&ROOT, mode);
+            let value: serde_json::Value = serde_json::from_str(&rendered).unwrap();
+            assert_eq!(
+                value["properties"]["value"]["oneOf"][0]["minimum"], 1,
+                "{rendered}"
+            );
+        }
+        let refusal = strict_refusal(&ROOT).unwrap();
+        assert_eq!(refusal.at, Some("value"));
+        assert!(!strict_capable(&ROOT));
+    }
+
+    #[test]
+    fn integer_bounds_past_two_to_the_53_are_dropped() {
+        let bounds = |schema: Schema| text(&schema, Mode::Standard);
+        assert_eq!(
+            bounds(<u64 as InputSchema>::SCHEMA),
+            r#"{"type":"integer","minimum":0}"#
+        );
+        assert_eq!(
+            bounds(<i64 as InputSchema>::SCHEMA),
+            r#"{"type":"integer"}"#
+        );
+        assert_eq!(
+            bounds(<u128 as InputSchema>::SCHEMA),
+            r#"{"type":"integer","minimum":0}"#
+        );
+        assert_eq!(
+            bounds(<u32 as InputSchema>::SCHEMA),
+            r#"{"type":"integer","minimum":0,"maximum":4294967295}"#
+        );
+        assert_eq!(
+            bounds(<i8 as InputSchema>::SCHEMA),
+            r#"{"type":"integer","minimum":-128,"maximum":127}"#
+        );
+    }
+
+    #[test]
+    fn keywords_render_after_the_type_and_lengths_follow_the_kind() {
+        const KEYWORDS: Keywords = Keywords {
+            title: Some("Name"),
+            length_min: Some(1),
+            length_max: Some(20),
+            pattern: Some("^[a-z]+$"),
+            default: Some("\"x\""),
+            examples: &["\"abc\"", "\"de\""],
+            deprecated: true,
+            ..Keywords::NONE
+        };
+        const ITEMS: Keywords = Keywords {
+            length_min: Some(1),
+            length_max: Some(3),
+            ..Keywords::NONE
+        };
+        const ROOT: Schema = Schema::Object(&Object {
+            fields: &[
+                Field {
+                    keywords: &KEYWORDS,
+                    ..Field::new("name", &<Option<String> as InputSchema>::SCHEMA)
+                },
+                Field {
+                    keywords: &ITEMS,
+                    ..Field::new("list", &<Vec<u8> as InputSchema>::SCHEMA)
+                },
+            ],
+            deny_unknown_fields: false,
+        });
+        assert_eq!(
+            text(&ROOT, Mode::Standard),
+            concat!(
+                r#"{"type":"object","properties":{"name":{"title":"Name","type":"string","minLength":1,"maxLength":20,"pattern":"^[a-z]+$","default":"x","examples":["abc","de"],"deprecated":true},"#,
+                r#""list":{"type":"array","items":{"type":"integer","minimum":0,"maximum":255},"minItems":1,"maxItems":3}},"required":["name","list"]}"#
+            )
+        );
+        // Strict: the keywords go into the non-null branch; lengths have no strict form.
+        assert!(text(&ROOT, Mode::Strict).contains(
+            r#""name":{"anyOf":[{"type":"string","pattern":"^[a-z]+$"},{"type":"null"}]}"#
+        ));
+        assert_eq!(strict_refusal(&ROOT).unwrap().what, "`minLength`");
     }
 }

@@ -1,10 +1,11 @@
 //! The intermediate form: what the macros read from the user's item, spans kept for errors.
 
-use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{self, Container, ContainerSerde, Member};
+use crate::attr::{self, Container, ContainerSerde, FieldSchema, Member};
+use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
 
 /// A struct with named fields: a tool's input, or a nested input type.
@@ -17,19 +18,52 @@ pub struct Struct<'a> {
 
 /// One field that the schema shows.
 pub struct Field<'a> {
+    /// The Rust name.
+    pub ident: &'a Ident,
     /// The property name serde reads.
     pub name: String,
-    pub docs: Option<String>,
+    /// The other names serde reads (`alias`).
+    pub aliases: Vec<String>,
+    /// The description, JSON-escaped: `#[schema(description)]`, or the doc comment.
+    pub description: Option<String>,
     pub ty: &'a Type,
     /// `#[serde(default)]` on the field or the struct.
     pub defaulted: bool,
+    /// The `flatten` key.
+    pub flatten: Option<syn::Path>,
+    /// The `skip_serializing_if` key.
+    pub skip_serializing_if: Option<Span>,
+    /// The schema keywords.
+    pub schema: FieldSchema,
 }
 
-/// A unit-only enum: a string with a fixed set of values.
+/// An enum: a string `enum` when its variants are units, otherwise a union of its variants.
 pub struct Enum<'a> {
     pub ident: &'a Ident,
-    /// The variant names serde reads, in declaration order.
-    pub values: Vec<String>,
+    pub serde: ContainerSerde,
+    /// The variants serde reads, in declaration order.
+    pub variants: Vec<Variant<'a>>,
+}
+
+/// One variant that the schema shows.
+pub struct Variant<'a> {
+    pub ident: &'a Ident,
+    /// The name serde reads.
+    pub name: String,
+    pub aliases: Vec<String>,
+    /// The doc comment or `#[schema(description)]`, JSON-escaped.
+    pub description: Option<String>,
+    /// `#[serde(other)]`.
+    pub other: bool,
+    pub data: VariantData<'a>,
+}
+
+/// What a variant carries.
+pub enum VariantData<'a> {
+    Unit,
+    Newtype(&'a Type),
+    Tuple(Vec<&'a Type>),
+    Struct(Vec<Field<'a>>),
 }
 
 /// What `#[derive(InputSchema)]` was put on.
@@ -87,46 +121,81 @@ pub fn schema_item<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Item<'a>> {
             Fields::Unnamed(_) => {
                 cx.error_spanned_by(
                     ident,
-                    format!("`#[derive(InputSchema)]` needs a struct with named fields or an enum of unit variants; a tuple struct has no property names: write `struct {ident} {{ name: Type }}`"),
+                    format!("`#[derive(InputSchema)]` needs a struct with named fields or an enum; a tuple struct has no property names: write `struct {ident} {{ name: Type }}`"),
                 );
                 None
             }
             Fields::Unit => {
                 cx.error_spanned_by(
                     ident,
-                    format!("`#[derive(InputSchema)]` needs a struct with named fields or an enum of unit variants; a unit struct does not deserialize from a JSON object: write `struct {ident} {{}}`"),
+                    format!("`#[derive(InputSchema)]` needs a struct with named fields or an enum; a unit struct does not deserialize from a JSON object: write `struct {ident} {{}}`"),
                 );
                 None
             }
         },
         Data::Enum(data) => {
             let serde = attr::container_serde(cx, &input.attrs, Container::Enum);
-            let mut values = Vec::new();
+            attr::item_schema(cx, &input.attrs, false);
+            let mut variants = Vec::new();
             for variant in &data.variants {
                 let member = attr::member_serde(cx, &variant.attrs, Member::Variant);
-                // serde never reads a skipped variant, so it may carry data.
+                let described = attr::item_schema(cx, &variant.attrs, true);
+                // serde never reads a skipped variant.
                 if member.skip {
                     continue;
                 }
-                if !matches!(variant.fields, Fields::Unit) {
-                    cx.error_spanned_by(
-                        &variant.ident,
-                        format!("variant `{}` carries data, but `#[derive(InputSchema)]` supports enums of unit variants only (they become a string `enum`); make it a unit variant, or move its data into fields of a struct", variant.ident),
-                    );
-                    continue;
-                }
-                let name = variant.ident.unraw().to_string();
-                values.push(member.rename.unwrap_or_else(|| match serde.rename_all {
-                    Some(rule) => rule.apply_to_variant(&name),
-                    None => name,
-                }));
+                let base = variant.ident.unraw().to_string();
+                let name = member
+                    .rename
+                    .clone()
+                    .unwrap_or_else(|| match serde.rename_all {
+                        Some(rule) => rule.apply_to_variant(&base),
+                        None => base,
+                    });
+                let data = match &variant.fields {
+                    Fields::Unit => VariantData::Unit,
+                    Fields::Unnamed(fields) => {
+                        for field in &fields.unnamed {
+                            let inner = attr::member_serde(cx, &field.attrs, Member::Field);
+                            if inner.skip || inner.default {
+                                cx.error_spanned_by(
+                                    field,
+                                    format!("a skipped or defaulted field of tuple variant `{}` changes the array serde reads in a way the schema does not follow; make it a struct variant", variant.ident),
+                                );
+                            }
+                        }
+                        let types: Vec<&Type> =
+                            fields.unnamed.iter().map(|field| &field.ty).collect();
+                        match types.as_slice() {
+                            [only] => VariantData::Newtype(only),
+                            _ => VariantData::Tuple(types),
+                        }
+                    }
+                    Fields::Named(_) => {
+                        let rule = member.rename_all.or(serde.rename_all_fields);
+                        VariantData::Struct(read_fields(cx, &variant.fields, rule, false))
+                    }
+                };
+                variants.push(Variant {
+                    ident: &variant.ident,
+                    name,
+                    aliases: member.aliases,
+                    description: described
+                        .or_else(|| attr::docs(&variant.attrs).map(|text| json_escape(&text))),
+                    other: member.other,
+                    data,
+                });
             }
-            Some(Item::Enum(Enum { ident, values }))
+            Some(Item::Enum(Enum {
+                ident,
+                serde,
+                variants,
+            }))
         }
         Data::Union(data) => {
             cx.error_spanned_by(
                 data.union_token,
-                format!("`#[derive(InputSchema)]` does not support unions: write `struct {ident} {{ name: Type }}` or an enum of unit variants"),
+                format!("`#[derive(InputSchema)]` does not support unions: write `struct {ident} {{ name: Type }}` or an enum"),
             );
             None
         }
@@ -144,31 +213,55 @@ fn reject_generics(cx: &Ctxt, input: &DeriveInput, what: &str) {
 
 fn read_struct<'a>(cx: &Ctxt, input: &'a DeriveInput, fields: &'a Fields) -> Struct<'a> {
     let serde = attr::container_serde(cx, &input.attrs, Container::Struct);
-    let mut out = Vec::new();
-    for field in fields {
-        let member = attr::member_serde(cx, &field.attrs, Member::Field);
-        if member.skip {
-            continue;
-        }
-        let ident = field.ident.as_ref().expect("named fields");
-        let base = ident.unraw().to_string();
-        let name = member.rename.unwrap_or_else(|| match serde.rename_all {
-            Some(rule) => rule.apply_to_field(&base),
-            None => base,
-        });
-        out.push(Field {
-            name,
-            docs: attr::docs(&field.attrs),
-            ty: &field.ty,
-            defaulted: member.default || serde.default,
-        });
-    }
+    attr::item_schema(cx, &input.attrs, false);
+    let fields = read_fields(cx, fields, serde.rename_all, serde.default);
     Struct {
         ident: &input.ident,
         docs: attr::docs(&input.attrs),
         serde,
-        fields: out,
+        fields,
     }
+}
+
+/// Reads named fields, renamed by `rule`, all defaulted when `default` (the container's).
+fn read_fields<'a>(
+    cx: &Ctxt,
+    fields: &'a Fields,
+    rule: Option<RenameRule>,
+    default: bool,
+) -> Vec<Field<'a>> {
+    let mut out = Vec::new();
+    for field in fields {
+        let member = attr::member_serde(cx, &field.attrs, Member::Field);
+        let schema = attr::field_schema(cx, &field.attrs);
+        if member.skip {
+            continue;
+        }
+        let Some(ident) = field.ident.as_ref() else {
+            continue;
+        };
+        let base = ident.unraw().to_string();
+        let name = member.rename.unwrap_or_else(|| match rule {
+            Some(rule) => rule.apply_to_field(&base),
+            None => base,
+        });
+        let description = schema
+            .description
+            .clone()
+            .or_else(|| attr::docs(&field.attrs).map(|text| json_escape(&text)));
+        out.push(Field {
+            ident,
+            name,
+            aliases: member.aliases,
+            description,
+            ty: &field.ty,
+            defaulted: member.default || default,
+            flatten: member.flatten,
+            skip_serializing_if: member.skip_serializing_if,
+            schema,
+        });
+    }
+    out
 }
 
 /// Escapes text for the inside of a JSON string.

@@ -4,6 +4,7 @@
 //! parser moves on to the next comma, so the user sees all their mistakes at once.
 
 mod cfg;
+mod schema_attrs;
 mod serde_attrs;
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
@@ -12,6 +13,7 @@ use syn::{Attribute, Ident, LitInt, LitStr};
 use crate::ctxt::Ctxt;
 
 pub use cfg::CfgExpr;
+pub use schema_attrs::{FieldSchema, Keyed, field_schema, item_schema};
 pub use serde_attrs::{Container, ContainerSerde, Member, container_serde, member_serde};
 
 /// The keys `#[tool]` accepts, for error messages.

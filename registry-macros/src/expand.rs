@@ -9,70 +9,44 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
-use crate::ast::{self, Enum, Item, Struct};
+mod schema;
+
+use crate::ast::{Item, Struct};
 use crate::attr::{Slot, ToolAttrs};
 use crate::valid::Checked;
 
-/// The `Schema::Object(...)` expression of a struct.
-fn object_schema(item: &Struct<'_>) -> TokenStream {
-    let fields = item.fields.iter().map(|field| {
-        let ty = field.ty;
-        let name = ast::json_escape(&field.name);
-        let description = match &field.docs {
-            Some(text) => {
-                let text = ast::json_escape(text);
-                quote!(::core::option::Option::Some(#text))
-            }
-            None => quote!(::core::option::Option::None),
-        };
-        let required = if field.defaulted {
-            quote!(false)
-        } else {
-            quote_spanned!(ty.span()=> !<#ty as ::registry_core::InputSchema>::OPTIONAL)
-        };
-        let schema = quote_spanned!(ty.span()=> &<#ty as ::registry_core::InputSchema>::SCHEMA);
-        quote! {
-            ::registry_core::__private::Field {
-                name: #name,
-                description: #description,
-                required: #required,
-                schema: #schema,
-            }
-        }
-    });
-    let deny = item.serde.deny_unknown_fields;
-    quote! {
-        ::registry_core::__private::Schema::Object(&::registry_core::__private::Object {
-            fields: &[#(#fields),*],
-            deny_unknown_fields: #deny,
-        })
-    }
-}
-
-fn enum_schema(item: &Enum<'_>) -> TokenStream {
-    let values: Vec<String> = item
-        .values
-        .iter()
-        .map(|value| format!("\"{}\"", ast::json_escape(value)))
-        .collect();
-    let text = format!("\"type\":\"string\",\"enum\":[{}]", values.join(","));
-    quote!(::registry_core::__private::Schema::Leaf(#text))
-}
+use schema::{Gen, Tree, message_check};
 
 /// `#[derive(InputSchema)]`.
 pub fn derive_schema(item: &Item<'_>) -> TokenStream {
-    let (ident, schema) = match item {
-        Item::Struct(item) => (item.ident, object_schema(item)),
-        Item::Enum(item) => (item.ident, enum_schema(item)),
+    let ident = match item {
+        Item::Struct(item) => item.ident,
+        Item::Enum(item) => item.ident,
     };
+    let Tree { expr, items } = Gen::default().item_tree(item);
     quote! {
         const _: () = {
+            #items
+
             #[automatically_derived]
             impl ::registry_core::InputSchema for #ident {
-                const SCHEMA: ::registry_core::__private::Schema = #schema;
+                const SCHEMA: ::registry_core::__private::Schema = #expr;
             }
         };
     }
+}
+
+/// The item with the `#[schema(...)]` attributes of its fields removed: no derive declares
+/// them on a `#[tool]` struct, and they are read already.
+pub fn without_schema_attrs(input: &DeriveInput) -> DeriveInput {
+    let mut input = input.clone();
+    input.attrs.retain(|attr| !attr.path().is_ident("schema"));
+    if let syn::Data::Struct(data) = &mut input.data {
+        for field in data.fields.iter_mut() {
+            field.attrs.retain(|attr| !attr.path().is_ident("schema"));
+        }
+    }
+    input
 }
 
 /// `#[tool]`: the struct as written, then its descriptor and registration, all under the gate.
@@ -87,7 +61,14 @@ pub fn tool(
         let predicate = expr.predicate();
         quote!(#[cfg(#predicate)])
     });
-    let root = object_schema(item);
+    let (
+        Tree {
+            expr: root,
+            items: tree_items,
+        },
+        object,
+    ) = Gen::default().struct_tree(item);
+    let input = without_schema_attrs(input);
     let name = &checked.name;
     let description = &checked.description;
     let aliases = attrs.aliases.get().map(Vec::as_slice).unwrap_or_default();
@@ -99,16 +80,26 @@ pub fn tool(
     let concurrency_safe = flag(attrs.concurrency_safe.get().is_some());
     let destructive = flag(attrs.destructive.get().is_some());
     let strict = flag(attrs.strict.get().is_some());
-    // `strict` on an input with no strict form (a map, an untyped value) fails at compile
-    // time, on the key.
-    let strict_check = match attrs.strict.span() {
-        Some(span) => quote_spanned! {span=>
-            const _: () = ::core::assert!(
-                ::registry_core::__private::strict_capable(&__TOOLREG_ROOT),
-                "#[tool(strict)]: this input has a map or an untyped `serde_json::Value`, which a strict schema cannot describe; remove `strict`"
-            );
-        },
-        None => quote!(),
+    // `strict` on an input with no strict form (a map, an untyped value, a keyword outside the
+    // strict subsets) fails at compile time, on the field, naming it and what is in the way.
+    let strict_check: TokenStream = if attrs.strict.get().is_some() {
+        item.fields
+            .iter()
+            .enumerate()
+            .map(|(index, field)| {
+                let name = field.name.clone();
+                let ty = field.ty;
+                message_check(
+                    ty.span(),
+                    quote!(::registry_core::__private::strict_message(
+                        #name,
+                        ::registry_core::__private::field_refusal(&#object.fields[#index]),
+                    )),
+                )
+            })
+            .collect()
+    } else {
+        quote!()
     };
     let max_result = match attrs.max_result_size_chars.get() {
         Some(size) => quote!(::core::option::Option::Some(#size)),
@@ -154,6 +145,7 @@ pub fn tool(
 
         #cfg
         const _: () = {
+            #tree_items
             const #root_const: ::registry_core::__private::Schema = #root;
             const __TOOLREG_LEN: usize = ::registry_core::__private::rendered_len(
                 &#root_const,

@@ -45,22 +45,30 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let parsed = ast::tool_struct(&cx, &input);
+    if let Some(item) = &parsed {
+        valid::schema::check_struct(&cx, item);
+    }
     let checked = parsed.as_ref().map(|item| valid::check(&cx, &attrs, item));
     let cfg = attrs.feature.get().map(attr::CfgExpr::predicate);
     let (Some(parsed), Some(checked), false) = (parsed, checked, cx.has_errors()) else {
         let errors = cx.into_compile_errors().unwrap_or_default();
-        return fallback::tool(item, Some(&input), cfg, errors).into();
+        let stripped = expand::without_schema_attrs(&input);
+        return fallback::tool(quote::quote!(#stripped), Some(&input), cfg, errors).into();
     };
     expand::tool(&input, &attrs, &parsed, &checked).into()
 }
 
-/// Gives a struct with named fields, or an enum of unit variants, a compile-time JSON schema so
-/// it can be a field of a `#[tool]` input.
-#[proc_macro_derive(InputSchema, attributes(serde))]
+/// Gives a struct with named fields, or an enum, a compile-time JSON schema so it can be a field
+/// of a `#[tool]` input. Reads `#[serde(...)]`, `#[schema(...)]`, and what the schema can state
+/// of `#[schemars(...)]` and `#[validate(...)]`.
+#[proc_macro_derive(InputSchema, attributes(serde, schema, schemars, validate))]
 pub fn derive_input_schema(item: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(item as DeriveInput);
     let cx = Ctxt::default();
     let parsed = ast::schema_item(&cx, &input);
+    if let Some(item) = &parsed {
+        valid::schema::check_item(&cx, item);
+    }
     match (parsed, cx.has_errors()) {
         (Some(parsed), false) => expand::derive_schema(&parsed).into(),
         _ => {

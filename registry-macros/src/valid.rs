@@ -1,4 +1,7 @@
-//! The rules a `#[tool]` must follow, checked after parsing and before any code is generated.
+//! The rules a `#[tool]` must follow, checked after parsing and before any code is generated;
+//! the rules of its fields' schemas are in [`schema`].
+
+pub mod schema;
 
 use proc_macro2::Span;
 use syn::LitStr;

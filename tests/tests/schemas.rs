@@ -4,6 +4,11 @@
 //! Regenerate the snapshots with `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --all-features
 //! --test schemas`, then review the diff.
 
+#[path = "schemas/forms.rs"]
+mod forms;
+#[path = "schemas/roundtrip.rs"]
+mod roundtrip;
+
 use std::path::PathBuf;
 
 use registry_core::{ToolDescriptor, ToolSpec};
@@ -14,11 +19,16 @@ const READ_SCHEMA: &str = <tools::read::ReadTool as ToolSpec>::DESCRIPTOR.input_
 const EDIT_STRICT_SCHEMA: &str =
     <tools::edit::EditTool as ToolSpec>::DESCRIPTOR.strict_input_schema;
 
-fn builtins() -> &'static [&'static ToolDescriptor] {
+/// The catalog's tools: those of the `tools` crate and the core, not this file's own.
+fn builtins() -> Vec<&'static ToolDescriptor> {
     tools::link();
     registry_core::builtins()
         .expect("no two tools share a name")
         .tools()
+        .iter()
+        .copied()
+        .filter(|tool| !tool.source.type_path.starts_with(module_path!()))
+        .collect()
 }
 
 fn snapshot_dir() -> PathBuf {
@@ -131,8 +141,15 @@ fn sample(schema: &Value, full: bool) -> Value {
         Some("object") => {
             let mut object = Map::new();
             let required = required(schema);
+            let groups = alias_groups(schema);
             for (name, property) in properties(schema) {
-                if full || required.contains(&name) {
+                // Of an aliased property's names, the first; when the rule requires one.
+                let group = groups.iter().find(|(names, _)| names.contains(name));
+                let wanted = match group {
+                    Some((names, needed)) => &names[0] == name && (full || *needed),
+                    None => full || required.contains(&name),
+                };
+                if wanted {
                     object.insert(name.clone(), sample(property, full));
                 }
             }
@@ -158,6 +175,53 @@ fn sample(schema: &Value, full: bool) -> Value {
         Some("boolean") => json!(true),
         _ => json!("anything"),
     }
+}
+
+/// The names of each aliased property, and whether one of them is required: read from the
+/// object's `not` rule (two names of one property, or none of a required one's).
+fn alias_groups(schema: &Value) -> Vec<(Vec<String>, bool)> {
+    let names = |rules: &Value| -> Vec<String> {
+        rules
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|rule| rule.get("required")?.as_array())
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut groups: Vec<(Vec<String>, bool)> = Vec::new();
+    let violations = schema.pointer("/not/anyOf").and_then(Value::as_array);
+    for violation in violations.into_iter().flatten() {
+        let (found, needed) = match violation.pointer("/not/anyOf") {
+            Some(none_of) => (names(none_of), true),
+            None => (names(&Value::Array(vec![violation.clone()])), false),
+        };
+        match groups
+            .iter_mut()
+            .find(|(group, _)| found.iter().any(|name| group.contains(name)))
+        {
+            Some((group, group_needed)) => {
+                for name in found {
+                    if !group.contains(&name) {
+                        group.push(name);
+                    }
+                }
+                *group_needed |= needed;
+            }
+            None => groups.push((found, needed)),
+        }
+    }
+    // The canonical name first: the property listed first.
+    let order: Vec<&String> = properties(schema)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    for (group, _) in &mut groups {
+        group.sort_by_key(|name| order.iter().position(|listed| *listed == name));
+    }
+    groups
 }
 
 fn properties(schema: &Value) -> Vec<(&String, &Value)> {
@@ -331,6 +395,120 @@ fn every_builtin_with_a_strict_form_is_strict_and_its_schema_keeps_the_strict_su
             let mut found = Vec::new();
             refused(&parse(text), &mut found);
             assert!(found.is_empty(), "{}: {found:?}", tool.name);
+        }
+    }
+}
+
+/// A hand-written schema: an integer or a string of two characters or more.
+pub struct Either;
+
+impl registry_core::InputSchema for Either {
+    const SCHEMA: registry_core::schema::Schema = registry_core::schema::Schema::Leaf(
+        r#""oneOf":[{"type":"integer","minimum":1},{"type":"string","minLength":2}]"#,
+    );
+}
+
+impl<'de> serde::Deserialize<'de> for Either {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(|_| Either)
+    }
+}
+
+/// Takes an integer or a string.
+#[registry_core::tool]
+#[derive(serde::Deserialize)]
+pub struct LeafTool {
+    /// An integer or a string.
+    pub value: Either,
+}
+
+impl registry_core::Tool for LeafTool {
+    type Output = String;
+    async fn call(
+        self,
+        _: &registry_core::ToolContext<'_>,
+    ) -> Result<String, registry_core::ToolError> {
+        Ok(String::new())
+    }
+}
+
+/// The bug this pins: the strict rendering cut a hand-written leaf at its first `,"minimum":`,
+/// so `render_openai` in strict mode failed for the whole request, blaming this tool.
+#[test]
+fn strict_rendering_keeps_a_hand_written_leaf_whole_and_sends_its_tool_non_strict() {
+    let descriptor = &<LeafTool as ToolSpec>::DESCRIPTOR;
+    let leaf = parse(descriptor.input_schema);
+    assert_eq!(leaf["properties"]["value"]["oneOf"][1]["minLength"], 2);
+    assert_eq!(
+        descriptor.strict_input_schema, "",
+        "a hand-written leaf has no strict form"
+    );
+    let pool = vec![std::sync::Arc::new(registry_core::ToolInfo::from_builtin(
+        descriptor,
+        &registry_core::Switches::default(),
+    ))];
+    let options = registry_core::render::OpenAiOptions {
+        strict: true,
+        ..Default::default()
+    };
+    let rendered = registry_core::render::render_openai(&pool, &options).expect("renders");
+    let tools: Value = serde_json::from_str(&rendered.tools).unwrap();
+    assert_eq!(tools[0]["function"]["strict"], false);
+    assert_eq!(tools[0]["function"]["parameters"], leaf);
+}
+
+/// Every `u64` sent `"maximum":18446744073709551615`: no bound past ±2^53 reaches the model.
+#[test]
+fn no_schema_sends_an_integer_bound_past_two_to_the_53() {
+    fn bounds(schema: &Value, found: &mut Vec<f64>) {
+        match schema {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    if matches!(key.as_str(), "minimum" | "maximum")
+                        && let Some(bound) = value.as_f64()
+                    {
+                        found.push(bound);
+                    }
+                    bounds(value, found);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| bounds(item, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for tool in builtins() {
+        bounds(&parse(tool.input_schema), &mut found);
+    }
+    assert!(found.contains(&0.0), "unsigned fields keep their minimum");
+    let limit = 2f64.powi(53);
+    assert!(found.iter().all(|bound| bound.abs() <= limit), "{found:?}");
+    let read = parse(<tools::read::ReadTool as ToolSpec>::DESCRIPTOR.input_schema);
+    assert_eq!(
+        read["properties"]["offset"],
+        json!({
+            "description": read["properties"]["offset"]["description"],
+            "type": "integer",
+            "minimum": 0
+        })
+    );
+}
+
+/// The Anthropic API refuses a tool whose `input_schema` has `oneOf`, `anyOf` or `allOf` at the
+/// top ("input_schema does not support oneOf, allOf, or anyOf at the top level"), failing the
+/// whole request: aliased properties use `not` there.
+#[test]
+fn no_schema_has_a_union_at_its_top() {
+    let mut schemas: Vec<Value> = builtins()
+        .iter()
+        .flat_map(|tool| [Some(tool.input_schema), strict_schema(tool)])
+        .flatten()
+        .map(parse)
+        .collect();
+    schemas.push(forms::standard::<forms::Aliased>());
+    for schema in schemas {
+        for key in ["oneOf", "anyOf", "allOf"] {
+            assert!(schema.get(key).is_none(), "{key} at the top of {schema}");
         }
     }
 }

@@ -4,8 +4,9 @@
 //! only what serde accepts but the schema cannot describe. Anything it cannot parse is still
 //! reported, so a schema never silently disagrees with serde.
 
-use proc_macro2::{TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
+use syn::spanned::Spanned;
 use syn::{Attribute, LitStr, Token};
 
 use crate::case::RenameRule;
@@ -15,16 +16,33 @@ use crate::ctxt::Ctxt;
 #[derive(Default)]
 pub struct ContainerSerde {
     pub rename_all: Option<RenameRule>,
+    /// `rename_all_fields`: the fields of every struct variant of an enum.
+    pub rename_all_fields: Option<RenameRule>,
     pub default: bool,
-    pub deny_unknown_fields: bool,
+    /// The `deny_unknown_fields` key, for errors.
+    pub deny_unknown_fields: Option<syn::Path>,
+    /// `tag = "t"`, with the key.
+    pub tag: Option<(syn::Path, String)>,
+    /// `content = "c"`.
+    pub content: Option<String>,
+    pub untagged: bool,
 }
 
 /// serde attributes on a field or variant that the schema follows.
 #[derive(Default)]
 pub struct MemberSerde {
     pub rename: Option<String>,
+    pub aliases: Vec<String>,
     pub default: bool,
     pub skip: bool,
+    /// The `flatten` key (fields).
+    pub flatten: Option<syn::Path>,
+    /// The `skip_serializing_if` key (fields).
+    pub skip_serializing_if: Option<Span>,
+    /// `other` (variants).
+    pub other: bool,
+    /// `rename_all` (variants): the fields of a struct variant.
+    pub rename_all: Option<RenameRule>,
 }
 
 /// What a container attribute is on.
@@ -44,9 +62,6 @@ pub enum Member {
 /// Container keys serde accepts that change what it reads in a way the schema cannot show.
 const UNSUPPORTED_CONTAINER: &[&str] = &[
     "transparent",
-    "tag",
-    "content",
-    "untagged",
     "from",
     "try_from",
     "remote",
@@ -57,7 +72,7 @@ const UNSUPPORTED_CONTAINER: &[&str] = &[
 /// cannot show.
 fn unsupported_member(key: &str, on: Member) -> bool {
     match on {
-        Member::Field => matches!(key, "flatten" | "with" | "deserialize_with"),
+        Member::Field => matches!(key, "with" | "deserialize_with"),
         Member::Variant => matches!(key, "untagged" | "with" | "deserialize_with"),
     }
 }
@@ -66,11 +81,8 @@ fn unsupported_member(key: &str, on: Member) -> bool {
 /// attribute as the user wrote it.
 fn container_message(written: &str, key: &str, on: Container) -> String {
     match (key, on) {
-        ("tag", Container::Struct) => format!(
+        ("tag" | "content" | "untagged", Container::Struct) => format!(
             "`{written}` makes serde require a tag field that the tool schema cannot list; remove it"
-        ),
-        ("tag" | "content" | "untagged", Container::Enum) => format!(
-            "`{written}` changes how serde reads this enum, but a unit-only enum is a plain string in the tool schema; remove it"
         ),
         ("transparent", _) => format!(
             "`{written}` makes serde read the single field's value in place of an object, which the tool schema cannot describe; remove it"
@@ -90,9 +102,6 @@ fn container_message(written: &str, key: &str, on: Container) -> String {
 /// Why the schema cannot follow a field or variant attribute, and what to do.
 fn member_message(written: &str, key: &str, on: Member) -> String {
     match (key, on) {
-        ("flatten", _) => format!(
-            "`{written}` merges another type's fields into this object, which the tool schema cannot describe; declare those fields directly in this struct"
-        ),
         ("with" | "deserialize_with", Member::Field) => format!(
             "`{written}` reads this field with custom code whose accepted input the tool schema cannot know; use a field type that implements `InputSchema` and convert it in the tool's body"
         ),
@@ -131,16 +140,34 @@ pub fn container_serde(cx: &Ctxt, attrs: &[Attribute], on: Container) -> Contain
                     serde.rename_all = RenameRule::from_str(&rule.value());
                 }
             }
+            "rename_all_fields" if on == Container::Enum => {
+                if let Some(rule) = rename_value(meta)? {
+                    serde.rename_all_fields = RenameRule::from_str(&rule.value());
+                }
+            }
             "default" if on == Container::Struct => {
                 skip_value(meta)?;
                 serde.default = true;
             }
-            "deny_unknown_fields" => serde.deny_unknown_fields = true,
+            "deny_unknown_fields" => serde.deny_unknown_fields = Some(meta.path.clone()),
+            "tag" | "content" if on == Container::Enum => {
+                let value: LitStr = meta.value()?.parse()?;
+                if key == "tag" {
+                    serde.tag = Some((meta.path.clone(), value.value()));
+                } else {
+                    serde.content = Some(value.value());
+                }
+            }
+            "untagged" if on == Container::Enum => serde.untagged = true,
+            "tag" | "content" | "untagged" => {
+                let written = format!("#[serde({key}{})]", skip_value(meta)?);
+                cx.error_spanned_by(&meta.path, container_message(&written, key, on));
+            }
             key if UNSUPPORTED_CONTAINER.contains(&key) => {
                 let written = format!("#[serde({key}{})]", skip_value(meta)?);
                 cx.error_spanned_by(&meta.path, container_message(&written, key, on));
             }
-            // The rest change only serialization (`alias`, `bound`, `skip_serializing`, ...)
+            // The rest change only serialization (`bound`, `skip_serializing`, ...)
             // or are serde's own error, reported by serde on the same tokens.
             _ => {
                 skip_value(meta)?;
@@ -161,16 +188,31 @@ pub fn member_serde(cx: &Ctxt, attrs: &[Attribute], on: Member) -> MemberSerde {
                     serde.rename = Some(name.value());
                 }
             }
+            "alias" => {
+                let value: LitStr = meta.value()?.parse()?;
+                serde.aliases.push(value.value());
+            }
             "default" if on == Member::Field => {
                 skip_value(meta)?;
                 serde.default = true;
             }
             "skip" | "skip_deserializing" => serde.skip = true,
+            "flatten" if on == Member::Field => serde.flatten = Some(meta.path.clone()),
+            "skip_serializing_if" if on == Member::Field => {
+                skip_value(meta)?;
+                serde.skip_serializing_if = Some(meta.path.span());
+            }
+            "other" if on == Member::Variant => serde.other = true,
+            "rename_all" if on == Member::Variant => {
+                if let Some(rule) = rename_value(meta)? {
+                    serde.rename_all = RenameRule::from_str(&rule.value());
+                }
+            }
             key if unsupported_member(key, on) => {
                 let written = format!("#[serde({key}{})]", skip_value(meta)?);
                 cx.error_spanned_by(&meta.path, member_message(&written, key, on));
             }
-            // The rest change only serialization (`alias`, `bound`, `skip_serializing`, ...)
+            // The rest change only serialization (`bound`, `skip_serializing`, ...)
             // or are serde's own error, reported by serde on the same tokens.
             _ => {
                 skip_value(meta)?;

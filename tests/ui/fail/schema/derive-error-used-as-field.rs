@@ -6,7 +6,10 @@ use serde::Deserialize;
 #[derive(Deserialize, InputSchema)]
 pub enum Mode {
     Fast,
-    Slow { delay_ms: u64 },
+    Slow {
+        #[schema(minimun = 1)]
+        delay_ms: u64,
+    },
 }
 
 /// Runs something.

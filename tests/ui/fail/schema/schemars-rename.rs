@@ -2,9 +2,9 @@ use registry_core::InputSchema;
 use serde::Deserialize;
 
 #[derive(Deserialize, InputSchema)]
-pub enum Mode {
-    Fast,
-    Slow { delay_ms: u64 },
+pub struct Person {
+    #[schemars(rename = "fullName")]
+    pub full_name: String,
 }
 
 fn main() {}

@@ -2,25 +2,25 @@ use registry_core::{InputSchema, Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
 
 #[derive(Deserialize, InputSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Paging {
     pub offset: u32,
-    pub limit: u32,
 }
 
-/// Reads a file.
+/// Lists things.
 #[tool]
 #[derive(Deserialize)]
-pub struct ReadTool {
-    /// The file to read.
+pub struct XTool {
+    /// What to list.
     pub path: String,
     #[serde(flatten)]
     pub paging: Paging,
 }
 
-impl Tool for ReadTool {
+impl Tool for XTool {
     type Output = String;
     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
-        Ok(self.path)
+        Ok(String::new())
     }
 }
 

@@ -1,0 +1,364 @@
+//! Generation of schema trees and of the const checks that need the fields' types.
+//!
+//! Each object of the tree is a named `const` (`__TOOLREG_OBJECT_n`), so a check can name it.
+//! Every check is a `const _: () = …;` item spanned on the user's token it is about: when it
+//! panics during const evaluation, the compiler reports the panic's message there.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::Type;
+use syn::spanned::Spanned;
+
+use crate::ast::{Enum, Field, Item, Struct, VariantData, json_escape};
+use crate::attr::{FieldSchema, Keyed};
+
+/// A tree's expression and the items it needs: its objects and its checks.
+pub struct Tree {
+    pub expr: TokenStream,
+    pub items: TokenStream,
+}
+
+/// Generates objects with distinct names within one macro expansion.
+#[derive(Default)]
+pub struct Gen {
+    objects: usize,
+    items: TokenStream,
+}
+
+const PRIVATE: &str = "::registry_core::__private";
+
+fn private() -> TokenStream {
+    PRIVATE.parse().unwrap_or_default()
+}
+
+impl Gen {
+    /// The tree of a struct: an object.
+    pub fn struct_tree(mut self, item: &Struct<'_>) -> (Tree, syn::Ident) {
+        let deny = item.serde.deny_unknown_fields.is_some();
+        let object = self.object(&item.fields, deny, item.ident.span());
+        let p = private();
+        let expr = quote!(#p::Schema::Object(&#object));
+        (
+            Tree {
+                expr,
+                items: self.items,
+            },
+            object,
+        )
+    }
+
+    /// The tree of a derived item.
+    pub fn item_tree(self, item: &Item<'_>) -> Tree {
+        match item {
+            Item::Struct(item) => self.struct_tree(item).0,
+            Item::Enum(item) => self.enum_tree(item),
+        }
+    }
+
+    fn enum_tree(mut self, item: &Enum<'_>) -> Tree {
+        let p = private();
+        let serde = &item.serde;
+        let repr = match (&serde.tag, &serde.content, serde.untagged) {
+            (_, _, true) => quote!(#p::Repr::Untagged),
+            (Some((_, tag)), Some(content), _) => {
+                let (tag, content) = (json_escape(tag), json_escape(content));
+                quote!(#p::Repr::Adjacent { tag: #tag, content: #content })
+            }
+            (Some((_, tag)), None, _) => {
+                let tag = json_escape(tag);
+                quote!(#p::Repr::Internal { tag: #tag })
+            }
+            // `content` alone is serde's error.
+            (None, _, _) => quote!(#p::Repr::External),
+        };
+        let internal = serde.tag.is_some() && serde.content.is_none() && !serde.untagged;
+        let deny = serde.deny_unknown_fields.is_some();
+        let mut variants = Vec::new();
+        for variant in &item.variants {
+            let name = json_escape(&variant.name);
+            let aliases = variant.aliases.iter().map(|alias| json_escape(alias));
+            let description = option_str(variant.description.as_deref());
+            let data = match &variant.data {
+                VariantData::Unit if variant.other => quote!(#p::Data::Other),
+                VariantData::Unit => quote!(#p::Data::Unit),
+                VariantData::Newtype(ty) => {
+                    if internal {
+                        self.check_problem(
+                            ty.span(),
+                            quote!(#p::tagged_newtype_problem(&<#ty as ::registry_core::InputSchema>::SCHEMA)),
+                        );
+                    }
+                    let schema = schema_of(ty);
+                    quote!(#p::Data::Newtype(#schema))
+                }
+                VariantData::Tuple(types) => {
+                    let schemas = types.iter().map(|ty| {
+                        quote_spanned!(ty.span()=> <#ty as ::registry_core::InputSchema>::SCHEMA)
+                    });
+                    quote!(#p::Data::Tuple(&[#(#schemas),*]))
+                }
+                VariantData::Struct(fields) => {
+                    let object = self.object(fields, deny, variant.ident.span());
+                    quote!(#p::Data::Struct(&#object))
+                }
+            };
+            variants.push(quote! {
+                #p::Variant {
+                    name: #name,
+                    aliases: &[#(#aliases),*],
+                    description: #description,
+                    data: #data,
+                }
+            });
+        }
+        let expr = quote! {
+            #p::Schema::Enum(&#p::Enum {
+                repr: #repr,
+                variants: &[#(#variants),*],
+                deny_unknown_fields: #deny,
+            })
+        };
+        Tree {
+            expr,
+            items: self.items,
+        }
+    }
+
+    /// A named object const for `fields`, with its checks; returns its name.
+    fn object(&mut self, fields: &[Field<'_>], deny: bool, span: Span) -> syn::Ident {
+        let p = private();
+        let name = format_ident!("__TOOLREG_OBJECT_{}", self.objects);
+        self.objects += 1;
+        let entries: Vec<TokenStream> = fields.iter().map(|field| self.field(field)).collect();
+        self.items.extend(quote! {
+            const #name: #p::Object = #p::Object {
+                fields: &[#(#entries),*],
+                deny_unknown_fields: #deny,
+            };
+        });
+        self.check_message(span, quote!(#p::object_problem(&#name)));
+        name
+    }
+
+    fn field(&mut self, field: &Field<'_>) -> TokenStream {
+        let p = private();
+        let ty = field.ty;
+        let name = json_escape(&field.name);
+        let aliases = field.aliases.iter().map(|alias| json_escape(alias));
+        let description = option_str(field.description.as_deref());
+        let required = if field.defaulted {
+            quote!(false)
+        } else if field.flatten.is_some() {
+            quote!(true)
+        } else {
+            quote_spanned!(ty.span()=> !<#ty as ::registry_core::InputSchema>::OPTIONAL)
+        };
+        let flatten = field.flatten.is_some();
+        if let Some(key) = &field.flatten {
+            self.check_problem(
+                key.span(),
+                quote!(#p::flatten_problem(&<#ty as ::registry_core::InputSchema>::SCHEMA)),
+            );
+        }
+        if let (Some(span), false, None) =
+            (field.skip_serializing_if, field.defaulted, &field.flatten)
+        {
+            let message = format!(
+                "`skip_serializing_if` on `{}`: serde leaves the field out when it writes it, but requires it when it reads it back; add `#[serde(default)]`, or make it an `Option`",
+                field.ident
+            );
+            self.items.extend(quote_spanned! {span=>
+                const _: () = if !<#ty as ::registry_core::InputSchema>::OPTIONAL {
+                    ::core::panic!("{}", #message)
+                };
+            });
+        }
+        self.fit_checks(field);
+        let keywords = keywords(&field.schema);
+        let schema = &field.schema;
+        let numbers = [
+            &schema.minimum,
+            &schema.maximum,
+            &schema.exclusive_minimum,
+            &schema.exclusive_maximum,
+        ];
+        if let Some(first) = numbers.into_iter().flatten().next() {
+            self.check_message(
+                first.span,
+                quote!(#p::bound_problem(&<#ty as ::registry_core::InputSchema>::SCHEMA, #keywords)),
+            );
+        }
+        let schema = schema_of(ty);
+        quote! {
+            #p::Field {
+                name: #name,
+                aliases: &[#(#aliases),*],
+                description: #description,
+                required: #required,
+                flatten: #flatten,
+                schema: #schema,
+                keywords: #keywords,
+            }
+        }
+    }
+
+    /// A check per keyword that its field's type admits the values it constrains.
+    fn fit_checks(&mut self, field: &Field<'_>) {
+        let schema = &field.schema;
+        let numbers = [
+            &schema.minimum,
+            &schema.maximum,
+            &schema.exclusive_minimum,
+            &schema.exclusive_maximum,
+        ];
+        for keyed in numbers.into_iter().flatten() {
+            self.fit(field, keyed, &["NUMBER", "INTEGER"], "numbers", "a number");
+        }
+        for keyed in [&schema.min_length, &schema.max_length]
+            .into_iter()
+            .flatten()
+        {
+            self.fit(field, keyed, &["STRING"], "strings", "a string");
+        }
+        for keyed in [&schema.pattern, &schema.format].into_iter().flatten() {
+            self.fit(field, keyed, &["STRING"], "strings", "a string");
+        }
+        for keyed in [&schema.min_items, &schema.max_items].into_iter().flatten() {
+            self.fit(field, keyed, &["ARRAY"], "arrays", "an array");
+        }
+        for keyed in [&schema.length_min, &schema.length_max]
+            .into_iter()
+            .flatten()
+        {
+            self.fit(
+                field,
+                keyed,
+                &["STRING", "ARRAY"],
+                "strings and arrays",
+                "a string or an array",
+            );
+        }
+    }
+
+    fn fit<T>(
+        &mut self,
+        field: &Field<'_>,
+        keyed: &Keyed<T>,
+        needed: &[&str],
+        applies: &str,
+        one: &str,
+    ) {
+        let p = private();
+        let ty = field.ty;
+        let type_text = quote!(#ty).to_string().replace(' ', "");
+        let message = format!(
+            "`{}` applies to {applies}, but field `{}` (`{type_text}`) is not {one}: remove it, or give it to a field of that type",
+            keyed.key, field.ident
+        );
+        let span = keyed.span;
+        let bits = needed.iter().map(|name| {
+            let name = format_ident!("{name}");
+            quote!(#p::#name)
+        });
+        let needed = quote!(0 #(| #bits)*);
+        self.items.extend(quote_spanned! {span=>
+            const _: () = if !#p::admits(&<#ty as ::registry_core::InputSchema>::SCHEMA, #needed) {
+                ::core::panic!("{}", #message)
+            };
+        });
+    }
+
+    /// A check that panics with the `Option<&str>` problem `problem` returns.
+    fn check_problem(&mut self, span: Span, problem: TokenStream) {
+        self.items.extend(quote_spanned! {span=>
+            const _: () = if let ::core::option::Option::Some(message) = #problem {
+                ::core::panic!("{}", message)
+            };
+        });
+    }
+
+    /// A check that panics with the [`Message`] `parts` returns.
+    pub fn check_message(&mut self, span: Span, parts: TokenStream) {
+        self.items.extend(message_check(span, parts));
+    }
+}
+
+/// A check that panics with the message whose parts `parts` (a `Message`) holds.
+pub fn message_check(span: Span, parts: TokenStream) -> TokenStream {
+    let p = private();
+    quote_spanned! {span=>
+        const _: () = {
+            const PARTS: #p::Message = #parts;
+            const LEN: usize = #p::message_len(&PARTS);
+            const TEXT: [u8; LEN] = #p::message::<LEN>(&PARTS);
+            if PARTS.is_some() {
+                ::core::panic!("{}", #p::as_str(&TEXT))
+            }
+        };
+    }
+}
+
+/// `&<T as InputSchema>::SCHEMA`, spanned on the type so a missing impl is reported there.
+fn schema_of(ty: &Type) -> TokenStream {
+    quote_spanned!(ty.span()=> &<#ty as ::registry_core::InputSchema>::SCHEMA)
+}
+
+fn option_str(text: Option<&str>) -> TokenStream {
+    match text {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `&Keywords { … }` with the field's keywords, or `&Keywords::NONE`.
+fn keywords(schema: &FieldSchema) -> TokenStream {
+    let p = private();
+    let mut members = Vec::new();
+    let text = |value: &str| quote!(::core::option::Option::Some(#value));
+    if let Some(title) = &schema.title {
+        let value = text(title);
+        members.push(quote!(title: #value));
+    }
+    let numbers = [
+        ("minimum", &schema.minimum),
+        ("maximum", &schema.maximum),
+        ("exclusive_minimum", &schema.exclusive_minimum),
+        ("exclusive_maximum", &schema.exclusive_maximum),
+        ("pattern", &schema.pattern),
+        ("format", &schema.format),
+        ("default", &schema.default),
+    ];
+    for (member, keyed) in numbers {
+        if let Some(keyed) = keyed {
+            let member = format_ident!("{member}");
+            let value = text(&keyed.value);
+            members.push(quote!(#member: #value));
+        }
+    }
+    let counts = [
+        ("min_length", &schema.min_length),
+        ("max_length", &schema.max_length),
+        ("min_items", &schema.min_items),
+        ("max_items", &schema.max_items),
+        ("length_min", &schema.length_min),
+        ("length_max", &schema.length_max),
+    ];
+    for (member, keyed) in counts {
+        if let Some(keyed) = keyed {
+            let member = format_ident!("{member}");
+            let value = keyed.value;
+            members.push(quote!(#member: ::core::option::Option::Some(#value)));
+        }
+    }
+    if !schema.examples.is_empty() {
+        let examples = &schema.examples;
+        members.push(quote!(examples: &[#(#examples),*]));
+    }
+    if schema.deprecated {
+        members.push(quote!(deprecated: true));
+    }
+    if members.is_empty() {
+        return quote!(&#p::Keywords::NONE);
+    }
+    quote!(&#p::Keywords { #(#members,)* ..#p::Keywords::NONE })
+}

@@ -1,0 +1,20 @@
+use registry_core::{Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+/// Looks people up.
+#[tool]
+#[derive(Deserialize)]
+pub struct XTool {
+    /// The age.
+    #[schema(min_length = 1)]
+    pub age: u8,
+}
+
+impl Tool for XTool {
+    type Output = String;
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+fn main() {}

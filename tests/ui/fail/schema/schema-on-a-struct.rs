@@ -1,0 +1,10 @@
+use registry_core::InputSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, InputSchema)]
+#[schema(title = "Person")]
+pub struct Person {
+    pub name: String,
+}
+
+fn main() {}

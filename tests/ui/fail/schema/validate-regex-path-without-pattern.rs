@@ -1,0 +1,10 @@
+use registry_core::InputSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, InputSchema)]
+pub struct Account {
+    #[validate(regex(path = *USERNAME))]
+    pub username: String,
+}
+
+fn main() {}

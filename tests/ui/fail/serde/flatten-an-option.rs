@@ -1,0 +1,26 @@
+use registry_core::{InputSchema, Tool, ToolContext, ToolError, tool};
+use serde::Deserialize;
+
+#[derive(Deserialize, InputSchema)]
+pub struct Paging {
+    pub offset: u32,
+}
+
+/// Lists things.
+#[tool]
+#[derive(Deserialize)]
+pub struct XTool {
+    /// What to list.
+    pub path: String,
+    #[serde(flatten)]
+    pub paging: Option<Paging>,
+}
+
+impl Tool for XTool {
+    type Output = String;
+    async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+        Ok(String::new())
+    }
+}
+
+fn main() {}

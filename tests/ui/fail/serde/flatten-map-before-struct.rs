@@ -1,0 +1,20 @@
+use std::collections::BTreeMap;
+
+use registry_core::InputSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, InputSchema)]
+pub struct Paging {
+    pub offset: u32,
+}
+
+#[derive(Deserialize, InputSchema)]
+pub struct Query {
+    pub text: String,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, u32>,
+    #[serde(flatten)]
+    pub paging: Paging,
+}
+
+fn main() {}

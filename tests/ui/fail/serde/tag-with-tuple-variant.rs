@@ -1,0 +1,12 @@
+// serde reports this itself; the derive adds no second error.
+use registry_core::InputSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, InputSchema)]
+#[serde(tag = "kind")]
+pub enum Shape {
+    Circle { radius: u32 },
+    Rect(u32, u32),
+}
+
+fn main() {}
