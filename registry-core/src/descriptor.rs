@@ -57,8 +57,13 @@ pub struct ToolDescriptor {
     pub flags: Flags,
     /// The largest result, in characters, before the host should truncate or persist it.
     pub max_result_size_chars: Option<usize>,
-    /// The input JSON Schema, minified, properties in declaration order.
+    /// The input JSON Schema, minified, properties in declaration order; empty when it is
+    /// rendered at run time ([`generated_input_schema`](Self::generated_input_schema)). Read it
+    /// through [`schema`](Self::schema).
     pub input_schema: &'static str,
+    /// Renders the input schema at run time, once, when it holds a part only known then (a
+    /// field typed by `schemars::JsonSchema`, with the `schemars` feature); `None` otherwise.
+    pub generated_input_schema: Option<fn() -> &'static str>,
     /// The strict-mode variant of [`input_schema`](Self::input_schema); empty when the input
     /// has no strict form (a map or an untyped value in it).
     pub strict_input_schema: &'static str,
@@ -75,6 +80,15 @@ pub struct ToolDescriptor {
 }
 
 impl ToolDescriptor {
+    /// The input JSON Schema, minified: [`input_schema`](Self::input_schema), or the one
+    /// rendered at run time.
+    pub fn schema(&self) -> &'static str {
+        match self.generated_input_schema {
+            Some(render) => render(),
+            None => self.input_schema,
+        }
+    }
+
     /// The text sent to the model and searched: the dynamic prompt when there is one, otherwise
     /// the static description.
     pub fn description_for(&self, switches: &Switches) -> String {

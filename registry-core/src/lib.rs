@@ -196,11 +196,42 @@ pub mod __private {
     pub use crate::registry::Registration;
     pub use crate::schema::{
         ARRAY, Data, Enum, Field, INTEGER, Keywords, Message, Mode, NUMBER, Object, Repr, STRING,
-        Schema, Variant, admits, as_str, bound_problem, field_refusal, flatten_problem, message,
-        message_len, object_problem, render, rendered_len, strict_capable, strict_message,
-        tagged_newtype_problem,
+        Schema, Variant, admits, as_str, bound_problem, field_refusal, flatten_problem,
+        has_generated, message, message_len, object_problem, render, rendered_len, strict_capable,
+        strict_message, tagged_newtype_problem, to_json,
     };
     pub use crate::tool::parse_input;
+    #[cfg(feature = "schemars")]
+    pub use schemars;
+
+    /// A field type's schema: `SchemaOf::<T>::SCHEMA` is `T`'s [`InputSchema`](crate::InputSchema)
+    /// when it has one; with the `schemars` feature and `FromSchemars` in scope, a type with
+    /// only `schemars::JsonSchema` falls back to a schema generated at run time (an inherent
+    /// associated const wins over a trait's, and is skipped when its bound does not hold).
+    pub struct SchemaOf<T: ?Sized>(core::marker::PhantomData<T>);
+
+    impl<T: crate::InputSchema + ?Sized> SchemaOf<T> {
+        /// `T`'s compile-time schema.
+        pub const SCHEMA: crate::schema::Schema = T::SCHEMA;
+        /// Whether serde accepts the field being absent.
+        pub const OPTIONAL: bool = T::OPTIONAL;
+    }
+
+    /// The fallback of [`SchemaOf`] for types with only `schemars::JsonSchema`.
+    #[cfg(feature = "schemars")]
+    pub trait FromSchemars {
+        /// The generated schema.
+        const SCHEMA: crate::schema::Schema;
+        /// Never absent (an `Option` field is recognised by the macros).
+        const OPTIONAL: bool;
+    }
+
+    #[cfg(feature = "schemars")]
+    impl<T: schemars::JsonSchema + ?Sized> FromSchemars for SchemaOf<T> {
+        const SCHEMA: crate::schema::Schema =
+            crate::schema::Schema::Generated(crate::schema::generated_members::<T>);
+        const OPTIONAL: bool = false;
+    }
 
     /// Checks at compile time that a tool declared with `#[tool(output = O)]` returns
     /// `Structured<O>`.

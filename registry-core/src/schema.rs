@@ -89,6 +89,23 @@
 //! nothing (and is not exact in JavaScript), so it is dropped: the schema then accepts integers
 //! serde refuses as out of range, and serde's error says so.
 //!
+//! # Types from schemars
+//!
+//! With the `schemars` feature, a field whose type implements `schemars::JsonSchema` but not
+//! [`InputSchema`] is accepted (a type with both uses its `InputSchema`). Its schema cannot be
+//! built at compile time: schemars generates it the first time the tool's schema is rendered,
+//! and it is kept for the life of the process, so every request carries the same bytes; the
+//! tool's [`ToolDescriptor::input_schema`](crate::ToolDescriptor::input_schema) is then empty
+//! and [`ToolDescriptor::schema`](crate::ToolDescriptor::schema) renders it. The generated schema
+//! is inlined (no `$ref`; a recursive type is unrolled `RECURSION_DEPTH` levels, below which any
+//! value is accepted and serde still checks it), and `$schema`, the root `title` and schemars'
+//! non-standard `format`s (`int32`, `uint8`, `double`, …) are left out. It is opaque to the
+//! compile-time checks: no strict form (so not with `#[tool(strict)]`), no `flatten`, and a
+//! field keyword is added beside it unchecked. The other way, `json_schema::<T>` gives schemars
+//! an `InputSchema` type's schema (for `#[schemars(schema_with = "…")]`), and
+//! `impl_json_schema!(T)` implements `schemars::JsonSchema` with it, so a type shared with rmcp
+//! or rig is described once.
+//!
 //! # The two renderings
 //! * **standard**: `Option<T>` and defaulted fields are left out of `required`; an `Option<T>`
 //!   property is described by `T`'s schema (the model omits the field rather than sending
@@ -111,6 +128,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 
 mod checks;
+#[cfg(feature = "schemars")]
+mod interop;
 mod tree;
 mod write;
 mod write_enum;
@@ -118,10 +137,16 @@ mod write_object;
 
 pub use checks::{
     ANY, ARRAY, BOOLEAN, INTEGER, Message, NULL, NUMBER, OBJECT, Refusal, STRICT_FORMATS, STRING,
-    admits, bound_problem, field_refusal, flatten_problem, kinds, message, message_len,
-    object_problem, strict_capable, strict_message, strict_refusal, tagged_newtype_problem,
+    admits, bound_problem, field_refusal, flatten_problem, has_generated, kinds, message,
+    message_len, object_problem, strict_capable, strict_message, strict_refusal,
+    tagged_newtype_problem,
 };
-pub use tree::{Data, Enum, Field, Keywords, Kind, Object, Repr, Schema, Variant};
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+pub use interop::generated_members;
+#[cfg(feature = "schemars")]
+pub use interop::{RECURSION_DEPTH, json_schema};
+pub use tree::{Data, Enum, Field, Generated, Keywords, Kind, Object, Repr, Schema, Variant};
 pub use write::{Mode, as_str, render, rendered_len, to_json};
 
 /// A type that can be a field of a tool's input, with its JSON Schema known at compile time.

@@ -111,7 +111,7 @@ impl ToolInfo {
                 .collect(),
             description: tool.description_for(switches),
             search_hint: tool.search_hint.map(str::to_owned),
-            input_schema: Arc::from(tool.input_schema),
+            input_schema: Arc::from(tool.schema()),
             strict_input_schema: (!tool.strict_input_schema.is_empty())
                 .then(|| Arc::from(tool.strict_input_schema)),
             output_schema: tool.output_schema.map(Arc::from),

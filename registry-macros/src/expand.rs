@@ -15,7 +15,7 @@ use crate::ast::{Item, Struct};
 use crate::attr::{Slot, ToolAttrs};
 use crate::valid::Checked;
 
-use schema::{Gen, Tree, message_check};
+use schema::{Gen, Tree, message_check, schemars_fallback};
 
 /// `#[derive(InputSchema)]`.
 pub fn derive_schema(item: &Item<'_>) -> TokenStream {
@@ -24,8 +24,10 @@ pub fn derive_schema(item: &Item<'_>) -> TokenStream {
         Item::Enum(item) => item.ident,
     };
     let Tree { expr, items } = Gen::default().item_tree(item);
+    let fallback = schemars_fallback();
     quote! {
         const _: () = {
+            #fallback
             #items
 
             #[automatically_derived]
@@ -139,12 +141,52 @@ pub fn tool(
         ),
         None => (quote!(), quote!(::core::option::Option::None)),
     };
+    let fallback = schemars_fallback();
+    let (generated_fn, input_schema, generated_schema) = if cfg!(feature = "schemars") {
+        (
+            quote! {
+                fn __toolreg_generated_schema() -> &'static str {
+                    static TEXT: ::std::sync::OnceLock<&'static str> = ::std::sync::OnceLock::new();
+                    TEXT.get_or_init(|| {
+                        ::std::boxed::Box::leak(
+                            ::registry_core::__private::to_json(
+                                &#root_const,
+                                ::registry_core::__private::Mode::Standard,
+                            )
+                            .into_boxed_str(),
+                        )
+                    })
+                }
+            },
+            quote! {
+                if ::registry_core::__private::has_generated(&#root_const) {
+                    ""
+                } else {
+                    ::registry_core::__private::as_str(&__TOOLREG_BYTES)
+                }
+            },
+            quote! {
+                if ::registry_core::__private::has_generated(&#root_const) {
+                    ::core::option::Option::Some(__toolreg_generated_schema)
+                } else {
+                    ::core::option::Option::None
+                }
+            },
+        )
+    } else {
+        (
+            quote!(),
+            quote!(::registry_core::__private::as_str(&__TOOLREG_BYTES)),
+            quote!(::core::option::Option::None),
+        )
+    };
     quote! {
         #cfg
         #input
 
         #cfg
         const _: () = {
+            #fallback
             #tree_items
             const #root_const: ::registry_core::__private::Schema = #root;
             const __TOOLREG_LEN: usize = ::registry_core::__private::rendered_len(
@@ -165,6 +207,7 @@ pub fn tool(
             );
             #output_consts
             #strict_check
+            #generated_fn
 
             #[automatically_derived]
             impl ::registry_core::ToolSpec for #ident {
@@ -183,7 +226,8 @@ pub fn tool(
                         strict: #strict,
                     },
                     max_result_size_chars: #max_result,
-                    input_schema: ::registry_core::__private::as_str(&__TOOLREG_BYTES),
+                    input_schema: #input_schema,
+                    generated_input_schema: #generated_schema,
                     strict_input_schema: if ::registry_core::__private::strict_capable(&#root_const) {
                         ::registry_core::__private::as_str(&__TOOLREG_STRICT_BYTES)
                     } else {

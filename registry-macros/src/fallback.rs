@@ -37,6 +37,7 @@ pub fn tool(
                     flags: ::registry_core::Flags::NONE,
                     max_result_size_chars: ::core::option::Option::None,
                     input_schema: "{}",
+                    generated_input_schema: ::core::option::Option::None,
                     strict_input_schema: "{}",
                     output_schema: ::core::option::Option::None,
                     feature: ::core::option::Option::None,

@@ -353,7 +353,7 @@ impl Dispatcher {
         };
         let parsed = (descriptor.parse)(input)
             .map_err(|error| self.invalid_input(tool, Some(error.path), error.message))?;
-        schema_check::check(descriptor.input_schema, input).map_err(|violation| {
+        schema_check::check(descriptor.schema(), input).map_err(|violation| {
             self.invalid_input(tool, Some(violation.path), violation.message)
         })?;
         parsed

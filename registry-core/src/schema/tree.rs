@@ -11,6 +11,11 @@ pub enum Schema {
     /// Empty for "any JSON value" (`{}`, [`serde_json::Value`]). The text is opaque to the
     /// renderer, so a leaf has no strict form and takes any keyword.
     Leaf(&'static str),
+    /// Members generated at run time, by a function called the first time the schema is
+    /// rendered: a type's `schemars::JsonSchema` (the `schemars` feature). Opaque like a
+    /// [`Leaf`](Schema::Leaf), so it has no strict form and takes any keyword; a tree holding
+    /// one renders only at run time ([`to_json`](super::to_json)).
+    Generated(fn() -> Generated),
     /// A JSON scalar type, with the bounds its Rust type implies (an `i8`'s range, a `char`'s
     /// length), which serde checks: the strict rendering leaves them out, and a bound a field's
     /// keywords state replaces them.
@@ -37,6 +42,16 @@ pub enum Schema {
     Object(&'static Object),
     /// A serde enum in one of its representations.
     Enum(&'static Enum),
+}
+
+/// What a [`Schema::Generated`] node's function returns.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Generated {
+    /// The type's own description, JSON-escaped without its quotes: written when the field has
+    /// none of its own.
+    pub description: Option<&'static str>,
+    /// The other members of the schema object, without its braces.
+    pub members: &'static str,
 }
 
 /// The JSON type of a [`Schema::Scalar`].

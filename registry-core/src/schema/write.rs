@@ -4,8 +4,9 @@
 //! an array of exactly that size ([`render`]). Both renderings are decided by the tree's
 //! structure alone; no rendered text is ever searched.
 
+use super::checks::ANY;
 use super::checks::{ARRAY, STRING, kinds};
-use super::tree::{Data, Keywords, Kind, Schema};
+use super::tree::{Data, Generated as GeneratedText, Keywords, Kind, Schema};
 use super::write_object::write_object;
 
 /// How a schema tree is rendered.
@@ -22,7 +23,7 @@ pub enum Mode {
 
 /// The number of bytes [`render`] writes for `schema`.
 pub const fn rendered_len(schema: &Schema, mode: Mode) -> usize {
-    let mut out = Out { buf: None, pos: 0 };
+    let mut out = Out::counting(Generated::Absent);
     write_node(&mut out, schema, None, &Keywords::NONE, mode);
     out.pos
 }
@@ -34,23 +35,59 @@ pub const fn render<const N: usize>(schema: &Schema, mode: Mode) -> [u8; N] {
     let mut out = Out {
         buf: Some(&mut buf),
         pos: 0,
+        generated: Generated::Absent,
     };
     write_node(&mut out, schema, None, &Keywords::NONE, mode);
     assert!(out.pos == N, "schema length mismatch");
     buf
 }
 
-/// Renders `schema` at run time, for the schema of a type outside a tool's descriptor.
+/// Renders `schema` at run time: the schema of a type outside a tool's descriptor, or a tree
+/// holding [`Schema::Generated`] members, whose functions are called here (in the order the
+/// writer meets them).
 ///
 /// ```
 /// use registry_core::schema::{InputSchema, Mode, to_json};
 /// assert_eq!(to_json(&<Option<u64> as InputSchema>::SCHEMA, Mode::Standard), r#"{"type":"integer","minimum":0}"#);
 /// ```
 pub fn to_json(schema: &Schema, mode: Mode) -> String {
-    let mut buf = vec![0u8; rendered_len(schema, mode)];
+    let mut counted = Out::counting(Generated::Record {
+        seen: 0,
+        into: &mut [],
+    });
+    write_node(&mut counted, schema, None, &Keywords::NONE, mode);
+    let mut texts: Vec<GeneratedText> = Vec::new();
+    if let Generated::Record { seen, .. } = counted.generated
+        && seen > 0
+    {
+        let mut functions = vec![None; seen];
+        let mut recorded = Out::counting(Generated::Record {
+            seen: 0,
+            into: &mut functions,
+        });
+        write_node(&mut recorded, schema, None, &Keywords::NONE, mode);
+        texts = functions
+            .into_iter()
+            .map(|function| {
+                function.map_or_else(GeneratedText::default, |generate: fn() -> GeneratedText| {
+                    generate()
+                })
+            })
+            .collect();
+    }
+    let mut measured = Out::counting(Generated::Texts {
+        next: 0,
+        texts: &texts,
+    });
+    write_node(&mut measured, schema, None, &Keywords::NONE, mode);
+    let mut buf = vec![0u8; measured.pos];
     let mut out = Out {
         buf: Some(&mut buf),
         pos: 0,
+        generated: Generated::Texts {
+            next: 0,
+            texts: &texts,
+        },
     };
     write_node(&mut out, schema, None, &Keywords::NONE, mode);
     // The renderer writes UTF-8 only.
@@ -69,6 +106,67 @@ pub const fn as_str(bytes: &'static [u8]) -> &'static str {
 pub(super) struct Out<'a> {
     pub(super) buf: Option<&'a mut [u8]>,
     pub(super) pos: usize,
+    pub(super) generated: Generated<'a>,
+}
+
+impl<'a> Out<'a> {
+    /// Counting only.
+    pub(super) const fn counting(generated: Generated<'a>) -> Out<'a> {
+        Out {
+            buf: None,
+            pos: 0,
+            generated,
+        }
+    }
+}
+
+/// What the writer does with a [`Schema::Generated`] node.
+pub(super) enum Generated<'a> {
+    /// During const evaluation its function cannot be called: it renders as `{}`. (A tree
+    /// holding one is rendered at run time instead; see [`has_generated`](super::has_generated).)
+    Absent,
+    /// Counts the nodes and records their functions, in the order met.
+    Record {
+        seen: usize,
+        into: &'a mut [Option<fn() -> GeneratedText>],
+    },
+    /// Writes the texts the functions returned, in the same order.
+    Texts {
+        next: usize,
+        texts: &'a [GeneratedText],
+    },
+}
+
+/// The members to write for the next [`Schema::Generated`] node (recording its function on
+/// a recording pass).
+const fn next_generated(out: &mut Out<'_>, generate: fn() -> GeneratedText) -> GeneratedText {
+    const NONE: GeneratedText = GeneratedText {
+        description: None,
+        members: "",
+    };
+    match &mut out.generated {
+        Generated::Absent => NONE,
+        Generated::Record { seen, into } => {
+            if let Some((_, rest)) = into.split_at_mut_checked(*seen)
+                && let Some(slot) = rest.first_mut()
+            {
+                *slot = Some(generate);
+            }
+            *seen += 1;
+            NONE
+        }
+        Generated::Texts { next, texts } => {
+            let text = match texts.split_at_checked(*next) {
+                Some((_, rest)) => match rest.first() {
+                    Some(text) => *text,
+                    None => NONE,
+                },
+                None => NONE,
+            };
+            *next += 1;
+            text
+        }
+    }
 }
 
 /// Appends `text`. Bytes past the end of the buffer are not written, but still counted, so that
@@ -159,14 +257,42 @@ pub(super) const fn write_node(
 ) {
     put(out, "{");
     let mut first = true;
+    let generated = match generated_of(node, mode) {
+        Some(generate) => Some(next_generated(out, generate)),
+        None => None,
+    };
+    let description = match (description, generated) {
+        (Some(text), _) => Some(text),
+        (None, Some(generated)) => generated.description,
+        (None, None) => None,
+    };
     if let Some(text) = description {
         string_member(out, &mut first, "description", text);
     }
     if let (Mode::Standard, Some(title)) = (mode, keywords.title) {
         string_member(out, &mut first, "title", title);
     }
-    write_members(out, node, keywords, &mut first, mode);
+    match generated {
+        Some(generated) => {
+            if !generated.members.is_empty() {
+                member(out, &mut first);
+                put(out, generated.members);
+            }
+            write_keywords(out, ANY, keywords, &mut first, mode);
+        }
+        None => write_members(out, node, keywords, &mut first, mode),
+    }
     put(out, "}");
+}
+
+/// The function of a [`Schema::Generated`] node written here (also under an `Option`, which
+/// the standard rendering writes as its inner schema).
+const fn generated_of(node: &Schema, mode: Mode) -> Option<fn() -> GeneratedText> {
+    match (node, mode) {
+        (Schema::Generated(generate), _) => Some(*generate),
+        (Schema::Optional(inner), Mode::Standard) => generated_of(inner, mode),
+        _ => None,
+    }
 }
 
 /// The node's members, then the keywords; in the strict rendering an `Option`'s keywords go to
@@ -227,6 +353,15 @@ const fn write_type(out: &mut Out<'_>, node: &Schema, first: &mut bool, mode: Mo
             if !text.is_empty() {
                 member(out, first);
                 put(out, text);
+            }
+        }
+        // Written by `write_node`; reached only where a node is written without its own
+        // object, which a generated schema is never (it cannot be flattened).
+        Schema::Generated(generate) => {
+            let generated = next_generated(out, *generate);
+            if !generated.members.is_empty() {
+                member(out, first);
+                put(out, generated.members);
             }
         }
         Schema::Scalar { kind, .. } => string_member(out, first, "type", kind.name()),

@@ -83,18 +83,16 @@ impl Gen {
                 VariantData::Unit => quote!(#p::Data::Unit),
                 VariantData::Newtype(ty) => {
                     if internal {
-                        self.check_problem(
-                            ty.span(),
-                            quote!(#p::tagged_newtype_problem(&<#ty as ::registry_core::InputSchema>::SCHEMA)),
-                        );
+                        self.check_problem(ty.span(), {
+                            let schema = schema_value(ty);
+                            quote!(#p::tagged_newtype_problem(&#schema))
+                        });
                     }
                     let schema = schema_of(ty);
                     quote!(#p::Data::Newtype(#schema))
                 }
                 VariantData::Tuple(types) => {
-                    let schemas = types.iter().map(|ty| {
-                        quote_spanned!(ty.span()=> <#ty as ::registry_core::InputSchema>::SCHEMA)
-                    });
+                    let schemas = types.iter().map(|ty| schema_value(ty));
                     quote!(#p::Data::Tuple(&[#(#schemas),*]))
                 }
                 VariantData::Struct(fields) => {
@@ -151,14 +149,17 @@ impl Gen {
         } else if field.flatten.is_some() {
             quote!(true)
         } else {
-            quote_spanned!(ty.span()=> !<#ty as ::registry_core::InputSchema>::OPTIONAL)
+            {
+                let optional = optional_value(ty);
+                quote!(!#optional)
+            }
         };
         let flatten = field.flatten.is_some();
         if let Some(key) = &field.flatten {
-            self.check_problem(
-                key.span(),
-                quote!(#p::flatten_problem(&<#ty as ::registry_core::InputSchema>::SCHEMA)),
-            );
+            self.check_problem(key.span(), {
+                let schema = schema_value(ty);
+                quote!(#p::flatten_problem(&#schema))
+            });
         }
         if let (Some(span), false, None) =
             (field.skip_serializing_if, field.defaulted, &field.flatten)
@@ -167,8 +168,9 @@ impl Gen {
                 "`skip_serializing_if` on `{}`: serde leaves the field out when it writes it, but requires it when it reads it back; add `#[serde(default)]`, or make it an `Option`",
                 field.ident
             );
+            let optional = optional_value(ty);
             self.items.extend(quote_spanned! {span=>
-                const _: () = if !<#ty as ::registry_core::InputSchema>::OPTIONAL {
+                const _: () = if !#optional {
                     ::core::panic!("{}", #message)
                 };
             });
@@ -183,10 +185,10 @@ impl Gen {
             &schema.exclusive_maximum,
         ];
         if let Some(first) = numbers.into_iter().flatten().next() {
-            self.check_message(
-                first.span,
-                quote!(#p::bound_problem(&<#ty as ::registry_core::InputSchema>::SCHEMA, #keywords)),
-            );
+            self.check_message(first.span, {
+                let schema = schema_value(ty);
+                quote!(#p::bound_problem(&#schema, #keywords))
+            });
         }
         let schema = schema_of(ty);
         quote! {
@@ -261,8 +263,9 @@ impl Gen {
             quote!(#p::#name)
         });
         let needed = quote!(0 #(| #bits)*);
+        let schema = schema_value(ty);
         self.items.extend(quote_spanned! {span=>
-            const _: () = if !#p::admits(&<#ty as ::registry_core::InputSchema>::SCHEMA, #needed) {
+            const _: () = if !#p::admits(&#schema, #needed) {
                 ::core::panic!("{}", #message)
             };
         });
@@ -300,7 +303,56 @@ pub fn message_check(span: Span, parts: TokenStream) -> TokenStream {
 
 /// `&<T as InputSchema>::SCHEMA`, spanned on the type so a missing impl is reported there.
 fn schema_of(ty: &Type) -> TokenStream {
-    quote_spanned!(ty.span()=> &<#ty as ::registry_core::InputSchema>::SCHEMA)
+    let schema = schema_value(ty);
+    quote!(&#schema)
+}
+
+/// `<T as InputSchema>::SCHEMA`, spanned on the type so a missing impl is reported there. With
+/// the `schemars` feature, `SchemaOf<T>::SCHEMA`, which falls back to `schemars::JsonSchema`
+/// (the generated code brings its trait into scope: [`schemars_fallback`]).
+pub fn schema_value(ty: &Type) -> TokenStream {
+    if cfg!(feature = "schemars") {
+        quote_spanned!(ty.span()=> <::registry_core::__private::SchemaOf<#ty>>::SCHEMA)
+    } else {
+        quote_spanned!(ty.span()=> <#ty as ::registry_core::InputSchema>::SCHEMA)
+    }
+}
+
+/// Whether serde accepts a field of type `ty` being absent: `<T as InputSchema>::OPTIONAL`. With
+/// the `schemars` feature, an `Option<...>` as written is optional too (a schemars type has no
+/// `OPTIONAL` to ask).
+fn optional_value(ty: &Type) -> TokenStream {
+    if !cfg!(feature = "schemars") {
+        return quote_spanned!(ty.span()=> <#ty as ::registry_core::InputSchema>::OPTIONAL);
+    }
+    if is_option(ty) {
+        return quote!(true);
+    }
+    quote_spanned!(ty.span()=> <::registry_core::__private::SchemaOf<#ty>>::OPTIONAL)
+}
+
+/// `Option<T>` (or `std::option::Option<T>`, `core::option::Option<T>`) as written.
+fn is_option(ty: &Type) -> bool {
+    let Type::Path(path) = ty else {
+        return false;
+    };
+    path.qself.is_none()
+        && path.path.segments.last().is_some_and(|last| {
+            last.ident == "Option"
+                && matches!(&last.arguments, syn::PathArguments::AngleBracketed(args) if args.args.len() == 1)
+        })
+}
+
+/// What the generated code brings into scope for [`schema_value`]'s fallback: the trait whose
+/// associated const `SchemaOf<T>::SCHEMA` resolves to when `T` has no `InputSchema`.
+pub fn schemars_fallback() -> TokenStream {
+    if cfg!(feature = "schemars") {
+        quote!(
+            use ::registry_core::__private::FromSchemars as _;
+        )
+    } else {
+        quote!()
+    }
 }
 
 fn option_str(text: Option<&str>) -> TokenStream {
