@@ -130,6 +130,7 @@ use std::path::PathBuf;
 mod checks;
 #[cfg(feature = "schemars")]
 mod interop;
+mod run_time;
 mod tree;
 mod write;
 mod write_enum;
@@ -137,17 +138,17 @@ mod write_object;
 
 pub use checks::{
     ANY, ARRAY, BOOLEAN, INTEGER, Message, NULL, NUMBER, OBJECT, Refusal, STRICT_FORMATS, STRING,
-    admits, bound_problem, field_refusal, flatten_problem, has_generated, kinds, message,
-    message_len, object_problem, strict_capable, strict_message, strict_refusal,
-    tagged_newtype_problem,
+    admits, bound_problem, field_refusal, flatten_problem, kinds, message, message_len,
+    object_problem, strict_capable, strict_message, strict_refusal, tagged_newtype_problem,
 };
 #[cfg(feature = "schemars")]
 #[doc(hidden)]
 pub use interop::generated_members;
 #[cfg(feature = "schemars")]
 pub use interop::{RECURSION_DEPTH, json_schema};
+pub use run_time::{has_generated, to_json};
 pub use tree::{Data, Enum, Field, Generated, Keywords, Kind, Object, Repr, Schema, Variant};
-pub use write::{Mode, as_str, render, rendered_len, to_json};
+pub use write::{Mode, as_str, render, rendered_len};
 
 /// A type that can be a field of a tool's input, with its JSON Schema known at compile time.
 ///

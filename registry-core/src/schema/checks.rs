@@ -217,7 +217,7 @@ pub const fn message<const N: usize>(parts: &Message) -> [u8; N] {
     let mut out = super::write::Out {
         buf: Some(&mut buf),
         pos: 0,
-        generated: super::write::Generated::Absent,
+        generated: super::run_time::Generated::Absent,
     };
     if let Some(parts) = parts {
         let mut rest = parts.as_slice();
@@ -428,53 +428,6 @@ pub const fn strict_refusal(schema: &Schema) -> Option<Refusal> {
             None
         }
     }
-}
-
-/// Whether `schema` holds a [`Schema::Generated`] node, so that it renders only at run time.
-pub const fn has_generated(schema: &Schema) -> bool {
-    match schema {
-        Schema::Generated(_) => true,
-        Schema::Leaf(_) | Schema::Scalar { .. } => false,
-        Schema::Array { items: inner, .. } | Schema::Map(inner) | Schema::Optional(inner) => {
-            has_generated(inner)
-        }
-        Schema::Object(object) => fields_have_generated(object.fields),
-        Schema::Enum(item) => {
-            let mut rest = item.variants;
-            while let Some((variant, more)) = rest.split_first() {
-                rest = more;
-                let found = match &variant.data {
-                    Data::Unit | Data::Other => false,
-                    Data::Newtype(inner) => has_generated(inner),
-                    Data::Tuple(items) => {
-                        let mut items = *items;
-                        let mut found = false;
-                        while let Some((item, more)) = items.split_first() {
-                            items = more;
-                            found |= has_generated(item);
-                        }
-                        found
-                    }
-                    Data::Struct(object) => fields_have_generated(object.fields),
-                };
-                if found {
-                    return true;
-                }
-            }
-            false
-        }
-    }
-}
-
-const fn fields_have_generated(fields: &[Field]) -> bool {
-    let mut rest = fields;
-    while let Some((field, more)) = rest.split_first() {
-        rest = more;
-        if has_generated(field.schema) {
-            return true;
-        }
-    }
-    false
 }
 
 /// Names the place of a refusal that has none yet.

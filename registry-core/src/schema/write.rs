@@ -6,7 +6,8 @@
 
 use super::checks::ANY;
 use super::checks::{ARRAY, STRING, kinds};
-use super::tree::{Data, Generated as GeneratedText, Keywords, Kind, Schema};
+use super::run_time::{Generated, generated_of, next_generated};
+use super::tree::{Data, Keywords, Kind, Schema};
 use super::write_object::write_object;
 
 /// How a schema tree is rendered.
@@ -42,58 +43,6 @@ pub const fn render<const N: usize>(schema: &Schema, mode: Mode) -> [u8; N] {
     buf
 }
 
-/// Renders `schema` at run time: the schema of a type outside a tool's descriptor, or a tree
-/// holding [`Schema::Generated`] members, whose functions are called here (in the order the
-/// writer meets them).
-///
-/// ```
-/// use registry_core::schema::{InputSchema, Mode, to_json};
-/// assert_eq!(to_json(&<Option<u64> as InputSchema>::SCHEMA, Mode::Standard), r#"{"type":"integer","minimum":0}"#);
-/// ```
-pub fn to_json(schema: &Schema, mode: Mode) -> String {
-    let mut counted = Out::counting(Generated::Record {
-        seen: 0,
-        into: &mut [],
-    });
-    write_node(&mut counted, schema, None, &Keywords::NONE, mode);
-    let mut texts: Vec<GeneratedText> = Vec::new();
-    if let Generated::Record { seen, .. } = counted.generated
-        && seen > 0
-    {
-        let mut functions = vec![None; seen];
-        let mut recorded = Out::counting(Generated::Record {
-            seen: 0,
-            into: &mut functions,
-        });
-        write_node(&mut recorded, schema, None, &Keywords::NONE, mode);
-        texts = functions
-            .into_iter()
-            .map(|function| {
-                function.map_or_else(GeneratedText::default, |generate: fn() -> GeneratedText| {
-                    generate()
-                })
-            })
-            .collect();
-    }
-    let mut measured = Out::counting(Generated::Texts {
-        next: 0,
-        texts: &texts,
-    });
-    write_node(&mut measured, schema, None, &Keywords::NONE, mode);
-    let mut buf = vec![0u8; measured.pos];
-    let mut out = Out {
-        buf: Some(&mut buf),
-        pos: 0,
-        generated: Generated::Texts {
-            next: 0,
-            texts: &texts,
-        },
-    };
-    write_node(&mut out, schema, None, &Keywords::NONE, mode);
-    // The renderer writes UTF-8 only.
-    String::from_utf8(buf).unwrap_or_default()
-}
-
 /// Views rendered bytes as text; the renderer only writes UTF-8.
 pub const fn as_str(bytes: &'static [u8]) -> &'static str {
     match core::str::from_utf8(bytes) {
@@ -116,55 +65,6 @@ impl<'a> Out<'a> {
             buf: None,
             pos: 0,
             generated,
-        }
-    }
-}
-
-/// What the writer does with a [`Schema::Generated`] node.
-pub(super) enum Generated<'a> {
-    /// During const evaluation its function cannot be called: it renders as `{}`. (A tree
-    /// holding one is rendered at run time instead; see [`has_generated`](super::has_generated).)
-    Absent,
-    /// Counts the nodes and records their functions, in the order met.
-    Record {
-        seen: usize,
-        into: &'a mut [Option<fn() -> GeneratedText>],
-    },
-    /// Writes the texts the functions returned, in the same order.
-    Texts {
-        next: usize,
-        texts: &'a [GeneratedText],
-    },
-}
-
-/// The members to write for the next [`Schema::Generated`] node (recording its function on
-/// a recording pass).
-const fn next_generated(out: &mut Out<'_>, generate: fn() -> GeneratedText) -> GeneratedText {
-    const NONE: GeneratedText = GeneratedText {
-        description: None,
-        members: "",
-    };
-    match &mut out.generated {
-        Generated::Absent => NONE,
-        Generated::Record { seen, into } => {
-            if let Some((_, rest)) = into.split_at_mut_checked(*seen)
-                && let Some(slot) = rest.first_mut()
-            {
-                *slot = Some(generate);
-            }
-            *seen += 1;
-            NONE
-        }
-        Generated::Texts { next, texts } => {
-            let text = match texts.split_at_checked(*next) {
-                Some((_, rest)) => match rest.first() {
-                    Some(text) => *text,
-                    None => NONE,
-                },
-                None => NONE,
-            };
-            *next += 1;
-            text
         }
     }
 }
@@ -285,18 +185,6 @@ pub(super) const fn write_node(
     put(out, "}");
 }
 
-/// The function of a [`Schema::Generated`] node written here (also under an `Option`, which
-/// the standard rendering writes as its inner schema).
-const fn generated_of(node: &Schema, mode: Mode) -> Option<fn() -> GeneratedText> {
-    match (node, mode) {
-        (Schema::Generated(generate), _) => Some(*generate),
-        (Schema::Optional(inner), Mode::Standard) => generated_of(inner, mode),
-        _ => None,
-    }
-}
-
-/// The node's members, then the keywords; in the strict rendering an `Option`'s keywords go to
-/// its non-null branch, where they apply.
 const fn write_members(
     out: &mut Out<'_>,
     node: &Schema,
