@@ -4,6 +4,8 @@
 //! Regenerate the snapshots with `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --all-features
 //! --test schemas`, then review the diff.
 
+#[path = "schemas/corpus/mod.rs"]
+mod corpus;
 #[path = "schemas/forms.rs"]
 mod forms;
 #[path = "schemas/roundtrip.rs"]

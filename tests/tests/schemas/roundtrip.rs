@@ -1,4 +1,5 @@
-//! Every form's schema against serde, with `jsonschema` as the judge, over generated values:
+//! Every form's schema, and every type of the real-world corpus (`corpus/`), against serde, with
+//! `jsonschema` as the judge, over generated values:
 //! * what serde writes and reads back validates (values from the type, by `arbitrary`);
 //! * what the schema accepts, serde reads (values from the schema, and small mutations of them);
 //! * for the types without keywords, the converse too: a mutation serde reads validates. Keyword
@@ -49,7 +50,7 @@ fn from_type<T: for<'a> Arbitrary<'a> + Serialize>(bytes: &[u8]) -> Option<Value
     Some(value)
 }
 
-fn drop_null_members(value: &mut Value) {
+pub fn drop_null_members(value: &mut Value) {
     match value {
         Value::Object(map) => {
             map.retain(|_, member| !member.is_null());
@@ -89,6 +90,19 @@ static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
         case::<Person>("Person", None, false),
         case::<Constrained>("Constrained", None, false),
     ]
+    .into_iter()
+    .chain(super::corpus::CASES.iter().map(|corpus| {
+        let schema = (corpus.schema)();
+        Case {
+            name: corpus.type_name,
+            validator: jsonschema::validator_for(&schema).expect("the schema compiles"),
+            schema,
+            parse: corpus.parse,
+            arbitrary: corpus.arbitrary,
+            exact: corpus.exact,
+        }
+    }))
+    .collect()
 });
 
 /// SplitMix64: the generator's randomness, from proptest's seed.
