@@ -90,19 +90,24 @@ static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
         case::<Person>("Person", None, false),
         case::<Constrained>("Constrained", None, false),
     ]
-    .into_iter()
-    .chain(super::corpus::CASES.iter().map(|corpus| {
-        let schema = (corpus.schema)();
-        Case {
-            name: corpus.type_name,
-            validator: jsonschema::validator_for(&schema).expect("the schema compiles"),
-            schema,
-            parse: corpus.parse,
-            arbitrary: corpus.arbitrary,
-            exact: corpus.exact,
-        }
-    }))
-    .collect()
+});
+
+/// The real-world corpus (`corpus/`), each type with its own exactness.
+static CORPUS: LazyLock<Vec<Case>> = LazyLock::new(|| {
+    super::corpus::CASES
+        .iter()
+        .map(|corpus| {
+            let schema = (corpus.schema)();
+            Case {
+                name: corpus.type_name,
+                validator: jsonschema::validator_for(&schema).expect("the schema compiles"),
+                schema,
+                parse: corpus.parse,
+                arbitrary: corpus.arbitrary,
+                exact: corpus.exact,
+            }
+        })
+        .collect()
 });
 
 /// SplitMix64: the generator's randomness, from proptest's seed.
@@ -274,8 +279,8 @@ fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
     out.push(at);
 }
 
-/// One small change: a value replaced by another type's, a property dropped or added, a string
-/// (a tag) changed. Never `null`, never an array.
+/// One small change: a value replaced by another type's or by a number past common bounds, a
+/// property dropped or added, a string (a tag) changed. Never `null`, never an array.
 fn mutate(value: &Value, rng: &mut Rng) -> Value {
     let mut value = value.clone();
     let mut all = Vec::new();
@@ -286,7 +291,7 @@ fn mutate(value: &Value, rng: &mut Rng) -> Value {
     let Some(target) = value.pointer_mut(&at) else {
         return value;
     };
-    match (rng.below(6), &mut *target) {
+    match (rng.below(8), &mut *target) {
         (0, Value::Object(map)) => {
             if let Some(key) = map.keys().next().cloned() {
                 map.remove(&key);
@@ -298,14 +303,17 @@ fn mutate(value: &Value, rng: &mut Rng) -> Value {
         (2, Value::String(text)) => text.push('_'),
         (3, _) => *target = json!("x"),
         (4, _) => *target = json!(7),
+        // Past the bounds a type or a keyword states.
+        (5, _) => *target = json!(-1),
+        (6, _) => *target = json!(1_000_000),
         _ => *target = json!(true),
     }
     value
 }
 
-fn check_schema_values(seed: u64) -> Result<(), TestCaseError> {
+fn check_schema_values(cases: &[Case], seed: u64) -> Result<(), TestCaseError> {
     let mut rng = Rng(seed);
-    for case in CASES.iter() {
+    for case in cases {
         let value = generate(&case.schema, &mut rng, 0);
         for value in [mutate(&value, &mut rng), value] {
             let valid = case.validator.is_valid(&value);
@@ -333,32 +341,55 @@ fn check_schema_values(seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+fn check_type_values(cases: &[Case], bytes: &[u8]) -> Result<(), TestCaseError> {
+    for case in cases {
+        let Some(value) = case.arbitrary.and_then(|make| make(bytes)) else {
+            continue;
+        };
+        if (case.parse)(&value).is_err() {
+            // serde writes what it cannot read back (a flattened map's key shadowing a
+            // field): not a value serde accepts.
+            continue;
+        }
+        prop_assert!(
+            case.validator.is_valid(&value),
+            "{}: serde reads {value} but the schema refuses it: {:?}",
+            case.name,
+            case.validator
+                .iter_errors(&value)
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
     fn values_serde_writes_and_reads_back_validate(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
-        for case in CASES.iter() {
-            let Some(value) = case.arbitrary.and_then(|make| make(&bytes)) else {
-                continue;
-            };
-            if (case.parse)(&value).is_err() {
-                // serde writes what it cannot read back (a flattened map's key shadowing a
-                // field): not a value serde accepts.
-                continue;
-            }
-            prop_assert!(
-                case.validator.is_valid(&value),
-                "{}: serde reads {value} but the schema refuses it: {:?}",
-                case.name,
-                case.validator.iter_errors(&value).map(|e| e.to_string()).collect::<Vec<_>>()
-            );
-        }
+        check_type_values(&CASES, &bytes)?;
     }
 
     #[test]
     fn values_the_schema_accepts_serde_reads_and_mutations_agree(seed in any::<u64>()) {
-        check_schema_values(seed)?;
+        check_schema_values(&CASES, seed)?;
+    }
+}
+
+// The corpus: 39 types per case, so fewer cases keep the default run short.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn corpus_values_serde_writes_and_reads_back_validate(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        check_type_values(&CORPUS, &bytes)?;
+    }
+
+    #[test]
+    fn corpus_values_the_schema_accepts_serde_reads_and_mutations_agree(seed in any::<u64>()) {
+        check_schema_values(&CORPUS, seed)?;
     }
 }
 
@@ -385,5 +416,38 @@ fn documented_forms_serde_reads_beyond_the_schema() {
             !case.validator.is_valid(&value),
             "{name}: the schema accepts {value}"
         );
+    }
+}
+
+/// The harness finds a real disagreement: the `rig` example's hand-written schema for its
+/// `OperationArgs { x: i32, y: i32 }` (two `number`s, nothing required) accepts inputs serde
+/// refuses, which the derive's schema for the same type does not (the corpus table lists it).
+#[test]
+fn the_round_trip_catches_the_rig_examples_hand_written_schema() {
+    let corpus = super::corpus::CASES
+        .iter()
+        .find(|case| case.type_name == "sdk::OperationArgs")
+        .expect("the rig case");
+    let schema = super::corpus::reference(corpus);
+    let hand_written = Case {
+        name: "rig add, hand-written",
+        validator: jsonschema::validator_for(&schema).expect("the schema compiles"),
+        schema,
+        parse: corpus.parse,
+        arbitrary: None,
+        exact: true,
+    };
+    let caught =
+        (0..64).any(|seed| check_schema_values(std::slice::from_ref(&hand_written), seed).is_err());
+    assert!(
+        caught,
+        "no input the hand-written schema accepts was refused by serde"
+    );
+    let ours = CORPUS
+        .iter()
+        .find(|case| case.name == "sdk::OperationArgs")
+        .expect("the rig case");
+    for seed in 0..64 {
+        check_schema_values(std::slice::from_ref(ours), seed).expect("the derive's schema agrees");
     }
 }
