@@ -11,9 +11,16 @@
 //!
 //! and after the type's own edits ([`Fix`]), each listed below with why. No type is skipped: a
 //! type matches exactly, or every difference is an edit in this table, and an edit that no
-//! longer changes the reference fails the test. The round-trip property tests (`roundtrip.rs`)
-//! check every type against serde, and `sdk.rs` type-checks the strict renders of the
-//! strict-capable ones against the official SDKs.
+//! longer changes the reference fails the test (`every_documented_difference_is_in_the_module_docs_table`
+//! keeps this table and the edits in step).
+//!
+//! The round-trip property tests (`roundtrip.rs`) check every type against serde, with
+//! `jsonschema` as the judge. A case's `exact: false` marks the types whose schema has a keyword
+//! narrower than serde on purpose (a stated bound, `minLength`, `minItems`, a `u64` bound of
+//! 2^53 - 1): for them only "what the schema accepts, serde reads" holds, not its converse
+//! (dispatch enforces the keywords). `strict.rs` renders the types with a strict form strict for
+//! the three APIs, checks each render against the strict subset, and type-checks the requests
+//! against the official SDKs.
 //!
 //! | source / tool | at (JSON pointer into the reference) | what differs, and why |
 //! |---|---|---|
