@@ -111,10 +111,10 @@ static CORPUS: LazyLock<Vec<Case>> = LazyLock::new(|| {
 });
 
 /// SplitMix64: the generator's randomness, from proptest's seed.
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -140,7 +140,7 @@ fn int(schema: &Value, key: &str) -> Option<i64> {
 }
 
 /// A value shaped by `schema`: mostly valid, sometimes not (an alias rule, a pattern).
-fn generate(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
+pub fn generate(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
     if let Some(value) = schema.get("const") {
         return value.clone();
     }

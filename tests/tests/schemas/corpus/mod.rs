@@ -102,8 +102,10 @@ pub struct Case {
     pub tree: &'static Schema,
     pub schema: fn() -> Value,
     pub parse: fn(&Value) -> Result<(), String>,
-    /// Values from the type, when it derives `Arbitrary`.
+    /// Values from the type, when it derives `Arbitrary`, `null` members left out.
     pub arbitrary: Option<FromBytes>,
+    /// The same values exactly as serde writes them.
+    pub written: Option<FromBytes>,
     /// Whether the schema is exactly serde's (no keyword narrows it): the round trip's converse.
     pub exact: bool,
     pub fixes: &'static [Fix],
@@ -123,8 +125,25 @@ pub fn from_type<T: for<'a> Arbitrary<'a> + Serialize>(bytes: &[u8]) -> Option<V
     Some(value)
 }
 
+/// A value of the type exactly as serde writes it (`null` for `None` kept), for the strict
+/// rendering, which advertises those `null`s.
+pub fn written<T: for<'a> Arbitrary<'a> + Serialize>(bytes: &[u8]) -> Option<Value> {
+    let value = T::arbitrary(&mut Unstructured::new(bytes)).ok()?;
+    serde_json::to_value(value).ok()
+}
+
+macro_rules! from_bytes {
+    (yes, $make:ident, $ty:ty) => {
+        Some($make::<$ty> as FromBytes)
+    };
+    (no, $make:ident, $ty:ty) => {
+        None
+    };
+}
+
+/// `arbitrary: yes` where the type derives `Arbitrary`.
 macro_rules! case {
-    ($source:literal, $tool:literal, $ty:ty, arbitrary: $arb:expr, exact: $exact:expr, fixes: $fixes:expr $(,)?) => {
+    ($source:literal, $tool:literal, $ty:ty, arbitrary: $arb:ident, exact: $exact:expr, fixes: $fixes:expr $(,)?) => {
         Case {
             source: $source,
             tool: $tool,
@@ -132,7 +151,8 @@ macro_rules! case {
             tree: &<$ty as InputSchema>::SCHEMA,
             schema: standard::<$ty>,
             parse: parse::<$ty>,
-            arbitrary: $arb,
+            arbitrary: from_bytes!($arb, from_type, $ty),
+            written: from_bytes!($arb, written, $ty),
             exact: $exact,
             fixes: $fixes,
         }
@@ -274,45 +294,45 @@ const RIG_ADD: &[Fix] = &[
 /// Every corpus type.
 pub static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
     vec![
-        case!("github", "create_or_update_file", gh::CreateOrUpdateFile, arbitrary: Some(from_type::<gh::CreateOrUpdateFile>), exact: true, fixes: &[]),
-        case!("github", "push_files", gh::PushFiles, arbitrary: Some(from_type::<gh::PushFiles>), exact: true, fixes: &[]),
-        case!("github", "create_issue", gh::CreateIssue, arbitrary: Some(from_type::<gh::CreateIssue>), exact: true, fixes: &[]),
-        case!("github", "list_issues", gh::ListIssues, arbitrary: Some(from_type::<gh::ListIssues>), exact: true, fixes: &[]),
-        case!("github", "search_code", gh::SearchCode, arbitrary: None, exact: false, fixes: &[]),
-        case!("github", "search_issues", gh::SearchIssues, arbitrary: None, exact: false, fixes: &[]),
-        case!("github", "create_pull_request_review", gh::CreatePullRequestReview, arbitrary: Some(from_type::<gh::CreatePullRequestReview>), exact: true, fixes: &[]),
-        case!("github", "merge_pull_request", gh::MergePullRequest, arbitrary: Some(from_type::<gh::MergePullRequest>), exact: true, fixes: MERGE_PULL_REQUEST),
-        case!("desktop-commander", "set_config_value", dc::SetConfigValue, arbitrary: Some(from_type::<dc::SetConfigValue>), exact: true, fixes: &[]),
-        case!("desktop-commander", "read_file", dc::ReadFile, arbitrary: None, exact: true, fixes: &[]),
-        case!("desktop-commander", "write_pdf", dc::WritePdf, arbitrary: None, exact: true, fixes: WRITE_PDF),
-        case!("desktop-commander", "start_search", dc::StartSearch, arbitrary: Some(from_type::<dc::StartSearch>), exact: true, fixes: &[]),
-        case!("desktop-commander", "get_recent_tool_calls", dc::GetRecentToolCalls, arbitrary: None, exact: false, fixes: &[]),
-        case!("desktop-commander", "edit_block", dc::EditBlock, arbitrary: None, exact: true, fixes: &[]),
-        case!("filesystem", "read_text_file", rs::ReadTextFile, arbitrary: Some(from_type::<rs::ReadTextFile>), exact: true, fixes: &[]),
-        case!("filesystem", "read_multiple_files", rs::ReadMultipleFiles, arbitrary: None, exact: false, fixes: &[]),
-        case!("filesystem", "edit_file", rs::EditFile, arbitrary: Some(from_type::<rs::EditFile>), exact: true, fixes: &[]),
-        case!("filesystem", "directory_tree", rs::DirectoryTree, arbitrary: Some(from_type::<rs::DirectoryTree>), exact: true, fixes: &[]),
-        case!("everything", "get-annotated-message", rs::GetAnnotatedMessage, arbitrary: Some(from_type::<rs::GetAnnotatedMessage>), exact: true, fixes: &[]),
-        case!("everything", "get-resource-links", rs::GetResourceLinks, arbitrary: None, exact: false, fixes: &[]),
-        case!("everything", "gzip-file-as-resource", rs::GzipFileAsResource, arbitrary: None, exact: true, fixes: &[]),
-        case!("everything", "trigger-long-running-operation", rs::TriggerLongRunningOperation, arbitrary: Some(from_type::<rs::TriggerLongRunningOperation>), exact: true, fixes: &[]),
-        case!("memory", "create_entities", rs::CreateEntities, arbitrary: Some(from_type::<rs::CreateEntities>), exact: true, fixes: &[]),
-        case!("memory", "delete_relations", rs::DeleteRelations, arbitrary: Some(from_type::<rs::DeleteRelations>), exact: true, fixes: &[]),
-        case!("memory", "delete_observations", rs::DeleteObservations, arbitrary: Some(from_type::<rs::DeleteObservations>), exact: true, fixes: &[]),
-        case!("sequential-thinking", "sequentialthinking", rs::SequentialThinking, arbitrary: None, exact: false, fixes: SEQUENTIAL_THINKING),
-        case!("git", "git_diff", py::GitDiff, arbitrary: Some(from_type::<py::GitDiff>), exact: true, fixes: &[MODEL_TITLE]),
-        case!("git", "git_add", py::GitAdd, arbitrary: None, exact: false, fixes: &[MODEL_TITLE]),
-        case!("git", "git_log", py::GitLog, arbitrary: Some(from_type::<py::GitLog>), exact: true, fixes: GIT_LOG),
-        case!("git", "git_branch", py::GitBranch, arbitrary: Some(from_type::<py::GitBranch>), exact: true, fixes: GIT_BRANCH),
-        case!("time", "convert_time", py::ConvertTime, arbitrary: Some(from_type::<py::ConvertTime>), exact: true, fixes: &[MODEL_TITLE]),
-        case!("fetch", "fetch", py::Fetch, arbitrary: None, exact: false, fixes: &[MODEL_TITLE]),
-        case!("sqlite", "read_query", py::ReadQuery, arbitrary: Some(from_type::<py::ReadQuery>), exact: true, fixes: &[]),
-        case!("notion", "API-get-users", nt::GetUsers, arbitrary: Some(from_type::<nt::GetUsers>), exact: true, fixes: &[NOTION_DEFS]),
-        case!("notion", "API-post-search", nt::PostSearch, arbitrary: Some(from_type::<nt::PostSearch>), exact: true, fixes: POST_SEARCH),
-        case!("notion", "API-create-a-comment", nt::CreateComment, arbitrary: None, exact: true, fixes: CREATE_COMMENT),
-        case!("rmcp", "sum", sdk::SumRequest, arbitrary: Some(from_type::<sdk::SumRequest>), exact: true, fixes: RMCP_INT32),
-        case!("rmcp", "struct_sum", sdk::StructRequest, arbitrary: Some(from_type::<sdk::StructRequest>), exact: true, fixes: RMCP_INT32),
-        case!("rig", "add", sdk::OperationArgs, arbitrary: Some(from_type::<sdk::OperationArgs>), exact: true, fixes: RIG_ADD),
+        case!("github", "create_or_update_file", gh::CreateOrUpdateFile, arbitrary: yes, exact: true, fixes: &[]),
+        case!("github", "push_files", gh::PushFiles, arbitrary: yes, exact: true, fixes: &[]),
+        case!("github", "create_issue", gh::CreateIssue, arbitrary: yes, exact: true, fixes: &[]),
+        case!("github", "list_issues", gh::ListIssues, arbitrary: yes, exact: true, fixes: &[]),
+        case!("github", "search_code", gh::SearchCode, arbitrary: no, exact: false, fixes: &[]),
+        case!("github", "search_issues", gh::SearchIssues, arbitrary: no, exact: false, fixes: &[]),
+        case!("github", "create_pull_request_review", gh::CreatePullRequestReview, arbitrary: yes, exact: true, fixes: &[]),
+        case!("github", "merge_pull_request", gh::MergePullRequest, arbitrary: yes, exact: true, fixes: MERGE_PULL_REQUEST),
+        case!("desktop-commander", "set_config_value", dc::SetConfigValue, arbitrary: yes, exact: true, fixes: &[]),
+        case!("desktop-commander", "read_file", dc::ReadFile, arbitrary: no, exact: true, fixes: &[]),
+        case!("desktop-commander", "write_pdf", dc::WritePdf, arbitrary: no, exact: true, fixes: WRITE_PDF),
+        case!("desktop-commander", "start_search", dc::StartSearch, arbitrary: yes, exact: true, fixes: &[]),
+        case!("desktop-commander", "get_recent_tool_calls", dc::GetRecentToolCalls, arbitrary: no, exact: false, fixes: &[]),
+        case!("desktop-commander", "edit_block", dc::EditBlock, arbitrary: no, exact: true, fixes: &[]),
+        case!("filesystem", "read_text_file", rs::ReadTextFile, arbitrary: yes, exact: true, fixes: &[]),
+        case!("filesystem", "read_multiple_files", rs::ReadMultipleFiles, arbitrary: no, exact: false, fixes: &[]),
+        case!("filesystem", "edit_file", rs::EditFile, arbitrary: yes, exact: true, fixes: &[]),
+        case!("filesystem", "directory_tree", rs::DirectoryTree, arbitrary: yes, exact: true, fixes: &[]),
+        case!("everything", "get-annotated-message", rs::GetAnnotatedMessage, arbitrary: yes, exact: true, fixes: &[]),
+        case!("everything", "get-resource-links", rs::GetResourceLinks, arbitrary: no, exact: false, fixes: &[]),
+        case!("everything", "gzip-file-as-resource", rs::GzipFileAsResource, arbitrary: no, exact: true, fixes: &[]),
+        case!("everything", "trigger-long-running-operation", rs::TriggerLongRunningOperation, arbitrary: yes, exact: true, fixes: &[]),
+        case!("memory", "create_entities", rs::CreateEntities, arbitrary: yes, exact: true, fixes: &[]),
+        case!("memory", "delete_relations", rs::DeleteRelations, arbitrary: yes, exact: true, fixes: &[]),
+        case!("memory", "delete_observations", rs::DeleteObservations, arbitrary: yes, exact: true, fixes: &[]),
+        case!("sequential-thinking", "sequentialthinking", rs::SequentialThinking, arbitrary: no, exact: false, fixes: SEQUENTIAL_THINKING),
+        case!("git", "git_diff", py::GitDiff, arbitrary: yes, exact: true, fixes: &[MODEL_TITLE]),
+        case!("git", "git_add", py::GitAdd, arbitrary: no, exact: false, fixes: &[MODEL_TITLE]),
+        case!("git", "git_log", py::GitLog, arbitrary: yes, exact: true, fixes: GIT_LOG),
+        case!("git", "git_branch", py::GitBranch, arbitrary: yes, exact: true, fixes: GIT_BRANCH),
+        case!("time", "convert_time", py::ConvertTime, arbitrary: yes, exact: true, fixes: &[MODEL_TITLE]),
+        case!("fetch", "fetch", py::Fetch, arbitrary: no, exact: false, fixes: &[MODEL_TITLE]),
+        case!("sqlite", "read_query", py::ReadQuery, arbitrary: yes, exact: true, fixes: &[]),
+        case!("notion", "API-get-users", nt::GetUsers, arbitrary: yes, exact: true, fixes: &[NOTION_DEFS]),
+        case!("notion", "API-post-search", nt::PostSearch, arbitrary: yes, exact: true, fixes: POST_SEARCH),
+        case!("notion", "API-create-a-comment", nt::CreateComment, arbitrary: no, exact: true, fixes: CREATE_COMMENT),
+        case!("rmcp", "sum", sdk::SumRequest, arbitrary: yes, exact: true, fixes: RMCP_INT32),
+        case!("rmcp", "struct_sum", sdk::StructRequest, arbitrary: yes, exact: true, fixes: RMCP_INT32),
+        case!("rig", "add", sdk::OperationArgs, arbitrary: yes, exact: true, fixes: RIG_ADD),
     ]
 });
 

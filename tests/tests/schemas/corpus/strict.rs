@@ -2,6 +2,8 @@
 //! `strict` on an input outside the strict subsets, so each of these compiles only because its
 //! type has a strict form), rendered strict for OpenAI Chat Completions, OpenAI Responses and
 //! Anthropic Messages, and checked:
+//! * in-process, serde reads every value the strict schema accepts (generated from it) and the
+//!   strict schema accepts every value serde writes (its `null`s kept);
 //! * in-process, each strict schema is valid JSON Schema (`jsonschema`'s meta-schema check) and
 //!   keeps the subset the `schema` module documents: every object lists all its properties in
 //!   `required` and has `"additionalProperties": false`, and no keyword outside the subset
@@ -25,6 +27,7 @@ use registry_core::schema::{Mode, STRICT_FORMATS, strict_refusal, to_json};
 use registry_core::{Switches, ToolDescriptor, ToolInfo, ToolSpec};
 use serde_json::{Map, Value, json};
 
+use super::super::roundtrip::{Rng, generate};
 use super::python_servers as py;
 use super::reference_servers as rs;
 use super::rust_sdks as sdk;
@@ -246,6 +249,49 @@ fn every_strict_render_of_the_corpus_is_json_schema_in_the_strict_subset() {
         assert_eq!(strict["type"], "object", "{}", case.type_name);
     }
     assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Under strict mode the model can only send what the strict schema accepts, so serde must read
+/// all of it; and what serde writes (its `null`s included) the strict schema accepts.
+#[test]
+fn every_strict_render_of_the_corpus_agrees_with_serde_both_ways() {
+    let mut checked = 0;
+    for case in CASES
+        .iter()
+        .filter(|case| strict_refusal(case.tree).is_none())
+    {
+        let strict = strict_of(case);
+        let validator = jsonschema::validator_for(&strict).expect("the schema compiles");
+        let mut rng = Rng(0x5eed ^ case.type_name.len() as u64);
+        for _ in 0..64 {
+            let value = generate(&strict, &mut rng, 0);
+            if validator.is_valid(&value) {
+                if let Err(error) = (case.parse)(&value) {
+                    panic!(
+                        "{}: the strict schema accepts {value}, serde refuses it: {error}",
+                        case.type_name
+                    );
+                }
+                checked += 1;
+            }
+            let bytes: Vec<u8> = (0..256).map(|_| rng.next() as u8).collect();
+            if let Some(value) = case.written.and_then(|make| make(&bytes))
+                && (case.parse)(&value).is_ok()
+            {
+                let errors: Vec<String> = validator
+                    .iter_errors(&value)
+                    .map(|e| e.to_string())
+                    .collect();
+                assert!(
+                    errors.is_empty(),
+                    "{}: serde wrote {value}, the strict schema refuses it: {errors:?}",
+                    case.type_name
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} values were checked");
 }
 
 /// The subset check can fail: a standard schema with keywords and optional properties breaks it.
