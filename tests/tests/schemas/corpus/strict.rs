@@ -1,7 +1,9 @@
-//! The corpus types that a strict tool may take, as `#[tool(strict)]` tools (the macro refuses
-//! `strict` on an input outside the strict subsets, so each of these compiles only because its
-//! type has a strict form), rendered strict for OpenAI Chat Completions, OpenAI Responses and
-//! Anthropic Messages, and checked:
+//! The corpus types that a strict tool may take (28 of 39), as `#[tool(strict)]` tools whose
+//! input flattens the type (the macro refuses `strict` on an input outside the strict subsets,
+//! so each compiles only because its type has a strict form), or, for the 7 types with
+//! `deny_unknown_fields` (which serde, and so the macro, refuses to flatten), as host-described
+//! strict tools ([`ToolInfo::new`]) with the same schemas. Rendered strict for OpenAI Chat
+//! Completions, OpenAI Responses and Anthropic Messages, and checked:
 //! * in-process, serde reads every value the strict schema accepts (generated from it) and the
 //!   strict schema accepts every value serde writes (its `null`s kept);
 //! * in-process, each strict schema is valid JSON Schema (`jsonschema`'s meta-schema check) and
