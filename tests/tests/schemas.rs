@@ -1,9 +1,13 @@
 //! The generated schemas of every built-in: golden snapshots, meta-schema validity, agreement
-//! with serde (checked by `jsonschema`, an independent validator), and `const` availability.
+//! with serde (checked by `jsonschema`, an independent validator), and `const` availability;
+//! the schema forms (`forms.rs`), a corpus of real-world tool input types against their servers'
+//! schemas (`corpus/`), and both against serde (`roundtrip.rs`).
 //!
 //! Regenerate the snapshots with `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --all-features
 //! --test schemas`, then review the diff.
 
+#[path = "schemas/corpus/mod.rs"]
+mod corpus;
 #[path = "schemas/forms.rs"]
 mod forms;
 #[path = "schemas/roundtrip.rs"]

@@ -1,4 +1,5 @@
-//! Every form's schema against serde, with `jsonschema` as the judge, over generated values:
+//! Every form's schema, and every type of the real-world corpus (`corpus/`), against serde, with
+//! `jsonschema` as the judge, over generated values:
 //! * what serde writes and reads back validates (values from the type, by `arbitrary`);
 //! * what the schema accepts, serde reads (values from the schema, and small mutations of them);
 //! * for the types without keywords, the converse too: a mutation serde reads validates. Keyword
@@ -49,7 +50,7 @@ fn from_type<T: for<'a> Arbitrary<'a> + Serialize>(bytes: &[u8]) -> Option<Value
     Some(value)
 }
 
-fn drop_null_members(value: &mut Value) {
+pub fn drop_null_members(value: &mut Value) {
     match value {
         Value::Object(map) => {
             map.retain(|_, member| !member.is_null());
@@ -91,11 +92,29 @@ static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
     ]
 });
 
+/// The real-world corpus (`corpus/`), each type with its own exactness.
+static CORPUS: LazyLock<Vec<Case>> = LazyLock::new(|| {
+    super::corpus::CASES
+        .iter()
+        .map(|corpus| {
+            let schema = (corpus.schema)();
+            Case {
+                name: corpus.type_name,
+                validator: jsonschema::validator_for(&schema).expect("the schema compiles"),
+                schema,
+                parse: corpus.parse,
+                arbitrary: corpus.arbitrary,
+                exact: corpus.exact,
+            }
+        })
+        .collect()
+});
+
 /// SplitMix64: the generator's randomness, from proptest's seed.
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -121,7 +140,7 @@ fn int(schema: &Value, key: &str) -> Option<i64> {
 }
 
 /// A value shaped by `schema`: mostly valid, sometimes not (an alias rule, a pattern).
-fn generate(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
+pub fn generate(schema: &Value, rng: &mut Rng, depth: u32) -> Value {
     if let Some(value) = schema.get("const") {
         return value.clone();
     }
@@ -260,8 +279,8 @@ fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
     out.push(at);
 }
 
-/// One small change: a value replaced by another type's, a property dropped or added, a string
-/// (a tag) changed. Never `null`, never an array.
+/// One small change: a value replaced by another type's or by a number past common bounds, a
+/// property dropped or added, a string (a tag) changed. Never `null`, never an array.
 fn mutate(value: &Value, rng: &mut Rng) -> Value {
     let mut value = value.clone();
     let mut all = Vec::new();
@@ -272,7 +291,7 @@ fn mutate(value: &Value, rng: &mut Rng) -> Value {
     let Some(target) = value.pointer_mut(&at) else {
         return value;
     };
-    match (rng.below(6), &mut *target) {
+    match (rng.below(8), &mut *target) {
         (0, Value::Object(map)) => {
             if let Some(key) = map.keys().next().cloned() {
                 map.remove(&key);
@@ -284,14 +303,17 @@ fn mutate(value: &Value, rng: &mut Rng) -> Value {
         (2, Value::String(text)) => text.push('_'),
         (3, _) => *target = json!("x"),
         (4, _) => *target = json!(7),
+        // Past the bounds a type or a keyword states.
+        (5, _) => *target = json!(-1),
+        (6, _) => *target = json!(1_000_000),
         _ => *target = json!(true),
     }
     value
 }
 
-fn check_schema_values(seed: u64) -> Result<(), TestCaseError> {
+fn check_schema_values(cases: &[Case], seed: u64) -> Result<(), TestCaseError> {
     let mut rng = Rng(seed);
-    for case in CASES.iter() {
+    for case in cases {
         let value = generate(&case.schema, &mut rng, 0);
         for value in [mutate(&value, &mut rng), value] {
             let valid = case.validator.is_valid(&value);
@@ -319,32 +341,55 @@ fn check_schema_values(seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+fn check_type_values(cases: &[Case], bytes: &[u8]) -> Result<(), TestCaseError> {
+    for case in cases {
+        let Some(value) = case.arbitrary.and_then(|make| make(bytes)) else {
+            continue;
+        };
+        if (case.parse)(&value).is_err() {
+            // serde writes what it cannot read back (a flattened map's key shadowing a
+            // field): not a value serde accepts.
+            continue;
+        }
+        prop_assert!(
+            case.validator.is_valid(&value),
+            "{}: serde reads {value} but the schema refuses it: {:?}",
+            case.name,
+            case.validator
+                .iter_errors(&value)
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
     fn values_serde_writes_and_reads_back_validate(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
-        for case in CASES.iter() {
-            let Some(value) = case.arbitrary.and_then(|make| make(&bytes)) else {
-                continue;
-            };
-            if (case.parse)(&value).is_err() {
-                // serde writes what it cannot read back (a flattened map's key shadowing a
-                // field): not a value serde accepts.
-                continue;
-            }
-            prop_assert!(
-                case.validator.is_valid(&value),
-                "{}: serde reads {value} but the schema refuses it: {:?}",
-                case.name,
-                case.validator.iter_errors(&value).map(|e| e.to_string()).collect::<Vec<_>>()
-            );
-        }
+        check_type_values(&CASES, &bytes)?;
     }
 
     #[test]
     fn values_the_schema_accepts_serde_reads_and_mutations_agree(seed in any::<u64>()) {
-        check_schema_values(seed)?;
+        check_schema_values(&CASES, seed)?;
+    }
+}
+
+// The corpus: 39 types per case, so fewer cases keep the default run short.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn corpus_values_serde_writes_and_reads_back_validate(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        check_type_values(&CORPUS, &bytes)?;
+    }
+
+    #[test]
+    fn corpus_values_the_schema_accepts_serde_reads_and_mutations_agree(seed in any::<u64>()) {
+        check_schema_values(&CORPUS, seed)?;
     }
 }
 
@@ -371,5 +416,38 @@ fn documented_forms_serde_reads_beyond_the_schema() {
             !case.validator.is_valid(&value),
             "{name}: the schema accepts {value}"
         );
+    }
+}
+
+/// The harness finds a real disagreement: the `rig` example's hand-written schema for its
+/// `OperationArgs { x: i32, y: i32 }` (two `number`s, nothing required) accepts inputs serde
+/// refuses, which the derive's schema for the same type does not (the corpus table lists it).
+#[test]
+fn the_round_trip_catches_the_rig_examples_hand_written_schema() {
+    let corpus = super::corpus::CASES
+        .iter()
+        .find(|case| case.type_name == "sdk::OperationArgs")
+        .expect("the rig case");
+    let schema = super::corpus::reference(corpus);
+    let hand_written = Case {
+        name: "rig add, hand-written",
+        validator: jsonschema::validator_for(&schema).expect("the schema compiles"),
+        schema,
+        parse: corpus.parse,
+        arbitrary: None,
+        exact: true,
+    };
+    let caught =
+        (0..64).any(|seed| check_schema_values(std::slice::from_ref(&hand_written), seed).is_err());
+    assert!(
+        caught,
+        "no input the hand-written schema accepts was refused by serde"
+    );
+    let ours = CORPUS
+        .iter()
+        .find(|case| case.name == "sdk::OperationArgs")
+        .expect("the rig case");
+    for seed in 0..64 {
+        check_schema_values(std::slice::from_ref(ours), seed).expect("the derive's schema agrees");
     }
 }
