@@ -239,6 +239,10 @@ fn deny_rule_holds_against_builtins_that_evaluate_text_and_unknown_wrappers() {
         "git -c alias.x='!rm t' x",
         "git config alias.x '!rm t'",
         "setsid \"$X\" t",
+        // A program that runs its arguments, held in a shell string behind another one (found
+        // by the long differential run against bash).
+        "chrt -i 0 rbash -c 'chroot / r\\m -f t'",
+        "nice -n 1 stdbuf -o0 bash -c 'chroot / rm t'",
     ] {
         let verdict = check(&ctx, "Bash", Subject::Command(line.into()), Path::new("/"));
         assert!(denied(&verdict), "{line:?}: {verdict:?}");

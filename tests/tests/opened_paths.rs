@@ -220,6 +220,25 @@ fn home_rule_without_a_home_directory_fails_closed() {
     assert!(!result.is_error(), "{}", text(&result));
 }
 
+/// Found by the property below: `components()` forgets a trailing `/` or `/.`, so the tool read
+/// a file the kernel refuses to open under that name.
+#[test]
+fn a_file_named_as_a_directory_is_not_read() {
+    let t = tree();
+    let ctx = rules(PermissionMode::BypassPermissions, &t.project, &[]);
+    for suffix in ["pub/note.txt/.", "pub/note.txt/", "pub/note.txt/./"] {
+        let path = format!("{}/{suffix}", t.project.display());
+        assert!(fs::File::open(&path).is_err(), "the kernel opens {path}");
+        let result = dispatch(ctx.clone(), &t.project, "Read", json!({"file_path": path}));
+        assert!(result.is_error(), "{path}: {}", text(&result));
+        assert!(
+            text(&result).contains("not a directory"),
+            "{path}: {}",
+            text(&result)
+        );
+    }
+}
+
 #[test]
 fn editing_a_path_needs_the_permission_to_read_it() {
     let t = tree();

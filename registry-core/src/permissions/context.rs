@@ -575,14 +575,18 @@ fn check_command<'a>(
 
 /// Whether `command` may run something a deny or ask rule's `pattern` names: one of its forms,
 /// a command held in one of its arguments, or, for a program that may run its arguments, the
-/// pattern's command among its words.
+/// pattern's command among its words or among the words of a command held in its arguments
+/// (`chrt 0 bash -c 'chroot / rm t'`: `chroot` may run `rm` too).
 fn runs_what_matches(command: &shell::SimpleCommand, pattern: &str) -> bool {
     command
         .forms
         .iter()
         .chain(&command.argument_forms)
         .any(|form| command_matches(pattern, form))
-        || (command.may_run_arguments && mentions(&command.text, pattern))
+        || (command.may_run_arguments
+            && std::iter::once(&command.text)
+                .chain(&command.argument_forms)
+                .any(|text| mentions(text, pattern)))
 }
 
 /// Whether the words a rule's `pattern` starts with (up to its first wildcard) appear in a row

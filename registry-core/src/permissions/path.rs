@@ -533,10 +533,16 @@ pub fn resolve(path: &Path) -> Result<PathBuf, PathError> {
     Ok(resolved)
 }
 
-/// Pushes the components of `path` so that popping gives them in order.
+/// Pushes the components of `path` so that popping gives them in order. A path ending in `/`
+/// or `/.` names a directory (the kernel refuses `file.txt/`), which `components()` forgets: a
+/// `.` is kept at its end, so that resolution refuses it after a file.
 fn push_components(todo: &mut Vec<std::ffi::OsString>, path: &Path) {
     let start = todo.len();
     todo.extend(path.components().map(|c| c.as_os_str().to_owned()));
+    let text = path.as_os_str().as_encoded_bytes();
+    if text.len() > 1 && (text.ends_with(b"/") || text.ends_with(b"/.")) {
+        todo.push(".".into());
+    }
     if let Some(pushed) = todo.get_mut(start..) {
         pushed.reverse();
     }
