@@ -3,7 +3,7 @@
 //! class, the requests and tools concerned and the share of recall@5 they cost.
 //!
 //! ```text
-//! cargo run --release -p registry-core --example losses -- ../shared/eval/stabletoolbench
+//! cargo run --release -p registry-core --example losses -- data/eval/stabletoolbench
 //! ```
 //!
 //! The classes, in the order they are tried:
