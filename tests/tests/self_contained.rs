@@ -22,9 +22,8 @@ fn needles() -> [String; 3] {
 }
 
 /// Lines allowed to name the outside folder: (file relative to the workspace root, text the
-/// line holds). Only the pointers to the design documents, which the design document in
-/// `docs/` will replace; remove each entry with its pointer (a stale entry fails the test).
-const ALLOWED: &[(&str, &str)] = &[("README.md", "shared/spec/")];
+/// line holds). None: the design is `docs/design.md`. An entry no line uses fails the test.
+const ALLOWED: &[(&str, &str)] = &[];
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
