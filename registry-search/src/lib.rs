@@ -12,8 +12,8 @@
 //! with `mcp__` lists the deferred tools with that name prefix. Anything else is a keyword
 //! query, split on white space, `+term` marking a required term. It is ranked by one of:
 //!
-//! - [`Strategy::Seed`], the default: the scoring of `lesson-14-tool-registry.zh.txt`, rule
-//!   for rule (SEMANTICS.md §9): name parts, search hint and description words, fixed points
+//! - [`Strategy::Seed`], the default: the design's scoring, rule for rule (`docs/design.md`
+//!   §9): name parts, search hint and description words, fixed points
 //!   per match. It is answered from an inverted index, with results equal to a straight scan of
 //!   every tool (the workspace's parity tests and property tests hold it to that).
 //! - [`Strategy::Ranked`]: BM25F over the name, hint, description and parameters, with

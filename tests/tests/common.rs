@@ -10,8 +10,8 @@ use registry_core::mcp::{McpTools, load_servers};
 use registry_core::{Catalog, Env, Features, ToolInfo};
 use serde_json::Value;
 
-/// The lesson's §14.4 availability matrix: for each tool, main thread, sub-agent, async agent,
-/// coordinator; "Ant" means only in the internal build.
+/// The availability matrix of `docs/design.md` §5.7: for each tool, main thread, sub-agent, async
+/// agent, coordinator; "Ant" means only in the internal build.
 pub const MATRIX: &[(&str, [&str; 4])] = &[
     ("Bash", ["Yes", "Yes", "Yes", "No"]),
     ("Read", ["Yes", "Yes", "Yes", "No"]),

@@ -1,23 +1,31 @@
 //! The repository is self-contained: no file of the project points at data or documents kept
-//! beside the repository (the folder `shared` next to a checkout, which a clone does not have).
-//! The data the tests read lives in `data/` (see `data/README.md`).
+//! beside the repository (the folder `shared` next to a checkout, which a clone does not have),
+//! and none cites the design documents kept there: the design and its rules are
+//! `docs/design.md`, which code and tests cite as `docs/design.md §N`. The data the tests read
+//! lives in `data/` (see `data/README.md`).
 //!
 //! Guaranteed: every file under the workspace root that Git would not ignore (hidden files and
-//! folders such as `.ci/` included; `.git/` and `target/` folders skipped) is read, and each
-//! line that names the outside folder is reported as `file:line`, except the short allow-list
-//! below. Not guaranteed: a path to the outside built at run time from pieces (`"..".join(…)`)
-//! is not seen; the scratch-clone run (a clone with nothing beside it passes the tests) is what
-//! shows that.
+//! folders such as `.ci/` included; `.git/` and `target/` folders skipped) is read, and each line
+//! that names the outside folder or one of the outside design documents (by file name, the rules
+//! file's short name before a section sign, or a section of the lesson) is reported as `file:line`,
+//! except the allow-list below. Not guaranteed: a path to the outside built at run time from pieces
+//! (`"..".join(…)`) is not seen; the scratch-clone run (a clone with nothing beside it passes the
+//! tests) is what shows that.
 
 use std::path::{Path, PathBuf};
 
-/// The ways the outside folder was named. Built from pieces so that this file does not name it.
-fn needles() -> [String; 3] {
+/// The ways the outside folder and the outside design documents were named. Built from pieces
+/// so that this file does not name them.
+fn needles() -> [String; 7] {
     let outside = ["..", "shared"].join("/");
     [
         outside,
         ["shared", "eval"].join("/"),
         ["shared", "mcp-fixtures"].join("/"),
+        ["SEMANTICS", "md"].join("."),
+        ["SEMANTICS", "§"].join(" "),
+        ["lesson", "14", "tool", "registry"].join("-"),
+        ["lesson's", "§"].join(" "),
     ]
 }
 
@@ -85,7 +93,8 @@ fn no_file_of_the_project_refers_to_data_beside_the_repository() {
         .collect();
     assert!(
         offending.is_empty(),
-        "files that point outside the repository (their data belongs in data/):\n{}",
+        "files that point outside the repository (data belongs in data/, the design is \
+         docs/design.md):\n{}",
         offending.join("\n")
     );
     let stale: Vec<String> = ALLOWED

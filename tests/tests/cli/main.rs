@@ -1,5 +1,5 @@
 //! The `toolreg` command line, driven as a child process: the pool per agent context (the
-//! lesson's §14.4 matrix, SEMANTICS.md §5), `list --json`'s shape and order (§7), deny rules
+//! matrix of `docs/design.md` §5.7), `list --json`'s shape and order (§7), deny rules
 //! (§3, §4), simple and embedded-search modes (§2, §3), `--mcp` errors, ToolSearch (§9),
 //! rendering (§10) and dispatch (§11).
 //!
