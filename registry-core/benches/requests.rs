@@ -20,10 +20,10 @@ const COPIES: [usize; 2] = [4, 40];
 
 fn read(file: &str) -> String {
     let path = format!(
-        "{}/../../shared/eval/stabletoolbench/{file}",
+        "{}/../data/eval/stabletoolbench/{file}",
         env!("CARGO_MANIFEST_DIR")
     );
-    std::fs::read_to_string(path).expect("shared/eval beside the repository")
+    std::fs::read_to_string(path).expect("data/eval/stabletoolbench in the repository")
 }
 
 /// The set with its tools `copies` times, each copy under its own server names.

@@ -1,6 +1,6 @@
 //! ToolSearch at scale: index build, per-query latency, memory per tool.
 //!
-//! Pools of 100, 1k, 10k and 100k deferred tools are made from `shared/eval/sealtools_test`
+//! Pools of 100, 1k, 10k and 100k deferred tools are made from `data/eval/sealtools_test`
 //! (real-looking names and descriptions), repeated under distinct server names.
 //!
 //! `cargo bench -p registry-core --bench search` (the memory table prints first).
@@ -48,9 +48,9 @@ const SIZES: [usize; 4] = [100, 1_000, 10_000, 100_000];
 static SEALTOOLS: LazyLock<Vec<Value>> = LazyLock::new(|| {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/eval/sealtools_test/tools.jsonl"
+        "/../data/eval/sealtools_test/tools.jsonl"
     );
-    let text = std::fs::read_to_string(path).expect("shared/eval beside the repository");
+    let text = std::fs::read_to_string(path).expect("data/eval/sealtools_test in the repository");
     text.lines()
         .map(|line| {
             let tool: Value = serde_json::from_str(line).unwrap();

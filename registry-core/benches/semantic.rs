@@ -1,7 +1,7 @@
 //! ToolSearch with a sentence-embedding model fused into the ranked strategy: what the model
 //! costs beside the lexical ranking, on the same pool and queries.
 //!
-//! The pool is `shared/eval/stabletoolbench`'s 2,479 tools; the queries its first 50 requests
+//! The pool is `data/eval/stabletoolbench`'s 2,479 tools; the queries its first 50 requests
 //! and 50 of its name keyword queries. The model is all-MiniLM-L6-v2 as
 //! `tests/model/install.sh` installs it.
 //!
@@ -32,8 +32,8 @@ static WORKLOAD: LazyLock<Workload> = LazyLock::new(|| {
     let encoder =
         Arc::new(SentenceEncoder::load(&model).expect("the model (run tests/model/install.sh)"));
     let read = |file: &str| {
-        std::fs::read_to_string(format!("{root}/../shared/eval/stabletoolbench/{file}"))
-            .expect("shared/eval beside the repository")
+        std::fs::read_to_string(format!("{root}/data/eval/stabletoolbench/{file}"))
+            .expect("data/eval/stabletoolbench in the repository")
     };
     let set: EvalSet = eval::parse(
         "stabletoolbench",

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release -p registry-core --features internals --example ablation -- \
-//!     ../shared/eval/stabletoolbench ../shared/eval/sealtools_test ../shared/eval/metatool_single
+//!     data/eval/stabletoolbench data/eval/sealtools_test data/eval/metatool_single
 //! ```
 
 use std::process::ExitCode;

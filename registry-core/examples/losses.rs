@@ -3,12 +3,12 @@
 //! class, the requests and tools concerned and the share of recall@5 they cost.
 //!
 //! ```text
-//! cargo run --release -p registry-core --example losses -- ../shared/eval/stabletoolbench
+//! cargo run --release -p registry-core --example losses -- data/eval/stabletoolbench
 //! ```
 //!
 //! The classes, in the order they are tried:
 //! - **`+` term**: the request has a whitespace-separated word starting with `+` (a phone
-//!   number, say), which ToolSearch reads as a required term (SEMANTICS.md §9); no tool has
+//!   number, say), which ToolSearch reads as a required term (`docs/design.md` §9.4); no tool has
 //!   it, so the request returns nothing.
 //! - **twin in top 5**: a tool of another server with the same name and description is in the
 //!   top 5; the two cannot be told apart.

@@ -6,7 +6,7 @@
 //! ```text
 //! cargo run --release -p registry-core --features semantic --example semantic -- \
 //!     target/models/all-MiniLM-L6-v2 \
-//!     ../shared/eval/stabletoolbench ../shared/eval/sealtools_test ../shared/eval/metatool_single
+//!     data/eval/stabletoolbench data/eval/sealtools_test data/eval/metatool_single
 //! ```
 //!
 //! Embeddings are cached in `target/embeddings-<model>.bin` (text → vector), so a second run

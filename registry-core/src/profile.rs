@@ -7,7 +7,7 @@
 //! default that singles nothing out, which is [`Generic`], the profile of [`Env::default`]:
 //! a user's own catalog gets exactly the rules its tools' attributes state.
 //!
-//! [`claude_code`](crate::claude_code) is the design's profile (`lesson-14-tool-registry.zh.txt`, SEMANTICS.md):
+//! [`claude_code`](crate::claude_code) is the design's profile (`docs/design.md`):
 //! its built-in names, agent sets, simple and REPL modes, and the environment variables that
 //! set its switches. The built-in tools and the CLI use it; a user may use it, wrap it (call it
 //! from their own `impl Profile` and change what they need), or use none.
@@ -142,8 +142,8 @@ pub trait Profile: fmt::Debug + Send + Sync {
     }
 
     /// Model names (matched as lower-case substrings) that cannot use tool references, so tool
-    /// search is off for them (SEMANTICS §8). Default: none, every model is assumed able; a
-    /// request can name its own list ([`RequestModel`](crate::defer::RequestModel)).
+    /// search is off for them (`docs/design.md` §8.4). Default: none, every model is assumed able;
+    /// a request can name its own list ([`RequestModel`](crate::defer::RequestModel)).
     fn models_without_tool_references(&self) -> &'static [&'static str] {
         &[]
     }
@@ -172,8 +172,8 @@ impl Betas {
         first_party: None,
         other_clouds: Some("tool-search-tool-2025-10-19"),
     };
-    /// The design's headers (SEMANTICS §10): `advanced-tool-use-2025-11-20` on the first-party
-    /// API, `tool-search-tool-2025-10-19` on the other clouds.
+    /// The design's headers (`docs/design.md` §10.8): `advanced-tool-use-2025-11-20` on the
+    /// first-party API, `tool-search-tool-2025-10-19` on the other clouds.
     pub const DESIGN: Betas = Betas {
         first_party: Some("advanced-tool-use-2025-11-20"),
         other_clouds: Some("tool-search-tool-2025-10-19"),

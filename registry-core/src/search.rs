@@ -1,9 +1,9 @@
 //! ToolSearch over a pool: the engine of [`registry_search`] over the pool's [`ToolInfo`]s.
 //!
-//! A [`SearchEngine`] searches one pool's deferred tools with one of two [`Strategy`]s: `Seed`,
-//! the design's algorithm rule for rule (SEMANTICS.md §9), answered from an inverted index with
-//! the results of a straight scan; or `Ranked`, BM25F over the tools' fields blended with the
-//! seed score. With the `eval` feature, the `eval` module measures a strategy on a retrieval set.
+//! A [`SearchEngine`] searches one pool's deferred tools with one of two [`Strategy`]s: `Seed`, the
+//! design's algorithm rule for rule (`docs/design.md` §9), answered from an inverted index with the
+//! results of a straight scan; or `Ranked`, BM25F over the tools' fields blended with the seed
+//! score. With the `eval` feature, the `eval` module measures a strategy on a retrieval set.
 //!
 //! ```
 //! use registry_core::mcp::load_server;

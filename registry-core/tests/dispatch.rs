@@ -1,4 +1,4 @@
-//! SEMANTICS.md §11: dispatch.
+//! `docs/design.md` §11: dispatch.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,4 +1,4 @@
-//! SEMANTICS.md §6: MCP tools at run time.
+//! `docs/design.md` §6: MCP tools at run time.
 
 use std::collections::HashSet;
 

@@ -1,4 +1,4 @@
-//! SEMANTICS.md §8: deferral and the tool-search mode table.
+//! `docs/design.md` §8: deferral and the tool-search mode table.
 
 use std::sync::Arc;
 

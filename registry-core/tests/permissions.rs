@@ -1,4 +1,4 @@
-//! SEMANTICS.md §4: permission rules.
+//! `docs/design.md` §4: permission rules.
 
 use std::path::Path;
 use std::sync::Arc;

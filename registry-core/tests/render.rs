@@ -1,4 +1,4 @@
-//! SEMANTICS.md §10: the schema cache and rendering.
+//! `docs/design.md` §10: the schema cache and rendering.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

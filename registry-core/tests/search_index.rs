@@ -1,4 +1,4 @@
-//! The index answers every seed query exactly like the straight scan (SEMANTICS.md §9), the
+//! The index answers every seed query exactly like the straight scan (`docs/design.md` §9.11), the
 //! ranked strategy's blend equals blending every tool, and the engine's memo is dropped only
 //! when the deferred set changes.
 

@@ -1,4 +1,4 @@
-//! The ranked strategy's quality targets, on the evaluation sets in `shared/eval/` beside the
+//! The ranked strategy's quality targets, on the evaluation sets in `data/eval/` of the
 //! repository, asserted where the weights were not chosen: on the held-out sets (every set but
 //! [`TUNING_SET`]) ranked beats the plain BM25 baseline on the sets' own requests by a margin,
 //! the lower end of the paired 95% bootstrap interval of the gain; on short keyword queries it
@@ -18,12 +18,12 @@ const HELD_OUT_MARGIN: f64 = 0.05;
 
 fn set(name: &str) -> EvalSet {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/eval")
+        .join("../data/eval")
         .join(name);
     let read = |file: &str| {
         std::fs::read_to_string(dir.join(file)).unwrap_or_else(|error| {
             panic!(
-                "{}: {error} (shared/eval beside the repository)",
+                "{}: {error} (data/eval in the repository)",
                 dir.join(file).display()
             )
         })

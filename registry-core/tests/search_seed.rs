@@ -1,4 +1,4 @@
-//! SEMANTICS.md §9: ToolSearch's seed strategy, one test per rule.
+//! `docs/design.md` §9: ToolSearch's seed strategy, one test per rule.
 
 use std::sync::Arc;
 
@@ -285,7 +285,7 @@ fn no_match_text_names_the_servers_still_connecting() {
     );
 }
 
-/// The lesson's exercise 4, against
+/// A worked example of `docs/design.md` §9.4–§9.7, against
 /// `mcp__claude_ai_OKEngine_LARK_MCP__lark_bitable_search_records`, whose name parts are
 /// claude, ai, okengine, lark, mcp, lark, bitable, search, records (an MCP name: exact part
 /// +12, partial +6) and whose description here is "Search records in a Lark Bitable table."

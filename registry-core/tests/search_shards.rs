@@ -24,7 +24,7 @@ const SERVERS: [&str; 11] = [
 
 fn fixture(server: &str) -> Value {
     let path = format!(
-        "{}/../../shared/mcp-fixtures/{server}.json",
+        "{}/../data/mcp-fixtures/{server}.json",
         env!("CARGO_MANIFEST_DIR")
     );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()

@@ -12,8 +12,8 @@
 //! with `mcp__` lists the deferred tools with that name prefix. Anything else is a keyword
 //! query, split on white space, `+term` marking a required term. It is ranked by one of:
 //!
-//! - [`Strategy::Seed`], the default: the scoring of `lesson-14-tool-registry.zh.txt`, rule
-//!   for rule (SEMANTICS.md §9): name parts, search hint and description words, fixed points
+//! - [`Strategy::Seed`], the default: the design's scoring, rule for rule (`docs/design.md`
+//!   §9): name parts, search hint and description words, fixed points
 //!   per match. It is answered from an inverted index, with results equal to a straight scan of
 //!   every tool (the workspace's parity tests and property tests hold it to that).
 //! - [`Strategy::Ranked`]: BM25F over the name, hint, description and parameters, with
@@ -65,7 +65,7 @@
 //! # Features
 //!
 //! - `eval`: the retrieval-evaluation harness (the `eval` module): recall@k with bootstrap intervals
-//!   and the plain BM25 baseline, over sets in the workspace's `shared/eval` format.
+//!   and the plain BM25 baseline, over sets in the workspace's `data/eval` format.
 //! - `semantic`: `semantic::SentenceEncoder`, a BERT sentence-embedding model (all-MiniLM-L6-v2
 //!   and its kind) run from files on disk, to fuse meaning into the ranked strategy
 //!   ([`semantic`]; the [`semantic::Embedder`] trait and the fusion need no feature).

@@ -1,5 +1,5 @@
-//! Keyword queries as the design reads them (SEMANTICS.md §9): `select:` lists, and terms
-//! split into required and scoring ones.
+//! Keyword queries as the design reads them (`docs/design.md` §9.1, §9.4): `select:` lists, and
+//! terms split into required and scoring ones.
 
 use super::text::{js_trim, js_words};
 

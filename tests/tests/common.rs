@@ -10,8 +10,8 @@ use registry_core::mcp::{McpTools, load_servers};
 use registry_core::{Catalog, Env, Features, ToolInfo};
 use serde_json::Value;
 
-/// The lesson's §14.4 availability matrix: for each tool, main thread, sub-agent, async agent,
-/// coordinator; "Ant" means only in the internal build.
+/// The availability matrix of `docs/design.md` §5.7: for each tool, main thread, sub-agent, async
+/// agent, coordinator; "Ant" means only in the internal build.
 pub const MATRIX: &[(&str, [&str; 4])] = &[
     ("Bash", ["Yes", "Yes", "Yes", "No"]),
     ("Read", ["Yes", "Yes", "Yes", "No"]),
@@ -38,15 +38,20 @@ pub fn env_with(features: Features) -> Env {
     claude_code::env(features)
 }
 
-/// `shared/mcp-fixtures/`, beside the repository.
+/// The repository's test data, `data/` at the workspace root (`data/README.md` says what it holds).
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data")
+}
+
+/// `data/mcp-fixtures/`: the captured `tools/list` results of eleven real MCP servers.
 pub fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/mcp-fixtures")
+    data_dir().join("mcp-fixtures")
 }
 
 /// The eleven fixture servers, in file-name order: (server name, tools/list result).
 pub fn fixtures() -> Vec<(String, Value)> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
-        .expect("shared/mcp-fixtures beside the repository")
+        .expect("data/mcp-fixtures in the repository")
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
         .collect();

@@ -1,4 +1,4 @@
-//! SEMANTICS.md §2, §3, §5, §7 against the real built-in catalog and the MCP fixtures.
+//! `docs/design.md` §2, §3, §5, §7 against the real built-in catalog and the MCP fixtures.
 
 mod common;
 
@@ -26,8 +26,8 @@ fn has(env: &Env, rules: &PermissionContext, name: &str) -> bool {
     tool_names(env, rules).iter().any(|tool| tool == name)
 }
 
-/// The lesson's §14.4 availability matrix, row by row: main thread, sub-agent, async agent,
-/// coordinator.
+/// The availability matrix of `docs/design.md` §5.7, row by row: main thread, sub-agent, async
+/// agent, coordinator.
 #[test]
 fn availability_matrix_of_lesson_14_4() {
     let rules = claude_code::permissions();

@@ -82,10 +82,10 @@ pub use host::{MemoryHost, ToolHost, default_state, host_state};
 
 use names::*;
 
-/// The canonical order of the built-in set, as `get_all_base_tools` lists it (the lesson's
-/// §14.2). It names every tool, gated or not: a caller keeps the names whose tool is registered
-/// in this build and whose gates hold. The order is part of the prompt-cache key, so it only
-/// ever changes on purpose.
+/// The canonical order of the built-in set, as `get_all_base_tools` lists it (`docs/design.md`
+/// §2.1). It names every tool, gated or not: a caller keeps the names whose tool is registered in
+/// this build and whose gates hold. The order is part of the prompt-cache key, so it only ever
+/// changes on purpose.
 pub const BASE_ORDER: &[&str] = &[
     AGENT,
     TASK_OUTPUT,

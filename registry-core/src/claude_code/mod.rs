@@ -1,5 +1,5 @@
-//! The design's profile: the tool policy of `lesson-14-tool-registry.zh.txt`, exactly as
-//! SEMANTICS.md states it.
+//! The design's profile: the tool policy of `docs/design.md`, exactly as its rules (§1–§11)
+//! state it.
 //!
 //! * [`names`]: the built-in tools' names and the legacy names rules still accept.
 //! * [`switch`] and [`feature`]: the names of its run-time switches and build features, and
@@ -215,7 +215,7 @@ impl Profile for ClaudeCode {
 }
 
 /// The design's default list of models without tool references: names containing `haiku`
-/// (SEMANTICS §8; the list is configurable there). This is the design's choice, not a fact
+/// (`docs/design.md` §8.4; the list is configurable there). This is the design's choice, not a fact
 /// about the API: today's API documentation lists Claude Haiku 4.5 among the models with tool
 /// search. A request can pass its own list in [`RequestModel`](crate::defer::RequestModel).
 pub const MODELS_WITHOUT_TOOL_REFERENCES: [&str; 1] = ["haiku"];

@@ -1,4 +1,4 @@
-//! The plain BM25 baseline of `shared/eval/README.md`, that the strategies are measured
+//! The plain BM25 baseline of `data/README.md`, that the strategies are measured
 //! against: each tool's name (server and tool, split at camel case and `_`) and description as
 //! one document, lower-cased alphanumeric words less a small stop list, k1 = 1.2, b = 0.75.
 

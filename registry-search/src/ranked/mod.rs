@@ -39,7 +39,7 @@
 //!   `Transfermarkt search` (only this signal reads terms so loosely: BM25F matching that
 //!   way ranked worse).
 //!
-//! The defaults were chosen on `shared/eval/stabletoolbench`; a signal stays only where
+//! The defaults were chosen on `data/eval/stabletoolbench`; a signal stays only where
 //! switching it off loses recall on the held-out sets beyond the noise (`BENCHMARKS.md`, the
 //! `ablation` example). The two server signals are the exception: no held-out set has more
 //! than one server, so their evidence is the tuning set's alone.

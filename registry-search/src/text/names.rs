@@ -1,4 +1,4 @@
-//! Tool names split into parts, as the seed rules read them (SEMANTICS.md §9): the reference
+//! Tool names split into parts, as the seed rules read them (`docs/design.md` §9.5): the reference
 //! form ([`parse_tool_name`]) and the allocation-free one the index builds with.
 
 use super::is_js_whitespace;

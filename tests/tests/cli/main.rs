@@ -1,5 +1,5 @@
 //! The `toolreg` command line, driven as a child process: the pool per agent context (the
-//! lesson's §14.4 matrix, SEMANTICS.md §5), `list --json`'s shape and order (§7), deny rules
+//! matrix of `docs/design.md` §5.7), `list --json`'s shape and order (§7), deny rules
 //! (§3, §4), simple and embedded-search modes (§2, §3), `--mcp` errors, ToolSearch (§9),
 //! rendering (§10) and dispatch (§11).
 //!
@@ -221,14 +221,14 @@ fn all_demo_tool_names() -> Vec<String> {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../shared/mcp-fixtures/{name}.json"))
+    common::fixtures_dir().join(format!("{name}.json"))
 }
 
 fn mcp_option(server: &str, path: &Path) -> String {
     format!("{server}={}", path.display())
 }
 
-/// `--mcp` options for every captured server of `shared/mcp-fixtures` (154 tools).
+/// `--mcp` options for every captured server of `data/mcp-fixtures` (154 tools).
 fn every_fixture() -> Vec<String> {
     let dir = fixture("git");
     let dir = dir.parent().unwrap();

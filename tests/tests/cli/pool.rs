@@ -3,8 +3,8 @@
 use super::*;
 use registry_core::claude_code::feature;
 
-/// The lesson's §14.4 matrix: main thread, sub-agent, async agent, coordinator ("Ant": only in
-/// the internal build). A custom agent loses what a sub-agent loses; an in-process teammate
+/// The matrix of `docs/design.md` §5.7: main thread, sub-agent, async agent, coordinator ("Ant":
+/// only in the internal build). A custom agent loses what a sub-agent loses; an in-process teammate
 /// has the async set plus task tools and SendMessage, none of which is a row here.
 #[test]
 fn list_per_context_follows_the_availability_matrix_of_lesson_14_4() {

@@ -276,7 +276,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub strict: bool,
     /// Which anthropic-beta header deferral takes: today's API's, or the profile's (the
-    /// design's, SEMANTICS §10).
+    /// design's, `docs/design.md` §10.8).
     #[arg(long, value_enum, default_value_t = BetaSet::Current)]
     pub betas: BetaSet,
 }
