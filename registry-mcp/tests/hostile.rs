@@ -160,7 +160,10 @@ async fn a_call_kept_alive_by_progress_ends_at_the_total_limit_saying_which() {
     assert!(*seen.lock().unwrap() > 0, "progress reached the host");
     // The server is told, and stops.
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while !marker.exists() && std::time::Instant::now() < deadline {
+    // The marker is created, then written: wait for its text, not for the file.
+    while std::fs::read_to_string(&marker).map_or(true, |text| text != "cancelled")
+        && std::time::Instant::now() < deadline
+    {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(

@@ -284,7 +284,11 @@ async fn cancelling_a_turn_cancels_the_call_on_the_server_and_progress_reaches_t
         assert_eq!(seen[1].done, Some((1.0, Some(300.0))));
     }
     // The server hears the cancellation and stops the tool, which writes the marker.
-    eventually(10, || marker.exists()).await;
+    // The marker is created, then written: wait for its text, not for the file.
+    eventually(10, || {
+        std::fs::read_to_string(&marker).is_ok_and(|text| text == "cancelled")
+    })
+    .await;
     assert_eq!(
         std::fs::read_to_string(&marker).ok().as_deref(),
         Some("cancelled")
@@ -578,7 +582,11 @@ async fn the_gateway_passes_progress_and_cancellation_through_to_the_upstream_se
         .cancel(Some("the user stopped".into()))
         .await
         .unwrap();
-    eventually(10, || marker.exists()).await;
+    // The marker is created, then written: wait for its text, not for the file.
+    eventually(10, || {
+        std::fs::read_to_string(&marker).is_ok_and(|text| text == "cancelled")
+    })
+    .await;
     assert_eq!(
         std::fs::read_to_string(&marker).ok().as_deref(),
         Some("cancelled"),
