@@ -10,7 +10,6 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -338,6 +337,7 @@ fn without_bwrap_the_shell_dies_with_toolreg() {
 /// An `--mcp-config` file whose one server is `toolreg mcp serve` behind `sh -c`, which first
 /// starts helpers (a background job, a `setsid`'d one, a double-forked one), with `mark` in
 /// the environment of all of them.
+#[cfg(feature = "mcp")]
 fn wrapped_server_config(dir: &Path, mark: &str) -> PathBuf {
     let config = json!({"mcpServers": {"wrapped": {
         "command": "sh",
@@ -352,6 +352,7 @@ fn wrapped_server_config(dir: &Path, mark: &str) -> PathBuf {
 }
 
 /// `toolreg mcp serve` with the wrapped server as its upstream, its stdin held open.
+#[cfg(feature = "mcp")]
 fn serve(config: &Path) -> Child {
     Command::new(TOOLREG)
         .args(["--no-demo", "--mcp-config"])
@@ -364,6 +365,7 @@ fn serve(config: &Path) -> Child {
         .unwrap()
 }
 
+#[cfg(feature = "mcp")]
 #[test]
 fn an_upstream_server_behind_sh_c_and_its_helpers_die_with_a_killed_mcp_serve() {
     let dir = tempfile::tempdir().unwrap();
@@ -378,6 +380,7 @@ fn an_upstream_server_behind_sh_c_and_its_helpers_die_with_a_killed_mcp_serve() 
     assert!(left.is_empty(), "still running after SIGKILL: {left:?}");
 }
 
+#[cfg(feature = "mcp")]
 #[test]
 fn an_upstream_server_behind_sh_c_and_its_helpers_end_with_mcp_serve() {
     let dir = tempfile::tempdir().unwrap();
@@ -386,7 +389,7 @@ fn an_upstream_server_behind_sh_c_and_its_helpers_end_with_mcp_serve() {
     assert!(started(&mark, 3), "the server starts: {:?}", running(&mark));
     // The client goes away: the gateway ends its sessions and exits.
     let mut stdin = gateway.stdin.take().unwrap();
-    let _ = stdin.flush();
+    let _ = std::io::Write::flush(&mut stdin);
     drop(stdin);
     gateway.wait().unwrap();
     let left = left_running(&mark);
