@@ -5,8 +5,8 @@
 # every process it left is gone, and appends "I STATUS RUNS" to SCRATCH/results, where RUNS is
 # the number of lines the rm stand-in appended to SCRATCH/log meanwhile.
 #
-# A watchdog (one background subshell for the whole batch) kills every process of a line that
-# has run for the timeout, leftovers included; a line killed so exits 137. Between two lines
+# A watchdog (one background subshell for the whole batch) stops, then kills, every process of
+# a line that has run for the timeout, leftovers included; a line killed so exits 137. Between two lines
 # only builtins run, so a line costs one fork and one exec besides its own processes.
 #
 # Each line is a job of its own (`set -m`: its own process group), so `kill 0` in a line
@@ -36,14 +36,20 @@ others() {
 # Every quarter second: when the line named in SCRATCH/current started $T seconds ago or more,
 # kills every other process.
 watch() {
-  local line start now
+  local line start now prev
   trap : "${SIGNALS[@]}"
   while :; do
     read -r -t 0.25 -u 9 _
     read -r line start <"$S/current" 2>/dev/null || continue
     now=${EPOCHREALTIME/./}
     if ((now - start >= T * 1000000)); then
-      others
+      # Stop first, then kill: a stopped process cannot fork, so a line that forks without end
+      # (a fork bomb) is held still pass by pass until a pass finds no new process.
+      prev=
+      while others; ((${#others[@]})) && [[ ${others[*]} != "$prev" ]]; do
+        kill -STOP "${others[@]}" 2>/dev/null
+        prev=${others[*]}
+      done
       ((${#others[@]})) && kill -KILL "${others[@]}" 2>/dev/null
     fi
   done
