@@ -18,8 +18,6 @@ use registry_core::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-static CALLS: AtomicUsize = AtomicUsize::new(0);
-
 /// Echoes its text.
 #[tool(search_hint = "repeat text back unchanged")]
 #[derive(Deserialize)]
@@ -33,7 +31,6 @@ struct Echo {
 impl Tool for Echo {
     type Output = String;
     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
-        CALLS.fetch_add(1, Ordering::SeqCst);
         Ok(self.text.repeat(usize::from(self.times.unwrap_or(1))))
     }
     fn validate_input(&self, _: &ToolContext<'_>) -> Result<(), ToolError> {
@@ -190,7 +187,6 @@ async fn successful_call_maps_output_to_a_tool_result() {
 
 #[tokio::test]
 async fn tool_outside_the_pool_is_refused_and_never_called() {
-    let before = CALLS.load(Ordering::SeqCst);
     let result = dispatch(&PermissionContext::new(), None, "Bash", json!({})).await;
     assert!(result.is_error() && !result.called());
     assert_eq!(
@@ -201,7 +197,6 @@ async fn tool_outside_the_pool_is_refused_and_never_called() {
     );
     assert!(text(&result).contains("No such tool available: Bash"));
     assert_eq!(result.to_json()["is_error"], true);
-    assert_eq!(CALLS.load(Ordering::SeqCst), before);
 }
 
 #[tokio::test]

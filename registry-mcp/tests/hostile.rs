@@ -2,7 +2,7 @@
 //! stdio): none can grow the host's memory without bound, flood the model's context, keep a
 //! call alive forever or write to the terminal through the host.
 
-mod peers;
+use crate::peers;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! behind `sh -c` that first starts helpers (a background job, a `setsid`'d one, a
 //! double-forked one). The test counts the host's live processes that carry its marker.
 
-mod peers;
+use crate::peers;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The hub against real servers: the five of MCP-GROUND.md (npm and PyPI) and a Python SDK
 //! server of our own, each started as a child process. Nothing here is mocked.
 
-mod peers;
+use crate::peers;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -5,7 +5,7 @@
 //! read-only list, or the mode bypasses permissions; Edit and NotebookEdit ask in the default
 //! mode (accept-edits lets them through). Without an approver, a call that asks is refused.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

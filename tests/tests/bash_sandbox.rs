@@ -4,7 +4,7 @@
 //! commands that fool the checker. Runs only where the sandbox works; where it does not, it
 //! prints why and passes, unless `TOOLREG_REQUIRE_SANDBOX` is set (CI sets it).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

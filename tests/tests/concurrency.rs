@@ -1,7 +1,7 @@
 //! Eight threads search, render and dispatch while another clears the schema cache and swaps
 //! the MCP servers: no panic, no deadlock, and every render equals one of the valid renders.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};

@@ -8,7 +8,7 @@
 //!
 //! Cases: `PROPTEST_CASES` (CI runs the default of 64; `PROPTEST_CASES=10000` locally).
 
-mod common;
+use crate::common;
 
 use registry_core::claude_code::{self, switch};
 use std::collections::HashSet;

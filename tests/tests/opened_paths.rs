@@ -6,7 +6,7 @@
 //! tree and `/proc/self/root`, and checks that what the rules were checked against is what the
 //! tool opened.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::os::unix::fs::MetadataExt as _;

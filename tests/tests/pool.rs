@@ -1,6 +1,6 @@
 //! `docs/design.md` §2, §3, §5, §7 against the real built-in catalog and the MCP fixtures.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

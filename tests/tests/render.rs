@@ -1,9 +1,9 @@
 //! Rendering a fixed pool (the built-ins plus the `git` and `time` fixtures): golden JSON, and the
 //! same bytes from two threads.
 //!
-//! Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --test render`.
+//! Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --test toolreg render::`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

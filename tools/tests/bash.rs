@@ -1,6 +1,6 @@
 //! Bash against a temporary directory.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

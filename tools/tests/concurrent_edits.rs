@@ -1,7 +1,7 @@
 //! Concurrent edits of one file: an edit that reports success is never lost; one that would
 //! overwrite another's change is refused with "file changed since it was read".
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::sync::Barrier;

@@ -1,6 +1,6 @@
 //! Read, Write and Edit against a temporary directory.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

@@ -1,6 +1,6 @@
 //! TodoWrite's state in the host, and the host-needing tools with and without a host.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

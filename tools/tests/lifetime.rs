@@ -8,7 +8,7 @@
 //! by scanning `/proc`. Where the kernel needs a moment to tear a namespace down, the count is
 //! polled a bounded number of times; no test asserts how long anything takes.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -1,6 +1,6 @@
 //! NotebookEdit against a temporary directory.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! prints why and passes, unless `TOOLREG_REQUIRE_SANDBOX` is set (CI sets it), which makes
 //! a missing sandbox a failure.
 
-mod common;
+use crate::common;
 
 use std::ffi::{OsStr, OsString};
 use std::net::TcpListener;

@@ -1,6 +1,6 @@
 //! Glob and Grep against a temporary directory.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Size caps: one input never costs memory or time out of proportion. Peak heap use is measured
 //! by a counting allocator, so the tests in this file run one at a time.
 
-mod common;
+use crate::common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::fs;

@@ -1,7 +1,7 @@
 //! Sleep (built with `PROACTIVE` or `KAIROS`).
 #![cfg(any(feature = "PROACTIVE", feature = "KAIROS"))]
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

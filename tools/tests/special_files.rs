@@ -2,7 +2,7 @@
 //! links are refused or followed, never blocked on and never replaced.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::ffi::CString;
 use std::fs;

@@ -3,7 +3,7 @@
 //!
 //! They never return errors: input that cannot be used (not JSON where JSON is wanted, a Glob
 //! over `/`) is skipped. Run them with cargo-fuzz from `fuzz/` (see `RELIABILITY.md`), or over
-//! the committed corpora with `cargo test -p toolreg-tests --test fuzz_corpus`.
+//! the committed corpora with `cargo test -p toolreg-tests --test toolreg fuzz_corpus::`.
 //!
 //! The bytes are read through [`Gen`], a thin layer over [`arbitrary::Unstructured`] that
 //! picks from vocabularies built to reach the interesting cases (names that clash after

@@ -256,8 +256,7 @@ const CONTEXTS: [&str; 6] = [
     "coordinator",
 ];
 
-#[path = "../common.rs"]
-mod common;
+use crate::common;
 
 mod call;
 mod hostile_peers;

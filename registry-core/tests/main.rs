@@ -1,0 +1,25 @@
+//! The integration tests of `registry-core`, in one binary: each file under `tests/` is a module of it,
+//! so a test run links once instead of once per file. One file's tests:
+//! `cargo test -p registry-core --test core <file>::`.
+//!
+//! `duplicates.rs` links alone: two tools of one name make the whole binary's registry an error.
+
+mod assembly;
+mod core_sources;
+mod dispatch;
+mod mcp;
+mod mcp_hostile;
+mod mode;
+mod output;
+mod permissions;
+mod profile;
+mod render;
+mod render_apis;
+mod rules_hold;
+mod schemars;
+mod search_index;
+mod search_quality;
+mod search_ranked;
+mod search_seed;
+mod search_shards;
+mod turn;

@@ -1,0 +1,10 @@
+//! The integration tests of `registry-mcp`, in one binary: each file under `tests/` is a module of it,
+//! so a test run links once instead of once per file. One file's tests:
+//! `cargo test -p registry-mcp --test mcp <file>::`.
+
+mod peers;
+
+mod gateway;
+mod hostile;
+mod lifetime;
+mod live;

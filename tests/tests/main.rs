@@ -1,0 +1,23 @@
+//! The integration tests of `toolreg-tests`, in one binary: each file under `tests/` is a module of it,
+//! so a test run links once instead of once per file. One file's tests:
+//! `cargo test -p toolreg-tests --test toolreg <file>::`.
+//!
+//! `schemas.rs` links alone: its tools (one per schema under test) would join the registry
+//! that the other tests read whole.
+
+mod common;
+
+mod bash_policy;
+mod bash_sandbox;
+#[path = "cli/main.rs"]
+mod cli;
+mod concurrency;
+mod fuzz_corpus;
+mod invariants;
+mod opened_paths;
+mod pool;
+mod registered;
+mod render;
+mod self_contained;
+mod shell_differential;
+mod ui;

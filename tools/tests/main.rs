@@ -1,0 +1,18 @@
+//! The integration tests of `tools`, in one binary: each file under `tests/` is a module of it,
+//! so a test run links once instead of once per file. One file's tests:
+//! `cargo test -p tools --test tools <file>::`.
+
+mod common;
+
+mod bash;
+mod catalog;
+mod concurrent_edits;
+mod files;
+mod host;
+mod lifetime;
+mod notebook;
+mod sandbox;
+mod search;
+mod size_caps;
+mod sleep;
+mod special_files;
