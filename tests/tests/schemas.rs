@@ -423,7 +423,6 @@ impl<'de> serde::Deserialize<'de> for Either {
 #[derive(serde::Deserialize)]
 pub struct LeafTool {
     /// An integer or a string.
-    #[expect(dead_code, reason = "only its schema is under test")]
     pub value: Either,
 }
 
