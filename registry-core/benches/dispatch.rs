@@ -1,17 +1,17 @@
 //! What dispatch and the turn runner cost on top of a tool's own body: a trivial tool called
 //! directly, through `Dispatcher::dispatch`, and in turns of ten calls.
 //!
-//! `cargo bench -p registry-core --bench dispatch`
+//! `cargo bench -p toolreg --bench dispatch`
 
 use std::hint::black_box;
 use std::sync::Arc;
 
-use registry_core::{
+use serde::Deserialize;
+use serde_json::json;
+use toolreg::{
     Dispatcher, Env, Switches, Tool, ToolContext, ToolError, ToolInfo, ToolSpec, ToolUse,
     TurnOptions, tool,
 };
-use serde::Deserialize;
-use serde_json::json;
 
 /// Returns its text.
 #[tool(
@@ -59,7 +59,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn dispatcher() -> Dispatcher {
-    let rules = registry_core::PermissionContext::new();
+    let rules = toolreg::PermissionContext::new();
     let env = Env::default();
     let pool: Vec<Arc<ToolInfo>> = [
         &<Echo as ToolSpec>::DESCRIPTOR,
@@ -160,7 +160,7 @@ fn dispatch_one_six_fields(bencher: divan::Bencher) {
         &<Search as ToolSpec>::DESCRIPTOR,
         &env.switches,
     ))];
-    let dispatcher = Dispatcher::new(env, registry_core::PermissionContext::new(), pool, "/");
+    let dispatcher = Dispatcher::new(env, toolreg::PermissionContext::new(), pool, "/");
     let call = ToolUse::new(
         "t",
         "Search",

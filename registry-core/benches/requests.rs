@@ -3,7 +3,7 @@
 //! sample runs the whole query list; divan's throughput is queries per second.
 //!
 //! ```text
-//! cargo bench -p registry-core --bench requests
+//! cargo bench -p toolreg --bench requests
 //! ```
 
 use std::collections::HashMap;
@@ -11,9 +11,9 @@ use std::hint::black_box;
 use std::sync::LazyLock;
 
 use divan::counter::ItemsCount;
-use registry_core::search::eval::{self, EvalSet};
-use registry_core::search::{SearchEngine, Strategy};
 use serde_json::Value;
+use toolreg::search::eval::{self, EvalSet};
+use toolreg::search::{SearchEngine, Strategy};
 
 /// Copies of the set: 4 × 2,479 = 9,916 tools, 40 × 2,479 = 99,160.
 const COPIES: [usize; 2] = [4, 40];

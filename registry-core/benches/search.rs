@@ -3,7 +3,7 @@
 //! Pools of 100, 1k, 10k and 100k deferred tools are made from `data/eval/sealtools_test`
 //! (real-looking names and descriptions), repeated under distinct server names.
 //!
-//! `cargo bench -p registry-core --bench search` (the memory table prints first).
+//! `cargo bench -p toolreg --bench search` (the memory table prints first).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
@@ -11,11 +11,11 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
-use registry_core::pool::ToolInfo;
-use registry_core::search::index::SeedIndex;
-use registry_core::search::ranked::{RankedIndex, Weights};
-use registry_core::search::{SearchEngine, Strategy};
 use serde_json::{Value, json};
+use toolreg::pool::ToolInfo;
+use toolreg::search::index::SeedIndex;
+use toolreg::search::ranked::{RankedIndex, Weights};
+use toolreg::search::{SearchEngine, Strategy};
 
 /// Counts live heap bytes, to measure what an index keeps.
 struct Counting;
@@ -75,7 +75,7 @@ fn pool(n: usize) -> Vec<Arc<ToolInfo>> {
             (format!("s{k}"), Value::Array(SEALTOOLS[..take].to_vec()))
         })
         .collect();
-    registry_core::mcp::load_servers(servers.iter().map(|(s, v)| (s.as_str(), v))).tools
+    toolreg::mcp::load_servers(servers.iter().map(|(s, v)| (s.as_str(), v))).tools
 }
 
 static POOLS: LazyLock<HashMap<usize, Vec<Arc<ToolInfo>>>> =
@@ -203,8 +203,7 @@ static RELISTED: LazyLock<BeforeAfter> = LazyLock::new(|| {
             .collect()
     };
     let load = |lists: Vec<(String, Value)>| {
-        let mut pool =
-            registry_core::mcp::load_servers(lists.iter().map(|(s, v)| (s.as_str(), v))).tools;
+        let mut pool = toolreg::mcp::load_servers(lists.iter().map(|(s, v)| (s.as_str(), v))).tools;
         pool.sort_by(|a, b| a.name.cmp(&b.name));
         pool
     };

@@ -6,16 +6,16 @@
 //! `tests/model/install.sh` installs it.
 //!
 //! ```text
-//! cargo bench -p registry-core --features semantic --bench semantic
+//! cargo bench -p toolreg --features semantic --bench semantic
 //! ```
 
 use std::hint::black_box;
 use std::sync::{Arc, LazyLock};
 
 use divan::counter::ItemsCount;
-use registry_core::search::eval::{self, EvalSet};
-use registry_core::search::semantic::{Embedder, SentenceEncoder};
-use registry_core::search::{SearchEngine, Strategy};
+use toolreg::search::eval::{self, EvalSet};
+use toolreg::search::semantic::{Embedder, SentenceEncoder};
+use toolreg::search::{SearchEngine, Strategy};
 
 struct Workload {
     encoder: Arc<SentenceEncoder>,

@@ -1,20 +1,20 @@
 //! Each entry point's worst case over its input size, to find super-linear paths: time at n and
 //! 10 n should differ by about 10×.
 //!
-//! `cargo bench -p registry-core --bench worst_case`
+//! `cargo bench -p toolreg --bench worst_case`
 
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 
-use registry_core::cache::SchemaCache;
-use registry_core::catalog::Catalog;
-use registry_core::mcp::load_servers;
-use registry_core::permissions::{Behavior, PermissionContext, RuleSource, RuleTarget, Subject};
-use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
-use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{Env, ToolInfo, assemble_tool_pool};
 use serde_json::{Value, json};
+use toolreg::cache::SchemaCache;
+use toolreg::catalog::Catalog;
+use toolreg::mcp::load_servers;
+use toolreg::permissions::{Behavior, PermissionContext, RuleSource, RuleTarget, Subject};
+use toolreg::render::{DeferStrategy, RenderOptions, render_anthropic};
+use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{Env, ToolInfo, assemble_tool_pool};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 
@@ -48,12 +48,12 @@ fn pool(n: usize) -> Vec<Arc<ToolInfo>> {
 #[divan::bench(args = SIZES, sample_count = 5)]
 fn ingest_duplicate_names(bencher: divan::Bencher, n: usize) {
     let list = same_name(n);
-    let limits = registry_core::mcp::McpLimits {
+    let limits = toolreg::mcp::McpLimits {
         max_tools_per_server: n,
         ..Default::default()
     };
     bencher.bench(|| {
-        registry_core::mcp::load_servers_with(&limits, [("s", &list)])
+        toolreg::mcp::load_servers_with(&limits, [("s", &list)])
             .tools
             .len()
     });

@@ -4,16 +4,16 @@
 //! switching it off loses recall on the held-out sets beyond the interval.
 //!
 //! ```text
-//! cargo run --release -p registry-core --features internals --example ablation -- \
+//! cargo run --release -p toolreg --features internals --example ablation -- \
 //!     data/eval/stabletoolbench data/eval/sealtools_test data/eval/metatool_single
 //! ```
 
 use std::process::ExitCode;
 
-use registry_core::search::eval::bootstrap::paired;
-use registry_core::search::eval::{EvalSet, TUNING_SET, engine_scores};
-use registry_core::search::ranked::Weights;
-use registry_core::search::{SearchEngine, Strategy};
+use toolreg::search::eval::bootstrap::paired;
+use toolreg::search::eval::{EvalSet, TUNING_SET, engine_scores};
+use toolreg::search::ranked::Weights;
+use toolreg::search::{SearchEngine, Strategy};
 
 mod common;
 

@@ -3,7 +3,7 @@
 //! class, the requests and tools concerned and the share of recall@5 they cost.
 //!
 //! ```text
-//! cargo run --release -p registry-core --example losses -- data/eval/stabletoolbench
+//! cargo run --release -p toolreg --example losses -- data/eval/stabletoolbench
 //! ```
 //!
 //! The classes, in the order they are tried:
@@ -18,8 +18,8 @@
 
 use std::process::ExitCode;
 
-use registry_core::pool::ToolInfo;
-use registry_core::search::{SearchEngine, Strategy};
+use toolreg::pool::ToolInfo;
+use toolreg::search::{SearchEngine, Strategy};
 
 mod common;
 

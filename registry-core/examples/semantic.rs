@@ -4,7 +4,7 @@
 //! never used to choose.
 //!
 //! ```text
-//! cargo run --release -p registry-core --features semantic --example semantic -- \
+//! cargo run --release -p toolreg --features semantic --example semantic -- \
 //!     target/models/all-MiniLM-L6-v2 \
 //!     data/eval/stabletoolbench data/eval/sealtools_test data/eval/metatool_single
 //! ```
@@ -18,10 +18,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use registry_core::search::eval::{EvalSet, TUNING_SET, engine_scores};
-use registry_core::search::ranked::Weights;
-use registry_core::search::semantic::{Embedder, SentenceEncoder};
-use registry_core::search::{SearchEngine, Strategy};
+use toolreg::search::eval::{EvalSet, TUNING_SET, engine_scores};
+use toolreg::search::ranked::Weights;
+use toolreg::search::semantic::{Embedder, SentenceEncoder};
+use toolreg::search::{SearchEngine, Strategy};
 
 mod common;
 

@@ -20,7 +20,7 @@ use crate::switches::Switches;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use registry_core::State;
+/// use toolreg::State;
 ///
 /// struct AppState { name: &'static str }
 /// let mut state = State::new();

@@ -9,7 +9,7 @@ use crate::tool::{InputError, ParsedInput};
 ///
 /// ```
 /// # mod demo {
-/// use registry_core::{tool, Tool, ToolContext, ToolError, ToolSpec};
+/// use toolreg::{tool, Tool, ToolContext, ToolError, ToolSpec};
 /// use serde::Deserialize;
 ///
 /// /// Says hello.

@@ -9,7 +9,7 @@
 //!
 //! ```
 //! # mod demo {
-//! use registry_core::{tool, Tool, ToolContext, ToolError};
+//! use toolreg::{tool, Tool, ToolContext, ToolError};
 //! use serde::Deserialize;
 //!
 //! /// Gives the weather for a city.
@@ -30,12 +30,12 @@
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
 //! use std::sync::Arc;
-//! use registry_core::cache::SchemaCache;
-//! use registry_core::mcp::load_server;
-//! use registry_core::render::{RenderOptions, render_anthropic};
-//! use registry_core::search::{SearchEngine, Strategy};
-//! use registry_core::permissions::{Behavior, RuleSource};
-//! use registry_core::{
+//! use toolreg::cache::SchemaCache;
+//! use toolreg::mcp::load_server;
+//! use toolreg::render::{RenderOptions, render_anthropic};
+//! use toolreg::search::{SearchEngine, Strategy};
+//! use toolreg::permissions::{Behavior, RuleSource};
+//! use toolreg::{
 //!     Catalog, Dispatcher, Env, PermissionContext, ToolOutput, ToolUse, TurnOptions,
 //!     assemble_tool_pool, builtins,
 //! };
@@ -107,7 +107,7 @@
 //! once:
 //!
 //! ```compile_fail
-//! use registry_core::tool;
+//! use toolreg::tool;
 //! #[tool(name = "has space", defer, always_load)]
 //! #[derive(serde::Deserialize)]
 //! pub struct Broken {}
@@ -139,7 +139,7 @@
 )]
 
 // The core defines a `#[tool]` of its own (ToolSearch), whose generated code names this crate.
-extern crate self as registry_core;
+extern crate self as toolreg;
 
 pub mod cache;
 pub mod catalog;
@@ -181,13 +181,13 @@ pub use permissions::{
 pub use pool::{Pool, ToolInfo, assemble_tool_pool, merge_and_filter_tools};
 pub use profile::{Gates, Generic, Profile};
 pub use registry::{Builtins, DuplicateTool, builtins, compare_names};
-pub use registry_macros::{InputSchema, tool};
 pub use schema::InputSchema;
 pub use switches::{Features, Switches};
 pub use tool::{
     BoxFuture, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Structured, Tool,
     ToolError, ToolOutput,
 };
+pub use toolreg_macros::{InputSchema, tool};
 pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};
 
 /// What generated code needs. Not a public API: it may change in any release.

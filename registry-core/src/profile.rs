@@ -13,8 +13,8 @@
 //! from their own `impl Profile` and change what they need), or use none.
 //!
 //! ```
-//! use registry_core::profile::{Gates, Profile};
-//! use registry_core::{AgentKind, Env, ToolInfo};
+//! use toolreg::profile::{Gates, Profile};
+//! use toolreg::{AgentKind, Env, ToolInfo};
 //!
 //! /// Background agents may not use tools whose name starts with `admin_`.
 //! #[derive(Debug)]

@@ -17,7 +17,7 @@
 //!   constructor-running runtime; elsewhere the list is empty.
 //! * A crate whose items are never referenced may be dropped by the linker, and its tools with
 //!   it. A binary that relies on a crate only for its tools should reference something in it
-//!   (the `tools` crate exports `link()` for this).
+//!   (the `toolreg-tools` crate exports `link()` for this).
 //! * Registration happens before `main`; the list is not available in `const` context.
 
 use std::cmp::Ordering;
@@ -36,7 +36,7 @@ inventory::collect!(Registration);
 ///
 /// ```
 /// use std::cmp::Ordering;
-/// assert_eq!(registry_core::compare_names("Bash", "agent"), Ordering::Less);
+/// assert_eq!(toolreg::compare_names("Bash", "agent"), Ordering::Less);
 /// ```
 pub fn compare_names(a: &str, b: &str) -> Ordering {
     a.as_bytes().cmp(b.as_bytes())
@@ -129,7 +129,7 @@ impl std::error::Error for DuplicateTool {}
 /// The process-wide snapshot of every registered `#[tool]`, built on first use.
 ///
 /// ```
-/// let builtins = registry_core::builtins().expect("no duplicate names");
+/// let builtins = toolreg::builtins().expect("no duplicate names");
 /// for tool in builtins.tools() {
 ///     println!("{}", tool.name);
 /// }

@@ -13,7 +13,7 @@
 //! disagrees with what serde accepts.
 //!
 //! ```
-//! use registry_core::schema::{InputSchema, Schema};
+//! use toolreg::schema::{InputSchema, Schema};
 //! const ITEMS: Schema = <Vec<u8> as InputSchema>::SCHEMA;
 //! assert!(matches!(ITEMS, Schema::Array { unique: false, .. }));
 //! ```

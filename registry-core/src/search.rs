@@ -1,4 +1,4 @@
-//! ToolSearch over a pool: the engine of [`registry_search`] over the pool's [`ToolInfo`]s.
+//! ToolSearch over a pool: the engine of [`toolreg_search`] over the pool's [`ToolInfo`]s.
 //!
 //! A [`SearchEngine`] searches one pool's deferred tools with one of two [`Strategy`]s: `Seed`, the
 //! design's algorithm rule for rule (`docs/design.md` §9), answered from an inverted index with the
@@ -6,8 +6,8 @@
 //! score. With the `eval` feature, the `eval` module measures a strategy on a retrieval set.
 //!
 //! ```
-//! use registry_core::mcp::load_server;
-//! use registry_core::search::{SearchEngine, Strategy};
+//! use toolreg::mcp::load_server;
+//! use toolreg::search::{SearchEngine, Strategy};
 //! use serde_json::json;
 //!
 //! let listed = json!([
@@ -20,21 +20,19 @@
 //! assert_eq!(engine.search("select:mcp__git__git_diff", 5).matches, ["mcp__git__git_diff"]);
 //! ```
 
-pub use registry_search::{
-    DEFAULT_MAX_RESULTS, Document, SEED_BLEND_TERMS, SearchOutput, Strategy,
-};
+pub use toolreg_search::{DEFAULT_MAX_RESULTS, Document, SEED_BLEND_TERMS, SearchOutput, Strategy};
 
-pub use registry_search::semantic;
+pub use toolreg_search::semantic;
 
 pub use crate::searcher::ToolSearcher;
 use crate::tool_info::ToolInfo;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
-pub use registry_search::{index, query, ranked, seed, text};
+pub use toolreg_search::{index, query, ranked, seed, text};
 
 /// ToolSearch over a pool of [`ToolInfo`]s.
-pub type SearchEngine = registry_search::SearchEngine<ToolInfo>;
+pub type SearchEngine = toolreg_search::SearchEngine<ToolInfo>;
 
 impl ToolSearcher for SearchEngine {
     fn search(&self, query: &str, max_results: usize) -> SearchOutput {
@@ -77,7 +75,7 @@ impl Document for ToolInfo {
 /// [`load_servers`]: crate::mcp::load_servers
 #[cfg(feature = "eval")]
 pub mod eval {
-    pub use registry_search::eval::{
+    pub use toolreg_search::eval::{
         Bm25Baseline, EvalError, EvalQuery, Interval, Metrics, QueryScores, TUNING_SET,
         baseline_scores, bootstrap, engine_scores, evaluate, evaluate_engine,
     };
@@ -86,7 +84,7 @@ pub mod eval {
     use crate::tool_info::ToolInfo;
 
     /// A loaded evaluation set.
-    pub type EvalSet = registry_search::eval::EvalSet<ToolInfo>;
+    pub type EvalSet = toolreg_search::eval::EvalSet<ToolInfo>;
 
     /// Parses a set (`tools.jsonl`, `queries.jsonl`); `set_name` is the server of tools whose
     /// line names none. A tool the loader refuses is the set's error.

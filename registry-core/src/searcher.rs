@@ -2,7 +2,7 @@
 //! [`SearchOutput`] it answers with. The engines that implement it live in
 //! [`search`](crate::search).
 
-pub use registry_search::{DEFAULT_MAX_RESULTS, SearchOutput};
+pub use toolreg_search::{DEFAULT_MAX_RESULTS, SearchOutput};
 
 /// Answers ToolSearch queries over the current pool; tools reach it through
 /// [`ToolContext::searcher`](crate::ToolContext::searcher).

@@ -8,7 +8,7 @@
 //! profile's business, at the edge.
 //!
 //! ```
-//! use registry_core::Switches;
+//! use toolreg::Switches;
 //!
 //! let mut switches = Switches::new();
 //! switches.set("beta_tools", true);

@@ -21,8 +21,8 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// The body of a tool: what happens when the model calls it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is a `#[tool]` without a body",
-    label = "`{Self}` does not implement `registry_core::Tool`",
-    note = "add `impl registry_core::Tool for {Self} {{ type Output = String; async fn call(self, ctx: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {{ ... }} }}`"
+    label = "`{Self}` does not implement `toolreg::Tool`",
+    note = "add `impl toolreg::Tool for {Self} {{ type Output = String; async fn call(self, ctx: &toolreg::ToolContext<'_>) -> Result<String, toolreg::ToolError> {{ ... }} }}`"
 )]
 pub trait Tool: DeserializeOwned + Send + Sync + 'static {
     /// What a successful call returns.
@@ -119,7 +119,7 @@ impl ToolOutput {
 ///
 /// ```
 /// # mod demo {
-/// use registry_core::{InputSchema, Structured, Tool, ToolContext, ToolError, tool};
+/// use toolreg::{InputSchema, Structured, Tool, ToolContext, ToolError, tool};
 /// use serde::{Deserialize, Serialize};
 ///
 /// /// A forecast.
@@ -144,7 +144,7 @@ impl ToolOutput {
 ///     }
 /// }
 /// # }
-/// use registry_core::ToolSpec;
+/// use toolreg::ToolSpec;
 /// assert_eq!(
 ///     demo::ForecastTool::DESCRIPTOR.output_schema,
 ///     Some(r#"{"type":"object","properties":{"celsius":{"description":"Degrees Celsius.","type":"integer","minimum":-128,"maximum":127}},"required":["celsius"]}"#)

@@ -3,17 +3,17 @@
 
 use std::sync::Arc;
 
-use registry_core::cache::SchemaCache;
-use registry_core::mcp::load_server;
-use registry_core::permissions::{Behavior, PermissionMode, RuleSource};
-use registry_core::render::{RenderOptions, render_anthropic};
-use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{
+use serde::Deserialize;
+use serde_json::json;
+use toolreg::cache::SchemaCache;
+use toolreg::mcp::load_server;
+use toolreg::permissions::{Behavior, PermissionMode, RuleSource};
+use toolreg::render::{RenderOptions, render_anthropic};
+use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{
     Catalog, Dispatcher, Env, Gates, PermissionContext, Profile, Tool, ToolContext, ToolError,
     ToolInfo, ToolUse, assemble_tool_pool, builtins, merge_and_filter_tools, tool,
 };
-use serde::Deserialize;
-use serde_json::json;
 
 /// Looks up an order by its number.
 #[tool(defer, read_only, search_hint = "find an order by its number")]

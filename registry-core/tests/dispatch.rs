@@ -3,20 +3,18 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use registry_core::dispatch::{
+use serde::Deserialize;
+use serde_json::{Value, json};
+use toolreg::dispatch::{
     Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,
 };
-use registry_core::mcp::load_server;
-use registry_core::permissions::{
-    Behavior, PermissionContext, PermissionMode, Refusal, RuleSource,
-};
-use registry_core::pool::ToolInfo;
-use registry_core::{
+use toolreg::mcp::load_server;
+use toolreg::permissions::{Behavior, PermissionContext, PermissionMode, Refusal, RuleSource};
+use toolreg::pool::ToolInfo;
+use toolreg::{
     BoxFuture, Env, PermissionDecision, Subject, Tool, ToolContext, ToolError, ToolOutput,
     ToolSpec, tool,
 };
-use serde::Deserialize;
-use serde_json::{Value, json};
 
 /// Echoes its text.
 #[tool(search_hint = "repeat text back unchanged")]
@@ -74,9 +72,9 @@ impl Tool for Lazy {
 #[derive(Deserialize)]
 struct Age(#[allow(dead_code)] u32);
 
-impl registry_core::InputSchema for Age {
-    const SCHEMA: registry_core::schema::Schema =
-        registry_core::schema::Schema::Leaf(r#""type":"integer","minimum":0,"maximum":150"#);
+impl toolreg::InputSchema for Age {
+    const SCHEMA: toolreg::schema::Schema =
+        toolreg::schema::Schema::Leaf(r#""type":"integer","minimum":0,"maximum":150"#);
 }
 
 static PEOPLE: AtomicUsize = AtomicUsize::new(0);

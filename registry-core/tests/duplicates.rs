@@ -1,7 +1,7 @@
 //! Two built-ins claiming one name are an error at snapshot time that names both definitions.
 
-use registry_core::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 /// The first.
 #[tool(name = "Same")]
@@ -29,7 +29,7 @@ impl Tool for Second {
 
 #[test]
 fn a_name_shared_with_an_alias_is_an_error_naming_both_definitions() {
-    let clash = registry_core::builtins().unwrap_err();
+    let clash = toolreg::builtins().unwrap_err();
     assert_eq!(clash.name, "Same");
     let message = clash.to_string();
     assert!(message.contains("duplicates::First"), "{message}");

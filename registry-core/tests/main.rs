@@ -1,6 +1,6 @@
-//! The integration tests of `registry-core`, in one binary: each file under `tests/` is a module of it,
+//! The integration tests of `toolreg`, in one binary: each file under `tests/` is a module of it,
 //! so a test run links once instead of once per file. One file's tests:
-//! `cargo test -p registry-core --test core <file>::`.
+//! `cargo test -p toolreg --test core <file>::`.
 //!
 //! `duplicates.rs` links alone: two tools of one name make the whole binary's registry an error.
 

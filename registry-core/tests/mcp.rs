@@ -2,11 +2,11 @@
 
 use std::collections::HashSet;
 
-use registry_core::mcp::{
+use serde_json::json;
+use toolreg::mcp::{
     MAX_DESCRIPTION_CHARS, McpProblem, TRUNCATION_MARKER, load_server, load_servers,
     normalize_name_for_mcp,
 };
-use serde_json::json;
 
 #[test]
 fn names_are_normalized_outside_allowed_characters() {
@@ -122,10 +122,7 @@ fn annotations_and_title_are_kept_as_the_server_sent_them() {
     );
     assert_eq!(mcp(1).annotations.destructive, Some(true));
     assert_eq!(mcp(2).title, None);
-    assert_eq!(
-        mcp(2).annotations,
-        registry_core::mcp::McpAnnotations::default()
-    );
+    assert_eq!(mcp(2).annotations, toolreg::mcp::McpAnnotations::default());
 }
 
 #[test]

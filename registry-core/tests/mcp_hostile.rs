@@ -3,10 +3,10 @@
 
 use std::collections::HashSet;
 
-use registry_core::mcp::{
+use serde_json::{Value, json};
+use toolreg::mcp::{
     MAX_DESCRIPTION_CHARS, McpLimits, McpProblem, load_server, load_servers, load_servers_with,
 };
-use serde_json::{Value, json};
 
 fn api_valid(name: &str) -> bool {
     (1..=64).contains(&name.len())

@@ -2,16 +2,16 @@
 
 use std::sync::Arc;
 
-use registry_core::claude_code::{ClaudeCode, feature, switch};
-use registry_core::defer::{
+use serde_json::json;
+use toolreg::claude_code::{ClaudeCode, feature, switch};
+use toolreg::defer::{
     RequestModel, TokenCounter, ToolSearchMode, deferral, is_tool_search_enabled,
     is_tool_search_enabled_optimistic, tool_search_mode, tool_search_needed,
 };
-use registry_core::env::{Env, Features, Provider, ToolSearchSettings};
-use registry_core::mcp::load_server;
-use registry_core::pool::ToolInfo;
-use registry_core::{Flags, Switches};
-use serde_json::json;
+use toolreg::env::{Env, Features, Provider, ToolSearchSettings};
+use toolreg::mcp::load_server;
+use toolreg::pool::ToolInfo;
+use toolreg::{Flags, Switches};
 
 fn mode(value: Option<&str>) -> ToolSearchMode {
     tool_search_mode(&ToolSearchSettings {

@@ -2,13 +2,13 @@
 
 use std::sync::Arc;
 
-use registry_core::mcp::load_server;
-use registry_core::{
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use toolreg::mcp::load_server;
+use toolreg::{
     Dispatcher, Env, InputSchema, Structured, Tool, ToolContext, ToolError, ToolInfo, ToolOutput,
     ToolSpec, ToolUse, tool,
 };
-use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 /// One day's weather.
 #[derive(Debug, Serialize, InputSchema)]
@@ -67,7 +67,7 @@ fn output_schema_is_built_at_compile_time_from_the_output_type() {
 }
 
 fn dispatcher() -> Dispatcher {
-    let rules = registry_core::PermissionContext::new();
+    let rules = toolreg::PermissionContext::new();
     let env = Env::default();
     let pool: Vec<Arc<ToolInfo>> = [
         &<DayTool as ToolSpec>::DESCRIPTOR,

@@ -3,12 +3,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use registry_core::mcp::load_server;
-use registry_core::permissions::{
+use serde_json::json;
+use toolreg::mcp::load_server;
+use toolreg::permissions::{
     Behavior, PermissionContext, Refusal, RuleSource, RuleValue, Subject, Verdict, content_matches,
 };
-use registry_core::pool::ToolInfo;
-use serde_json::json;
+use toolreg::pool::ToolInfo;
 
 fn rule(text: &str) -> RuleValue {
     RuleValue::parse(text)
@@ -74,14 +74,14 @@ fn malformed_rule_is_taken_whole_as_a_tool_name() {
 
 #[test]
 fn legacy_names_map_to_current_ones_under_the_design_profile() {
-    let mut ctx = registry_core::claude_code::permissions();
+    let mut ctx = toolreg::claude_code::permissions();
     for text in ["Task", "KillShell", "AgentOutputTool(x)"] {
         ctx.add(Behavior::Deny, RuleSource::User, text);
     }
     // Set after a rule was added, the table renames it too.
     let mut late =
         PermissionContext::new().with(Behavior::Deny, RuleSource::User, "BashOutputTool");
-    late.set_legacy_names(registry_core::claude_code::names::LEGACY);
+    late.set_legacy_names(toolreg::claude_code::names::LEGACY);
     let tools: Vec<String> = ctx
         .rules()
         .chain(late.rules())

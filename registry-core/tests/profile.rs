@@ -2,11 +2,9 @@
 
 use std::sync::Arc;
 
-use registry_core::claude_code::{self, feature, switch};
-use registry_core::defer::deferral;
-use registry_core::{
-    AgentKind, Env, Flags, ToolInfo, filter_tools_for_agent, merge_and_filter_tools,
-};
+use toolreg::claude_code::{self, feature, switch};
+use toolreg::defer::deferral;
+use toolreg::{AgentKind, Env, Flags, ToolInfo, filter_tools_for_agent, merge_and_filter_tools};
 
 /// Tools a user might name like the design's built-ins.
 fn user_tools() -> Vec<Arc<ToolInfo>> {

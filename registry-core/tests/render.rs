@@ -3,18 +3,18 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use registry_core::Flags;
-use registry_core::cache::{CacheSettings, SchemaCache};
-use registry_core::env::{Env, Provider};
-use registry_core::mcp::load_server;
-use registry_core::pool::ToolInfo;
-use registry_core::profile::Betas;
-use registry_core::render::{
+use serde_json::{Value, json};
+use toolreg::Flags;
+use toolreg::cache::{CacheSettings, SchemaCache};
+use toolreg::env::{Env, Provider};
+use toolreg::mcp::load_server;
+use toolreg::pool::ToolInfo;
+use toolreg::profile::Betas;
+use toolreg::render::{
     CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions, REFS_REMOVED_DISABLED,
     REFS_REMOVED_GONE, RenderOptions, discovered_tools, render_anthropic, render_openai,
     rewrite_tool_references,
 };
-use serde_json::{Value, json};
 
 fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
     let mut tool = ToolInfo::new(name, format!("{name} does things"));

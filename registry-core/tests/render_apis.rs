@@ -3,18 +3,18 @@
 
 use std::sync::Arc;
 
-use registry_core::cache::SchemaCache;
-use registry_core::claude_code::ClaudeCode;
-use registry_core::env::{Env, Provider};
-use registry_core::mcp::load_server;
-use registry_core::pool::ToolInfo;
-use registry_core::profile::Betas;
-use registry_core::render::{
+use serde_json::{Value, json};
+use toolreg::cache::SchemaCache;
+use toolreg::claude_code::ClaudeCode;
+use toolreg::env::{Env, Provider};
+use toolreg::mcp::load_server;
+use toolreg::pool::ToolInfo;
+use toolreg::profile::Betas;
+use toolreg::render::{
     CHAT_COMPLETIONS_MAX_TOOLS, DeferStrategy, MAX_DEFERRED_TOOLS, OpenAiFormat, OpenAiOptions,
     OpenAiToolSearch, RenderError, RenderOptions, ServerSearch, chat_tool_search_text,
     render_anthropic, render_openai, responses_tool_search_output,
 };
-use serde_json::{Value, json};
 
 fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
     let mut tool = ToolInfo::new(name, format!("{name} does things"));
@@ -332,9 +332,9 @@ fn chat_tool_search_text_names_the_loaded_tools() {
 
 #[test]
 fn a_tool_result_goes_back_to_openai_as_each_api_takes_it() {
-    use registry_core::ToolOutput;
-    use registry_core::dispatch::ToolResult;
-    use registry_core::render::openai_tool_result;
+    use toolreg::ToolOutput;
+    use toolreg::dispatch::ToolResult;
+    use toolreg::render::openai_tool_result;
     let pool = pool_with(1);
     let result = |content| ToolResult {
         tool_use_id: "call_9".into(),

@@ -6,14 +6,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use registry_core::catalog::Catalog;
-use registry_core::mcp::load_server;
-use registry_core::permissions::{
+use serde_json::json;
+use toolreg::catalog::Catalog;
+use toolreg::mcp::load_server;
+use toolreg::permissions::{
     Behavior, OutsideWrites, PermissionContext, PermissionMode, Refusal, RuleSource, RuleTarget,
     Subject, Verdict,
 };
-use registry_core::{Env, ToolInfo, assemble_tool_pool};
-use serde_json::json;
+use toolreg::{Env, ToolInfo, assemble_tool_pool};
 
 fn names(pool: &[Arc<ToolInfo>]) -> Vec<&str> {
     pool.iter().map(|tool| tool.name.as_str()).collect()

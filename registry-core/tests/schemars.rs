@@ -3,16 +3,16 @@
 
 use std::sync::Arc;
 
-use registry_core::dispatch::{Dispatcher, ToolResult, ToolUse};
-use registry_core::permissions::PermissionContext;
-use registry_core::pool::ToolInfo;
-use registry_core::schema::{Mode, RECURSION_DEPTH, to_json};
-use registry_core::{
-    Env, InputSchema, Tool, ToolContext, ToolError, ToolOutput, ToolSpec, impl_json_schema, tool,
-};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::dispatch::{Dispatcher, ToolResult, ToolUse};
+use toolreg::permissions::PermissionContext;
+use toolreg::pool::ToolInfo;
+use toolreg::schema::{Mode, RECURSION_DEPTH, to_json};
+use toolreg::{
+    Env, InputSchema, Tool, ToolContext, ToolError, ToolOutput, ToolSpec, impl_json_schema, tool,
+};
 
 /// Who to look for: a tagged union, as rmcp and rig users write them.
 #[derive(Deserialize, JsonSchema)]

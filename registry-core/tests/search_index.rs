@@ -5,12 +5,10 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use registry_core::pool::ToolInfo;
-use registry_core::search::ranked::Weights;
-use registry_core::search::text::js_trim;
-use registry_core::search::{
-    SEED_BLEND_TERMS, SearchEngine, Strategy as SearchStrategy, query, seed,
-};
+use toolreg::pool::ToolInfo;
+use toolreg::search::ranked::Weights;
+use toolreg::search::text::js_trim;
+use toolreg::search::{SEED_BLEND_TERMS, SearchEngine, Strategy as SearchStrategy, query, seed};
 
 const WORDS: &[&str] = &[
     "read", "file", "files", "search", "slack", "send", "message", "git", "status", "log", "note",

@@ -8,9 +8,9 @@
 
 use std::path::PathBuf;
 
-use registry_core::search::eval::bootstrap::paired;
-use registry_core::search::eval::{self, EvalSet, TUNING_SET, baseline_scores, engine_scores};
-use registry_core::search::{SearchEngine, Strategy};
+use toolreg::search::eval::bootstrap::paired;
+use toolreg::search::eval::{self, EvalSet, TUNING_SET, baseline_scores, engine_scores};
+use toolreg::search::{SearchEngine, Strategy};
 
 /// The least gain in recall@5 over BM25 the held-out requests must show (the lower end of its
 /// interval). Measured on every query: +0.073 on sealtools_test, +0.073 on metatool_single.
@@ -99,7 +99,7 @@ mod semantic {
     use std::path::PathBuf;
     use std::sync::{Arc, OnceLock};
 
-    use registry_core::search::semantic::{Embedder, SentenceEncoder};
+    use toolreg::search::semantic::{Embedder, SentenceEncoder};
 
     use super::*;
 

@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use registry_core::mcp::load_servers;
-use registry_core::pool::ToolInfo;
-use registry_core::search::ranked::{RankedIndex, Weights};
-use registry_core::search::{SearchEngine, Strategy};
 use serde_json::{Value, json};
+use toolreg::mcp::load_servers;
+use toolreg::pool::ToolInfo;
+use toolreg::search::ranked::{RankedIndex, Weights};
+use toolreg::search::{SearchEngine, Strategy};
 
 /// MCP tools of `servers`: (server, [(tool, description)]).
 fn pool(servers: &[(&str, &[(&str, &str)])]) -> Vec<Arc<ToolInfo>> {

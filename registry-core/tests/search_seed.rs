@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use registry_core::pool::ToolInfo;
-use registry_core::search::query::parse_terms;
-use registry_core::search::seed::{ToolText, search};
-use registry_core::search::text::NameParts;
 use serde_json::json;
+use toolreg::pool::ToolInfo;
+use toolreg::search::query::parse_terms;
+use toolreg::search::seed::{ToolText, search};
+use toolreg::search::text::NameParts;
 
 fn tool(name: &str, description: &str, hint: Option<&str>) -> Arc<ToolInfo> {
     let mut tool = ToolInfo::new(name, description);
@@ -14,7 +14,7 @@ fn tool(name: &str, description: &str, hint: Option<&str>) -> Arc<ToolInfo> {
     Arc::new(tool)
 }
 
-fn names(output: &registry_core::search::SearchOutput) -> Vec<&str> {
+fn names(output: &toolreg::search::SearchOutput) -> Vec<&str> {
     output.matches.iter().map(String::as_str).collect()
 }
 

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use registry_core::ToolInfo;
-use registry_core::mcp::load_servers;
-use registry_core::search::{SearchEngine, Strategy};
 use serde_json::Value;
+use toolreg::ToolInfo;
+use toolreg::mcp::load_servers;
+use toolreg::search::{SearchEngine, Strategy};
 
 const SERVERS: [&str; 11] = [
     "desktop-commander",

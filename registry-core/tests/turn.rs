@@ -4,13 +4,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use registry_core::dispatch::{DispatchError, Dispatcher, ToolUse};
-use registry_core::{
+use serde::Deserialize;
+use serde_json::{Value, json};
+use toolreg::dispatch::{DispatchError, Dispatcher, ToolUse};
+use toolreg::{
     CallTiming, CancellationToken, Env, PermissionContext, Progress, State, Tool, ToolContext,
     ToolError, ToolInfo, ToolSpec, TurnOptions, tool,
 };
-use serde::Deserialize;
-use serde_json::{Value, json};
 
 /// Waits, then answers; safe to run beside others.
 #[tool(
@@ -278,7 +278,7 @@ async fn a_running_tool_sees_the_cancellation() {
     // the signal gives its own answer.
     assert_eq!(
         turn.results[0].content,
-        registry_core::ToolOutput::Text("saw the cancellation".into())
+        toolreg::ToolOutput::Text("saw the cancellation".into())
     );
 }
 
@@ -350,11 +350,7 @@ async fn destructive_tool_asks_and_without_an_approver_is_refused() {
         "{result:?}"
     );
     let env = Env::default();
-    rules.add(
-        registry_core::Behavior::Allow,
-        registry_core::RuleSource::User,
-        "Wipe",
-    );
+    rules.add(toolreg::Behavior::Allow, toolreg::RuleSource::User, "Wipe");
     let allowed = Dispatcher::new(env, rules.clone(), pool(), ".");
     let result = allowed
         .dispatch(&ToolUse::new("w", "Wipe", json!({})))
@@ -368,7 +364,7 @@ fn in_a_send_handler<'a>(
     dispatcher: &'a Dispatcher,
     calls: &'a [ToolUse],
     options: &'a TurnOptions,
-) -> registry_core::BoxFuture<'a, registry_core::Turn> {
+) -> toolreg::BoxFuture<'a, toolreg::Turn> {
     Box::pin(dispatcher.run_turn(calls, options))
 }
 

@@ -1,7 +1,7 @@
 //! Code generation: schema trees, the descriptor, the registration.
 //!
 //! Everything generated sits inside `const _: () = { ... };`, uses absolute paths through
-//! `::registry_core::__private`, and is spanned on the user's own tokens where a trait bound can
+//! `::toolreg::__private`, and is spanned on the user's own tokens where a trait bound can
 //! fail, so the compiler points at the field or struct at fault.
 
 use proc_macro2::{Ident, TokenStream};
@@ -31,8 +31,8 @@ pub fn derive_schema(item: &Item<'_>) -> TokenStream {
             #items
 
             #[automatically_derived]
-            impl ::registry_core::InputSchema for #ident {
-                const SCHEMA: ::registry_core::__private::Schema = #expr;
+            impl ::toolreg::InputSchema for #ident {
+                const SCHEMA: ::toolreg::__private::Schema = #expr;
             }
         };
     }
@@ -93,9 +93,9 @@ pub fn tool(
                 let ty = field.ty;
                 message_check(
                     ty.span(),
-                    quote!(::registry_core::__private::strict_message(
+                    quote!(::toolreg::__private::strict_message(
                         #name,
-                        ::registry_core::__private::field_refusal(&#object.fields[#index]),
+                        ::toolreg::__private::field_refusal(&#object.fields[#index]),
                     )),
                 )
             })
@@ -117,27 +117,27 @@ pub fn tool(
     let enabled = function_ref(&attrs.enabled, quote!(bool));
     let prompt = function_ref(&attrs.prompt, quote!(::std::string::String));
     let type_name = ident.to_string();
-    let parse = quote_spanned!(ident.span()=> ::registry_core::__private::parse_input::<#ident>);
+    let parse = quote_spanned!(ident.span()=> ::toolreg::__private::parse_input::<#ident>);
     let root_const = format_ident!("__TOOLREG_ROOT");
     let (output_consts, output_schema) = match attrs.output.get() {
         Some(ty) => (
             quote_spanned! {ty.span()=>
-                const __TOOLREG_OUT: ::registry_core::__private::Schema =
-                    <#ty as ::registry_core::InputSchema>::SCHEMA;
-                const __TOOLREG_OUT_LEN: usize = ::registry_core::__private::rendered_len(
+                const __TOOLREG_OUT: ::toolreg::__private::Schema =
+                    <#ty as ::toolreg::InputSchema>::SCHEMA;
+                const __TOOLREG_OUT_LEN: usize = ::toolreg::__private::rendered_len(
                     &__TOOLREG_OUT,
-                    ::registry_core::__private::Mode::Standard,
+                    ::toolreg::__private::Mode::Standard,
                 );
                 const __TOOLREG_OUT_BYTES: [u8; __TOOLREG_OUT_LEN] =
-                    ::registry_core::__private::render::<__TOOLREG_OUT_LEN>(
+                    ::toolreg::__private::render::<__TOOLREG_OUT_LEN>(
                         &__TOOLREG_OUT,
-                        ::registry_core::__private::Mode::Standard,
+                        ::toolreg::__private::Mode::Standard,
                     );
-                const _: () = ::registry_core::__private::assert_output::<#ident, #ty>();
+                const _: () = ::toolreg::__private::assert_output::<#ident, #ty>();
             },
-            quote!(::core::option::Option::Some(
-                ::registry_core::__private::as_str(&__TOOLREG_OUT_BYTES)
-            )),
+            quote!(::core::option::Option::Some(::toolreg::__private::as_str(
+                &__TOOLREG_OUT_BYTES
+            ))),
         ),
         None => (quote!(), quote!(::core::option::Option::None)),
     };
@@ -149,9 +149,9 @@ pub fn tool(
                     static TEXT: ::std::sync::OnceLock<&'static str> = ::std::sync::OnceLock::new();
                     TEXT.get_or_init(|| {
                         ::std::boxed::Box::leak(
-                            ::registry_core::__private::to_json(
+                            ::toolreg::__private::to_json(
                                 &#root_const,
-                                ::registry_core::__private::Mode::Standard,
+                                ::toolreg::__private::Mode::Standard,
                             )
                             .into_boxed_str(),
                         )
@@ -159,14 +159,14 @@ pub fn tool(
                 }
             },
             quote! {
-                if ::registry_core::__private::has_generated(&#root_const) {
+                if ::toolreg::__private::has_generated(&#root_const) {
                     ""
                 } else {
-                    ::registry_core::__private::as_str(&__TOOLREG_BYTES)
+                    ::toolreg::__private::as_str(&__TOOLREG_BYTES)
                 }
             },
             quote! {
-                if ::registry_core::__private::has_generated(&#root_const) {
+                if ::toolreg::__private::has_generated(&#root_const) {
                     ::core::option::Option::Some(__toolreg_generated_schema)
                 } else {
                     ::core::option::Option::None
@@ -176,7 +176,7 @@ pub fn tool(
     } else {
         (
             quote!(),
-            quote!(::registry_core::__private::as_str(&__TOOLREG_BYTES)),
+            quote!(::toolreg::__private::as_str(&__TOOLREG_BYTES)),
             quote!(::core::option::Option::None),
         )
     };
@@ -188,36 +188,36 @@ pub fn tool(
         const _: () = {
             #fallback
             #tree_items
-            const #root_const: ::registry_core::__private::Schema = #root;
-            const __TOOLREG_LEN: usize = ::registry_core::__private::rendered_len(
+            const #root_const: ::toolreg::__private::Schema = #root;
+            const __TOOLREG_LEN: usize = ::toolreg::__private::rendered_len(
                 &#root_const,
-                ::registry_core::__private::Mode::Standard,
+                ::toolreg::__private::Mode::Standard,
             );
-            const __TOOLREG_BYTES: [u8; __TOOLREG_LEN] = ::registry_core::__private::render::<__TOOLREG_LEN>(
+            const __TOOLREG_BYTES: [u8; __TOOLREG_LEN] = ::toolreg::__private::render::<__TOOLREG_LEN>(
                 &#root_const,
-                ::registry_core::__private::Mode::Standard,
+                ::toolreg::__private::Mode::Standard,
             );
-            const __TOOLREG_STRICT_LEN: usize = ::registry_core::__private::rendered_len(
+            const __TOOLREG_STRICT_LEN: usize = ::toolreg::__private::rendered_len(
                 &#root_const,
-                ::registry_core::__private::Mode::Strict,
+                ::toolreg::__private::Mode::Strict,
             );
-            const __TOOLREG_STRICT_BYTES: [u8; __TOOLREG_STRICT_LEN] = ::registry_core::__private::render::<__TOOLREG_STRICT_LEN>(
+            const __TOOLREG_STRICT_BYTES: [u8; __TOOLREG_STRICT_LEN] = ::toolreg::__private::render::<__TOOLREG_STRICT_LEN>(
                 &#root_const,
-                ::registry_core::__private::Mode::Strict,
+                ::toolreg::__private::Mode::Strict,
             );
             #output_consts
             #strict_check
             #generated_fn
 
             #[automatically_derived]
-            impl ::registry_core::ToolSpec for #ident {
-                const DESCRIPTOR: ::registry_core::ToolDescriptor = ::registry_core::ToolDescriptor {
+            impl ::toolreg::ToolSpec for #ident {
+                const DESCRIPTOR: ::toolreg::ToolDescriptor = ::toolreg::ToolDescriptor {
                     name: #name,
                     aliases: &[#(#aliases),*],
                     description: #description,
                     prompt: #prompt,
                     search_hint: #search_hint,
-                    flags: ::registry_core::Flags {
+                    flags: ::toolreg::Flags {
                         defer: #defer,
                         always_load: #always_load,
                         read_only: #read_only,
@@ -228,8 +228,8 @@ pub fn tool(
                     max_result_size_chars: #max_result,
                     input_schema: #input_schema,
                     generated_input_schema: #generated_schema,
-                    strict_input_schema: if ::registry_core::__private::strict_capable(&#root_const) {
-                        ::registry_core::__private::as_str(&__TOOLREG_STRICT_BYTES)
+                    strict_input_schema: if ::toolreg::__private::strict_capable(&#root_const) {
+                        ::toolreg::__private::as_str(&__TOOLREG_STRICT_BYTES)
                     } else {
                         ""
                     },
@@ -237,7 +237,7 @@ pub fn tool(
                     feature: #feature,
                     enabled: #enabled,
                     parse: #parse,
-                    source: ::registry_core::Source {
+                    source: ::toolreg::Source {
                         type_path: ::core::concat!(::core::module_path!(), "::", #type_name),
                         file: ::core::file!(),
                         line: ::core::line!(),
@@ -245,9 +245,9 @@ pub fn tool(
                 };
             }
 
-            ::registry_core::__private::inventory::submit! {
-                ::registry_core::__private::Registration(
-                    &<#ident as ::registry_core::ToolSpec>::DESCRIPTOR
+            ::toolreg::__private::inventory::submit! {
+                ::toolreg::__private::Registration(
+                    &<#ident as ::toolreg::ToolSpec>::DESCRIPTOR
                 )
             }
         };
@@ -268,11 +268,10 @@ fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
     let written = quote!(#path).to_string().replace(' ', "");
     let output_text = if key == "enabled" { "bool" } else { "String" };
     let message = format!("`{key} = {written}` is not a function the registry can call");
-    let label = format!(
-        "expected `fn() -> {output_text}` or `fn(&registry_core::Switches) -> {output_text}`"
-    );
+    let label =
+        format!("expected `fn() -> {output_text}` or `fn(&toolreg::Switches) -> {output_text}`");
     let note = format!(
-        "`{key}` takes a function with no parameters or one `&registry_core::Switches` parameter, returning `{output_text}`"
+        "`{key}` takes a function with no parameters or one `&toolreg::Switches` parameter, returning `{output_text}`"
     );
     let escape = |text: String| text.replace('{', "{{").replace('}', "}}");
     let (message, label, note) = (escape(message), escape(label), escape(note));
@@ -286,17 +285,17 @@ fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
         mod #module {
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
             pub trait #trait_name<Marker> {
-                fn eval(&self, switches: &::registry_core::Switches) -> #output;
+                fn eval(&self, switches: &::toolreg::Switches) -> #output;
             }
             impl<F: ::core::ops::Fn() -> #output> #trait_name<()> for F {
-                fn eval(&self, _: &::registry_core::Switches) -> #output {
+                fn eval(&self, _: &::toolreg::Switches) -> #output {
                     self()
                 }
             }
-            impl<F: ::core::ops::Fn(&::registry_core::Switches) -> #output>
-                #trait_name<(::registry_core::Switches,)> for F
+            impl<F: ::core::ops::Fn(&::toolreg::Switches) -> #output>
+                #trait_name<(::toolreg::Switches,)> for F
             {
-                fn eval(&self, switches: &::registry_core::Switches) -> #output {
+                fn eval(&self, switches: &::toolreg::Switches) -> #output {
                     self(switches)
                 }
             }
@@ -311,7 +310,7 @@ fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
     quote! {
         ::core::option::Option::Some({
             #items
-            |switches: &::registry_core::Switches| #call
+            |switches: &::toolreg::Switches| #call
         })
     }
 }

@@ -27,14 +27,14 @@ pub fn tool(
         quote! {
             #cfg
             #[automatically_derived]
-            impl #impl_generics ::registry_core::ToolSpec for #ident #type_generics #where_clause {
-                const DESCRIPTOR: ::registry_core::ToolDescriptor = ::registry_core::ToolDescriptor {
+            impl #impl_generics ::toolreg::ToolSpec for #ident #type_generics #where_clause {
+                const DESCRIPTOR: ::toolreg::ToolDescriptor = ::toolreg::ToolDescriptor {
                     name: #name,
                     aliases: &[],
                     description: "",
                     prompt: ::core::option::Option::None,
                     search_hint: ::core::option::Option::None,
-                    flags: ::registry_core::Flags::NONE,
+                    flags: ::toolreg::Flags::NONE,
                     max_result_size_chars: ::core::option::Option::None,
                     input_schema: "{}",
                     generated_input_schema: ::core::option::Option::None,
@@ -43,7 +43,7 @@ pub fn tool(
                     feature: ::core::option::Option::None,
                     enabled: ::core::option::Option::None,
                     parse: |_| ::core::unreachable!(),
-                    source: ::registry_core::Source {
+                    source: ::toolreg::Source {
                         type_path: ::core::concat!(::core::module_path!(), "::", #name),
                         file: ::core::file!(),
                         line: ::core::line!(),
@@ -68,9 +68,9 @@ pub fn derive_schema(input: &DeriveInput, errors: TokenStream) -> TokenStream {
         #errors
         const _: () = {
             #[automatically_derived]
-            impl #impl_generics ::registry_core::InputSchema for #ident #type_generics #where_clause {
-                const SCHEMA: ::registry_core::__private::Schema =
-                    ::registry_core::__private::Schema::Leaf("");
+            impl #impl_generics ::toolreg::InputSchema for #ident #type_generics #where_clause {
+                const SCHEMA: ::toolreg::__private::Schema =
+                    ::toolreg::__private::Schema::Leaf("");
             }
         };
     }

@@ -1,6 +1,6 @@
-//! The `#[tool]` attribute and `#[derive(InputSchema)]` for `registry-core`.
+//! The `#[tool]` attribute and `#[derive(InputSchema)]` for `toolreg`.
 //!
-//! Use them through `registry_core`, which re-exports both and everything the generated code
+//! Use them through `toolreg`, which re-exports both and everything the generated code
 //! needs. The stages live one to a file: `attr` parses, `ast` reads the item, `valid` checks the
 //! rules, `expand` generates, `fallback` re-emits the item when anything is wrong.
 
@@ -18,7 +18,7 @@ use syn::DeriveInput;
 use crate::attr::ToolAttrs;
 use crate::ctxt::Ctxt;
 
-/// Declares a built-in tool: the struct's fields are its input. See `registry_core` for the keys.
+/// Declares a built-in tool: the struct's fields are its input. See `toolreg` for the keys.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);

@@ -11,13 +11,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use registry_core::dispatch::{McpCall, McpCaller};
-use registry_core::{Dispatcher, Env, PermissionContext, ToolContext};
-use registry_mcp::{Gateway, GatewayMode, McpConfig, McpHub, ServerSpec, Timeouts, Transport};
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt as _};
 use serde_json::json;
+use toolreg::dispatch::{McpCall, McpCaller};
+use toolreg::{Dispatcher, Env, PermissionContext, ToolContext};
+use toolreg_mcp::{Gateway, GatewayMode, McpConfig, McpHub, ServerSpec, Timeouts, Transport};
 
 fn main() {
     divan::main();
@@ -139,8 +139,8 @@ fn time() -> Option<&'static Time> {
             let hub = McpHub::connect(&config, Timeouts::default()).await;
             let mut rules = PermissionContext::new();
             rules.add(
-                registry_core::Behavior::Allow,
-                registry_core::RuleSource::User,
+                toolreg::Behavior::Allow,
+                toolreg::RuleSource::User,
                 "mcp__time",
             );
             let dispatcher = Dispatcher::new(Env::default(), rules, hub.tools().tools, ".")
@@ -164,7 +164,7 @@ fn time() -> Option<&'static Time> {
 #[divan::bench(sample_count = 50)]
 fn call_upstream(bencher: divan::Bencher) {
     let Some(time) = time() else { return };
-    let switches = registry_core::Switches::default();
+    let switches = toolreg::Switches::default();
     let input = json!({"timezone": "UTC"});
     bencher.bench(|| {
         runtime().block_on(async {

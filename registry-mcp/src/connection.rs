@@ -6,10 +6,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use registry_core::dispatch::McpCall;
-use registry_core::printable::{Layout, printable};
-use registry_core::sandbox::contained;
-use registry_core::{ToolError, ToolOutput};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientCapabilities,
     ClientConfig, ClientRequest, Implementation, ListToolsRequest, PaginatedRequestParams,
@@ -24,6 +20,10 @@ use rmcp::{ClientHandler, Peer, RoleClient};
 use serde_json::{Value, json};
 use tokio::io::AsyncReadExt as _;
 use tokio::sync::{Notify, mpsc};
+use toolreg::dispatch::McpCall;
+use toolreg::printable::{Layout, printable};
+use toolreg::sandbox::contained;
+use toolreg::{ToolError, ToolOutput};
 
 use crate::config::{ServerSpec, Transport};
 use crate::content::call_result_to_output;
@@ -119,7 +119,7 @@ impl Connection {
             ));
         };
         // Contained: what the server starts (behind `sh -c`, npx or uvx, its helpers) dies
-        // with it, and it dies with this process (registry_core::sandbox::contained).
+        // with it, and it dies with this process (toolreg::sandbox::contained).
         let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
         let mut child = tokio::process::Command::from(contained(command.as_ref(), &args));
         // Killed when its session is dropped, also when no runtime is left to run rmcp's own
@@ -212,7 +212,7 @@ impl Connection {
     ///
     /// The pages are read as JSON, not as rmcp's typed tools: one malformed entry (a schema
     /// that is not an object, a missing name) would fail the whole typed list, while
-    /// [`load_servers`](registry_core::mcp::load_servers) skips and reports just that entry.
+    /// [`load_servers`](toolreg::mcp::load_servers) skips and reports just that entry.
     /// A server that repeats a cursor, or sends more than [`Limits::max_listed_tools`]
     /// entries, is cut off there; one that goes past another of the [`Limits`] fails.
     pub(crate) async fn list_tools(

@@ -11,7 +11,7 @@
 //!
 //! A result over [`Limits::max_result_chars`](crate::Limits) is cut by [`cap_result`] as
 //! dispatch cuts a built-in's output (text and JSON through
-//! [`registry_core::dispatch::cap_output`], ending in its marker); blocks are kept until the
+//! [`toolreg::dispatch::cap_output`], ending in its marker); blocks are kept until the
 //! budget is spent, the block at the cut ends in the same marker, and an image that does not
 //! fit is replaced by a text block saying it was dropped. An error message is cut the same way.
 //!
@@ -19,9 +19,9 @@
 //! `isError` with the error's text, JSON output is `structuredContent` with its text beside it,
 //! images are MCP `image` blocks.
 
-use registry_core::dispatch::cap_output;
-use registry_core::{ToolError, ToolOutput, ToolResult};
 use serde_json::{Value, json};
+use toolreg::dispatch::cap_output;
+use toolreg::{ToolError, ToolOutput, ToolResult};
 
 /// Maps a `tools/call` result (as JSON) to the tool's output.
 pub fn call_result_to_output(result: &Value) -> Result<ToolOutput, ToolError> {
@@ -269,7 +269,7 @@ mod tests {
         assert_eq!(call_result_to_output(&back).unwrap(), image, "a round trip");
         let refused = ToolResult::from_error(
             "t",
-            registry_core::DispatchError::NotInPool {
+            toolreg::DispatchError::NotInPool {
                 name: "Bash".into(),
             },
         );
@@ -284,11 +284,7 @@ mod tests {
         let cut = cap_result(long, 10).unwrap_err();
         assert_eq!(
             cut.message(),
-            format!(
-                "{}{}",
-                "e".repeat(10),
-                registry_core::dispatch::OUTPUT_TRUNCATED
-            )
+            format!("{}{}", "e".repeat(10), toolreg::dispatch::OUTPUT_TRUNCATED)
         );
         let short = cap_result(Err(ToolError::new("fine")), 10).unwrap_err();
         assert_eq!(short.message(), "fine");

@@ -20,8 +20,6 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{Dispatcher, Progress, ToolInfo, ToolUse, TurnOptions};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
@@ -29,6 +27,8 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
+use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{Dispatcher, Progress, ToolInfo, ToolUse, TurnOptions};
 
 use crate::content::tool_result_to_call_result;
 
@@ -166,7 +166,7 @@ impl Gateway {
                 tokio::spawn(async move {
                     let _ = peer.notify_progress(update).await;
                 });
-            }) as Arc<registry_core::ProgressSink>
+            }) as Arc<toolreg::ProgressSink>
         });
         let options = TurnOptions {
             cancel: ctx.ct.clone(),
@@ -189,7 +189,7 @@ impl Gateway {
         let max = arguments
             .get("max_results")
             .and_then(Value::as_u64)
-            .map_or(registry_core::search::DEFAULT_MAX_RESULTS, |n| {
+            .map_or(toolreg::search::DEFAULT_MAX_RESULTS, |n| {
                 n.clamp(1, 100) as usize
             });
         let output = self.inner.engine.search(query, max);

@@ -4,12 +4,12 @@
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use registry_core::BoxFuture;
-use registry_core::dispatch::{McpCall, McpCaller};
-use registry_core::mcp::{McpTools, load_servers};
-use registry_core::{ToolError, ToolOutput};
 use serde_json::Value;
 use tokio::sync::Notify;
+use toolreg::BoxFuture;
+use toolreg::dispatch::{McpCall, McpCaller};
+use toolreg::mcp::{McpTools, load_servers};
+use toolreg::{ToolError, ToolOutput};
 
 use crate::config::{McpConfig, ServerSpec};
 use crate::connection::Connection;

@@ -5,7 +5,7 @@
 //! * **client** (feature `client`): live MCP servers in a pool. List them in the common
 //!   `mcpServers` file, connect them with an [`McpHub`], assemble the pool from
 //!   [`McpHub::tools`], and give the hub to the dispatcher as its
-//!   [`McpCaller`](registry_core::dispatch::McpCaller).
+//!   [`McpCaller`](toolreg::dispatch::McpCaller).
 //! * **server** (feature `server`): a pool served to any MCP client by a [`Gateway`], with
 //!   deferred tools behind `search_tools` and `call_tool` (or listed with the registry's
 //!   deferral hints), every call going through the dispatcher's permission path; see
@@ -13,8 +13,8 @@
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! use registry_core::{Catalog, Dispatcher, Env, PermissionContext, assemble_tool_pool, builtins};
-//! use registry_mcp::{McpConfig, McpHub, Timeouts};
+//! use toolreg::{Catalog, Dispatcher, Env, PermissionContext, assemble_tool_pool, builtins};
+//! use toolreg_mcp::{McpConfig, McpHub, Timeouts};
 //!
 //! let config = McpConfig::parse(r#"{"mcpServers": {
 //!     "time": {"command": "mcp-server-time", "args": ["--local-timezone", "UTC"]}
@@ -39,7 +39,7 @@
 //!   `initialize` handshake (2025-11-25) for servers that do not know it. `tools/list` pages are
 //!   all followed, within the [`Limits`] (a listing past them fails the server, naming the
 //!   limit; see [`limits`]).
-//! * The tools become pool entries through [`registry_core::mcp::load_servers`], named in the
+//! * The tools become pool entries through [`toolreg::mcp::load_servers`], named in the
 //!   order of the configuration, so the live pool equals the pool of the same lists captured
 //!   to files.
 //! * `tools/list_changed` (the notification of 2025-11-25 sessions, or on 2026-07-28 the
@@ -53,7 +53,7 @@
 //!   turn's progress sink; results map to the tool's output as [`content`] describes, cut at
 //!   [`Limits::max_result_chars`].
 //! * What a server wrote (its stderr tail, its error messages) is printed with its control
-//!   characters escaped ([`registry_core::printable`]) wherever [`ServerError`] is shown.
+//!   characters escaped ([`toolreg::printable`]) wherever [`ServerError`] is shown.
 //!
 //! # What the gateway guarantees (server)
 //! Every request gets an answer, also one it cannot read: [`framing`] reads the client's

@@ -55,7 +55,7 @@ impl Default for Timeouts {
 }
 
 /// The most tool entries kept from one server's `tools/list` pages by default: one more than
-/// [`McpLimits::max_tools_per_server`](registry_core::mcp::McpLimits)'s default, so loading
+/// [`McpLimits::max_tools_per_server`](toolreg::mcp::McpLimits)'s default, so loading
 /// reports the excess.
 pub const MAX_LISTED_TOOLS: usize = 10_001;
 

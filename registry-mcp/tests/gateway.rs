@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use registry_core::mcp::load_server;
-use registry_core::{Dispatcher, Env, PermissionContext, ToolInfo};
-use registry_mcp::{Gateway, GatewayMode};
 use serde_json::{Value, json};
+use toolreg::mcp::load_server;
+use toolreg::{Dispatcher, Env, PermissionContext, ToolInfo};
+use toolreg_mcp::{Gateway, GatewayMode};
 
 fn pool() -> Vec<Arc<ToolInfo>> {
     let listed = json!([

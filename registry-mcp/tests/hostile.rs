@@ -7,13 +7,13 @@ use crate::peers;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use registry_core::dispatch::OUTPUT_TRUNCATED;
-use registry_core::{
+use serde_json::json;
+use toolreg::dispatch::OUTPUT_TRUNCATED;
+use toolreg::{
     Dispatcher, Env, PermissionContext, PermissionMode, Progress, ToolOutput, ToolResult, ToolUse,
     TurnOptions,
 };
-use registry_mcp::{McpConfig, McpHub, ServerError, ServerSpec, ServerState, Timeouts};
-use serde_json::json;
+use toolreg_mcp::{McpConfig, McpHub, ServerError, ServerSpec, ServerState, Timeouts};
 
 fn timeouts() -> Timeouts {
     Timeouts {

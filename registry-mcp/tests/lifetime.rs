@@ -6,7 +6,7 @@ use crate::peers;
 
 use std::time::Duration;
 
-use registry_mcp::{McpConfig, McpHub, ServerSpec, ServerState, Timeouts, Transport};
+use toolreg_mcp::{McpConfig, McpHub, ServerSpec, ServerState, Timeouts, Transport};
 
 /// The live processes (zombies left out) whose command line or environment holds `marker`.
 fn running(marker: &str) -> Vec<String> {

@@ -6,16 +6,16 @@ use crate::peers;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use registry_core::cache::SchemaCache;
-use registry_core::mcp::load_servers;
-use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
-use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{
+use serde_json::{Value, json};
+use toolreg::cache::SchemaCache;
+use toolreg::mcp::load_servers;
+use toolreg::render::{DeferStrategy, RenderOptions, render_anthropic};
+use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{
     Dispatcher, Env, PermissionContext, PermissionMode, Progress, ToolInfo, ToolOutput, ToolUse,
     TurnOptions,
 };
-use registry_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
-use serde_json::{Value, json};
+use toolreg_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
 
 /// Waits up to `secs` for `done`, looking every 50 ms; whether it came true.
 async fn eventually(secs: u64, done: impl Fn() -> bool) -> bool {
@@ -125,7 +125,7 @@ async fn hanging_crashing_and_lying_servers_fail_while_the_others_connect() {
             )),
             peers.python("crashes", "import sys; sys.stderr.write('boom: no config'); sys.exit(3)"),
             peers.python("lies", "import sys, time; print('this is not JSON-RPC'); sys.stdout.flush(); time.sleep(600)"),
-            registry_mcp::ServerSpec::stdio("missing", "/nonexistent/mcp-server", Vec::<String>::new()),
+            toolreg_mcp::ServerSpec::stdio("missing", "/nonexistent/mcp-server", Vec::<String>::new()),
             peers.time(),
         ],
     };
@@ -249,7 +249,7 @@ async fn cancelling_a_turn_cancels_the_call_on_the_server_and_progress_reaches_t
     );
     let dispatcher = dispatcher(&hub);
     let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
-    let cancel = registry_core::CancellationToken::new();
+    let cancel = toolreg::CancellationToken::new();
     let options = TurnOptions {
         cancel: cancel.clone(),
         progress: Some(Arc::new({
@@ -271,7 +271,7 @@ async fn cancelling_a_turn_cancels_the_call_on_the_server_and_progress_reaches_t
     assert!(
         matches!(
             turn.results[0].error,
-            Some(registry_core::DispatchError::Cancelled { .. })
+            Some(toolreg::DispatchError::Cancelled { .. })
         ),
         "{:?}",
         turn.results[0].error
@@ -447,7 +447,7 @@ async fn a_server_whose_session_ends_leaves_the_pool_and_reconnects() {
     let config = McpConfig {
         servers: vec![
             peers.changing(&marker),
-            registry_mcp::ServerSpec::stdio(
+            toolreg_mcp::ServerSpec::stdio(
                 "missing",
                 "/nonexistent/mcp-server",
                 Vec::<String>::new(),
@@ -547,10 +547,10 @@ async fn the_gateway_passes_progress_and_cancellation_through_to_the_upstream_se
         servers: vec![peers.changing(&marker)],
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
-    let gateway = registry_mcp::Gateway::new(
+    let gateway = toolreg_mcp::Gateway::new(
         dispatcher(&hub),
         |tool| tool.is_mcp(),
-        registry_mcp::GatewayMode::Direct,
+        toolreg_mcp::GatewayMode::Direct,
     );
     let (client_end, server_end) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
@@ -707,7 +707,7 @@ async fn a_server_that_repeats_its_cursor_is_listed_once_not_forever() {
         "loop",
         &json!([{"name": "only", "inputSchema": {"type": "object"}}]),
     );
-    if let registry_mcp::Transport::Stdio { args, .. } = &mut spec.transport {
+    if let toolreg_mcp::Transport::Stdio { args, .. } = &mut spec.transport {
         args.push("again".into());
     }
     let hub = McpHub::connect(

@@ -1,6 +1,6 @@
-//! The integration tests of `registry-mcp`, in one binary: each file under `tests/` is a module of it,
+//! The integration tests of `toolreg-mcp`, in one binary: each file under `tests/` is a module of it,
 //! so a test run links once instead of once per file. One file's tests:
-//! `cargo test -p registry-mcp --test mcp <file>::`.
+//! `cargo test -p toolreg-mcp --test mcp <file>::`.
 
 mod peers;
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 /// A tool as ToolSearch sees it. The engine holds documents behind [`Arc`] and reads them
 /// when it indexes; it never changes them.
 ///
-/// `registry-core` implements it for its pool entries; [`ToolDoc`] is a plain implementation for
+/// `toolreg` implements it for its pool entries; [`ToolDoc`] is a plain implementation for
 /// tool lists kept elsewhere.
 pub trait Document {
     /// The name the model calls the tool by: what a search returns.
@@ -53,7 +53,7 @@ pub trait Document {
 /// A plain [`Document`]: the fields, as given.
 ///
 /// ```
-/// use registry_search::ToolDoc;
+/// use toolreg_search::ToolDoc;
 ///
 /// let tool = ToolDoc::new("mcp__git__git_log", "Show the commit log").with_server("git");
 /// assert_eq!(tool.server.as_deref(), Some("git"));

@@ -33,7 +33,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use registry_search::{SearchEngine, Strategy, ToolDoc};
+//! use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 //!
 //! let pool = vec![
 //!     Arc::new(ToolDoc::new("mcp__git__git_log", "Show the commit log").with_server("git")),
@@ -56,7 +56,7 @@
 //! The engine owns its documents behind [`Arc`](std::sync::Arc)s; it does not borrow a pool:
 //!
 //! ```compile_fail
-//! use registry_search::{SearchEngine, Strategy, ToolDoc};
+//! use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 //!
 //! let pool = vec![ToolDoc::new("a", "b")];
 //! let engine = SearchEngine::new(pool, Strategy::Seed); // needs Vec<Arc<ToolDoc>>

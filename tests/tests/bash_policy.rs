@@ -10,10 +10,10 @@ use crate::common;
 use std::fs;
 use std::path::Path;
 
-use registry_core::dispatch::{DispatchError, Dispatcher, ToolResult, ToolUse};
-use registry_core::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
-use registry_core::{ToolOutput, assemble_tool_pool};
 use serde_json::{Value, json};
+use toolreg::dispatch::{DispatchError, Dispatcher, ToolResult, ToolUse};
+use toolreg::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
+use toolreg::{ToolOutput, assemble_tool_pool};
 
 fn dispatch(
     mode: PermissionMode,

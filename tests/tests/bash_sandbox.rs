@@ -9,11 +9,11 @@ use crate::common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use registry_core::dispatch::{Dispatcher, ToolResult, ToolUse};
-use registry_core::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
-use registry_core::sandbox::Sandboxing;
-use registry_core::{ToolOutput, assemble_tool_pool};
 use serde_json::json;
+use toolreg::dispatch::{Dispatcher, ToolResult, ToolUse};
+use toolreg::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
+use toolreg::sandbox::Sandboxing;
+use toolreg::{ToolOutput, assemble_tool_pool};
 
 fn sandboxing() -> Option<Sandboxing> {
     match Sandboxing::detect() {
@@ -170,7 +170,7 @@ fn unavailable_sandbox_makes_every_command_ask() {
     assert!(
         matches!(
             result.error,
-            Some(registry_core::dispatch::DispatchError::NeedsApproval { .. })
+            Some(toolreg::dispatch::DispatchError::NeedsApproval { .. })
         ),
         "{}",
         output(&result)

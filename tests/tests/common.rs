@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use registry_core::claude_code;
-use registry_core::mcp::{McpTools, load_servers};
-use registry_core::{Catalog, Env, Features, ToolInfo};
 use serde_json::Value;
+use toolreg::claude_code;
+use toolreg::mcp::{McpTools, load_servers};
+use toolreg::{Catalog, Env, Features, ToolInfo};
 
 /// The availability matrix of `docs/design.md` §5.7: for each tool, main thread, sub-agent, async
 /// agent, coordinator; "Ant" means only in the internal build.
@@ -25,12 +25,12 @@ pub const MATRIX: &[(&str, [&str; 4])] = &[
 
 /// The built-in catalog of this build.
 pub fn catalog() -> Catalog {
-    tools::catalog().expect("no two tools share a name")
+    toolreg_tools::catalog().expect("no two tools share a name")
 }
 
 /// The design's environment with this build's features and everything else at its default.
 pub fn env() -> Env {
-    claude_code::env(tools::features())
+    claude_code::env(toolreg_tools::features())
 }
 
 /// The design's environment with explicit features.

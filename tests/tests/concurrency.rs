@@ -6,13 +6,13 @@ use crate::common;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
-use registry_core::cache::SchemaCache;
-use registry_core::dispatch::{Dispatcher, McpCall, McpCaller, ToolUse};
-use registry_core::permissions::PermissionMode;
-use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
-use registry_core::search::{SearchEngine, Strategy, ToolSearcher};
-use registry_core::{BoxFuture, ToolError, ToolInfo, ToolOutput, assemble_tool_pool};
 use serde_json::json;
+use toolreg::cache::SchemaCache;
+use toolreg::dispatch::{Dispatcher, McpCall, McpCaller, ToolUse};
+use toolreg::permissions::PermissionMode;
+use toolreg::render::{DeferStrategy, RenderOptions, render_anthropic};
+use toolreg::search::{SearchEngine, Strategy, ToolSearcher};
+use toolreg::{BoxFuture, ToolError, ToolInfo, ToolOutput, assemble_tool_pool};
 
 /// One pool with its search engine and its render from a fresh cache.
 struct Snapshot {
@@ -43,7 +43,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
     const WORKERS: usize = 8;
     const ROUNDS: usize = 40;
     let env = common::env();
-    let mut rules = registry_core::claude_code::permissions();
+    let mut rules = toolreg::claude_code::permissions();
     // The fixture servers' tools are mostly destructive: nothing asks in this test.
     rules.mode = PermissionMode::BypassPermissions;
     let catalog = common::catalog();

@@ -10,28 +10,28 @@
 
 use crate::common;
 
-use registry_core::claude_code::{self, switch};
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use toolreg::claude_code::{self, switch};
 
 use proptest::prelude::*;
-use registry_core::cache::SchemaCache;
-use registry_core::contexts::is_allowed_for_agent;
-use registry_core::dispatch::{Dispatcher, McpCall, McpCaller, ToolUse};
-use registry_core::mcp::{load_servers, normalize_name_for_mcp};
-use registry_core::permissions::{
+use serde_json::{Value, json};
+use toolreg::cache::SchemaCache;
+use toolreg::contexts::is_allowed_for_agent;
+use toolreg::dispatch::{Dispatcher, McpCall, McpCaller, ToolUse};
+use toolreg::mcp::{load_servers, normalize_name_for_mcp};
+use toolreg::permissions::{
     Behavior, PermissionContext, RuleSource, RuleTarget, RuleValue, Subject, Verdict,
 };
-use registry_core::render::{self, DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions};
-use registry_core::search::{SearchEngine, Strategy as SearchStrategy};
-use registry_core::{
+use toolreg::render::{self, DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions};
+use toolreg::search::{SearchEngine, Strategy as SearchStrategy};
+use toolreg::{
     AgentKind, BoxFuture, ToolError, ToolInfo, ToolOutput, assemble_tool_pool,
     filter_tools_for_agent,
 };
-use serde_json::{Value, json};
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")

@@ -1,6 +1,6 @@
 //! The integration tests of `toolreg-tests`, in one binary: each file under `tests/` is a module of it,
 //! so a test run links once instead of once per file. One file's tests:
-//! `cargo test -p toolreg-tests --test toolreg <file>::`.
+//! `cargo test -p toolreg-tests --test end_to_end <file>::`.
 //!
 //! `schemas.rs` links alone: its tools (one per schema under test) would join the registry
 //! that the other tests read whole.

@@ -13,12 +13,12 @@ use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use registry_core::dispatch::{Dispatcher, ToolResult, ToolUse};
-use registry_core::permissions::{
+use serde_json::{Value, json};
+use toolreg::dispatch::{Dispatcher, ToolResult, ToolUse};
+use toolreg::permissions::{
     Behavior, PermissionContext, PermissionMode, RuleSource, RuleTarget, Subject, Verdict,
 };
-use registry_core::{ToolOutput, assemble_tool_pool};
-use serde_json::{Value, json};
+use toolreg::{ToolOutput, assemble_tool_pool};
 
 /// A project with `secrets/key.txt`, `pub/note.txt`, an in-repo link `pub/lnk -> ../secrets`,
 /// and beside it a directory outside the project with a link `out -> ../outside`.

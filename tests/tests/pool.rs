@@ -5,12 +5,12 @@ use crate::common;
 use std::sync::Arc;
 
 use common::{catalog, env, fixtures, load, names};
-use registry_core::cache::SchemaCache;
-use registry_core::claude_code::{self, feature, switch};
-use registry_core::contexts::AgentKind;
-use registry_core::permissions::{Behavior, PermissionContext, RuleSource};
-use registry_core::render::{DeferStrategy, RenderOptions, render_anthropic};
-use registry_core::{
+use toolreg::cache::SchemaCache;
+use toolreg::claude_code::{self, feature, switch};
+use toolreg::contexts::AgentKind;
+use toolreg::permissions::{Behavior, PermissionContext, RuleSource};
+use toolreg::render::{DeferStrategy, RenderOptions, render_anthropic};
+use toolreg::{
     Env, ToolInfo, assemble_tool_pool, compare_names, filter_tools_for_agent, get_all_base_tools,
     get_tools, merge_and_filter_tools,
 };
@@ -157,7 +157,7 @@ fn simple_repl_mode_is_only_repl_when_the_repl_tool_exists() {
     let mut env = env();
     env.switches.set(switch::SIMPLE, true);
     env.switches.set(switch::REPL, true);
-    let expected: &[&str] = if tools::features().is_on(feature::INTERNAL_BUILD) {
+    let expected: &[&str] = if toolreg_tools::features().is_on(feature::INTERNAL_BUILD) {
         &["REPL"]
     } else {
         &["Bash", "Read", "Edit"]
@@ -197,7 +197,7 @@ fn repl_mode_hides_the_primitive_tools_only_when_repl_survived() {
     let mut rules = claude_code::permissions();
     let mut env = env();
     env.switches.set(switch::REPL, true);
-    if tools::features().is_on(feature::INTERNAL_BUILD) {
+    if toolreg_tools::features().is_on(feature::INTERNAL_BUILD) {
         assert!(!has(&env, &rules, "Bash") && has(&env, &rules, "REPL"));
         rules.add(Behavior::Deny, RuleSource::User, "REPL");
     }
@@ -263,7 +263,12 @@ fn base_tools_follow_the_catalog_order() {
         .collect();
     let positions: Vec<usize> = base
         .iter()
-        .map(|name| tools::BASE_ORDER.iter().position(|n| n == name).unwrap())
+        .map(|name| {
+            toolreg_tools::BASE_ORDER
+                .iter()
+                .position(|n| n == name)
+                .unwrap()
+        })
         .collect();
     assert!(
         positions.windows(2).all(|pair| pair[0] < pair[1]),
@@ -350,8 +355,7 @@ fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
     let rules = claude_code::permissions();
     let env = env();
     let mut impostor = ToolInfo::new("Bash", "not the real one");
-    impostor.origin =
-        registry_core::pool::Origin::Mcp(registry_core::pool::McpInfo::new("x", "Bash"));
+    impostor.origin = toolreg::pool::Origin::Mcp(toolreg::pool::McpInfo::new("x", "Bash"));
     let pool = assemble_tool_pool(&env, &rules, &catalog(), &[Arc::new(impostor)]);
     let bash: Vec<_> = pool.iter().filter(|tool| tool.name == "Bash").collect();
     assert_eq!(bash.len(), 1);

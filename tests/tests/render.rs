@@ -1,7 +1,7 @@
 //! Rendering a fixed pool (the built-ins plus the `git` and `time` fixtures): golden JSON, and the
 //! same bytes from two threads.
 //!
-//! Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --test toolreg render::`.
+//! Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --test end_to_end render::`.
 
 use crate::common;
 
@@ -9,15 +9,15 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use common::{catalog, env, fixtures, load};
-use registry_core::cache::{CacheSettings, SchemaCache};
-use registry_core::render::{
+use serde_json::{Value, json};
+use toolreg::cache::{CacheSettings, SchemaCache};
+use toolreg::render::{
     DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions, render_anthropic, render_openai,
 };
-use registry_core::{Pool, assemble_tool_pool};
-use serde_json::{Value, json};
+use toolreg::{Pool, assemble_tool_pool};
 
 fn pool() -> Pool {
-    let rules = registry_core::claude_code::permissions();
+    let rules = toolreg::claude_code::permissions();
     let servers: Vec<_> = fixtures()
         .into_iter()
         .filter(|(name, _)| name == "git" || name == "time")
@@ -61,7 +61,7 @@ fn render_all(pool: &Pool) -> Value {
 
 #[test]
 fn fixed_pool_renders_to_the_golden_json() {
-    if tools::features() != registry_core::Features::none() {
+    if toolreg_tools::features() != toolreg::Features::none() {
         return; // the golden file is for the default build's catalog
     }
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("snapshots/render/fixed-pool.json");

@@ -15,18 +15,18 @@ mod roundtrip;
 
 use std::path::PathBuf;
 
-use registry_core::{ToolDescriptor, ToolSpec};
 use serde_json::{Map, Value, json};
+use toolreg::{ToolDescriptor, ToolSpec};
 
 /// A schema in a `const` item: it exists at compile time.
-const READ_SCHEMA: &str = <tools::read::ReadTool as ToolSpec>::DESCRIPTOR.input_schema;
+const READ_SCHEMA: &str = <toolreg_tools::read::ReadTool as ToolSpec>::DESCRIPTOR.input_schema;
 const EDIT_STRICT_SCHEMA: &str =
-    <tools::edit::EditTool as ToolSpec>::DESCRIPTOR.strict_input_schema;
+    <toolreg_tools::edit::EditTool as ToolSpec>::DESCRIPTOR.strict_input_schema;
 
-/// The catalog's tools: those of the `tools` crate and the core, not this file's own.
+/// The catalog's tools: those of the `toolreg-tools` crate and the core, not this file's own.
 fn builtins() -> Vec<&'static ToolDescriptor> {
-    tools::link();
-    registry_core::builtins()
+    toolreg_tools::link();
+    toolreg::builtins()
         .expect("no two tools share a name")
         .tools()
         .iter()
@@ -89,7 +89,7 @@ fn every_snapshot_belongs_to_a_catalog_tool() {
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         assert!(
-            tools::BASE_ORDER.contains(&name.as_str()),
+            toolreg_tools::BASE_ORDER.contains(&name.as_str()),
             "orphan snapshot {}",
             path.display()
         );
@@ -406,8 +406,8 @@ fn every_builtin_with_a_strict_form_is_strict_and_its_schema_keeps_the_strict_su
 /// A hand-written schema: an integer or a string of two characters or more.
 pub struct Either;
 
-impl registry_core::InputSchema for Either {
-    const SCHEMA: registry_core::schema::Schema = registry_core::schema::Schema::Leaf(
+impl toolreg::InputSchema for Either {
+    const SCHEMA: toolreg::schema::Schema = toolreg::schema::Schema::Leaf(
         r#""oneOf":[{"type":"integer","minimum":1},{"type":"string","minLength":2}]"#,
     );
 }
@@ -419,19 +419,16 @@ impl<'de> serde::Deserialize<'de> for Either {
 }
 
 /// Takes an integer or a string.
-#[registry_core::tool]
+#[toolreg::tool]
 #[derive(serde::Deserialize)]
 pub struct LeafTool {
     /// An integer or a string.
     pub value: Either,
 }
 
-impl registry_core::Tool for LeafTool {
+impl toolreg::Tool for LeafTool {
     type Output = String;
-    async fn call(
-        self,
-        _: &registry_core::ToolContext<'_>,
-    ) -> Result<String, registry_core::ToolError> {
+    async fn call(self, _: &toolreg::ToolContext<'_>) -> Result<String, toolreg::ToolError> {
         Ok(String::new())
     }
 }
@@ -447,15 +444,15 @@ fn strict_rendering_keeps_a_hand_written_leaf_whole_and_sends_its_tool_non_stric
         descriptor.strict_input_schema, "",
         "a hand-written leaf has no strict form"
     );
-    let pool = vec![std::sync::Arc::new(registry_core::ToolInfo::from_builtin(
+    let pool = vec![std::sync::Arc::new(toolreg::ToolInfo::from_builtin(
         descriptor,
-        &registry_core::Switches::default(),
+        &toolreg::Switches::default(),
     ))];
-    let options = registry_core::render::OpenAiOptions {
+    let options = toolreg::render::OpenAiOptions {
         strict: true,
         ..Default::default()
     };
-    let rendered = registry_core::render::render_openai(&pool, &options).expect("renders");
+    let rendered = toolreg::render::render_openai(&pool, &options).expect("renders");
     let tools: Value = serde_json::from_str(&rendered.tools).unwrap();
     assert_eq!(tools[0]["function"]["strict"], false);
     assert_eq!(tools[0]["function"]["parameters"], leaf);
@@ -487,7 +484,7 @@ fn no_schema_sends_an_integer_bound_past_two_to_the_53() {
     assert!(found.contains(&0.0), "unsigned fields keep their minimum");
     let limit = 2f64.powi(53);
     assert!(found.iter().all(|bound| bound.abs() <= limit), "{found:?}");
-    let read = parse(<tools::read::ReadTool as ToolSpec>::DESCRIPTOR.input_schema);
+    let read = parse(<toolreg_tools::read::ReadTool as ToolSpec>::DESCRIPTOR.input_schema);
     assert_eq!(
         read["properties"]["offset"],
         json!({

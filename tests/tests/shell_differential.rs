@@ -251,7 +251,7 @@ fn shell_corpus() {
 /// every 2,000 lines and every minimized line, and a run started again with the same FILE
 /// goes on from there: a run of hours survives being killed.
 ///
-/// `cargo test -p toolreg-tests --test toolreg -- --ignored --nocapture shell_differential::long_run`
+/// `cargo test -p toolreg-tests --test end_to_end -- --ignored --nocapture shell_differential::long_run`
 #[test]
 #[ignore = "hours; run by hand for RELIABILITY.md"]
 fn long_run() {

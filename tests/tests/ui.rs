@@ -2,7 +2,7 @@
 //! exact diagnostics for each misuse (the `.stderr` files next to the cases).
 //!
 //! Regenerate the expected output with
-//! `TRYBUILD=overwrite cargo test -p toolreg-tests --test toolreg ui::`, then read every changed file.
+//! `TRYBUILD=overwrite cargo test -p toolreg-tests --test end_to_end ui::`, then read every changed file.
 
 #[test]
 fn ui() {

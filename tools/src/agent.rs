@@ -1,7 +1,7 @@
 //! Agent, TaskOutput and TaskStop: sub-agents and background tasks, run by the host.
 
-use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

@@ -1,7 +1,7 @@
 //! AskUserQuestion: multiple-choice questions to the user, asked by the host.
 
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

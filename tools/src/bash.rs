@@ -6,10 +6,10 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use registry_core::permissions::shell;
-use registry_core::sandbox::{SandboxPolicy, Sandboxing, contained};
-use registry_core::{PermissionDecision, Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::permissions::shell;
+use toolreg::sandbox::{SandboxPolicy, Sandboxing, contained};
+use toolreg::{PermissionDecision, Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::names::{EDIT, READ};
 

@@ -1,7 +1,7 @@
 //! Brief and SendUserFile: messages and files for the user, delivered by the host.
 
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

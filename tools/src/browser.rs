@@ -1,8 +1,8 @@
 //! WebBrowser: a real browser driven by the host (`WEB_BROWSER_TOOL`).
 #![cfg(feature = "WEB_BROWSER_TOOL")]
 
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

@@ -2,8 +2,8 @@
 //! (`AGENT_TRIGGERS`).
 #![cfg(feature = "AGENT_TRIGGERS")]
 
-use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

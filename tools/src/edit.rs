@@ -1,7 +1,7 @@
 //! Edit: exact string replacement in a file, written atomically.
 
-use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::fs::{check_output_size, existing_size, read_text, replace_if_unchanged};
 use crate::names::READ;

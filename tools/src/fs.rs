@@ -4,7 +4,7 @@
 //! changed since it was read.
 //!
 //! * **Reaching a file.** The path is the one the permission check approved
-//!   ([`ToolContext::checked_path`](registry_core::ToolContext::checked_path)): absolute, every
+//!   ([`ToolContext::checked_path`](toolreg::ToolContext::checked_path)): absolute, every
 //!   link already followed. It is opened one component at a time from `/`, each directory with
 //!   `O_NOFOLLOW` and the file with `O_NOFOLLOW`, and everything after that (the type check,
 //!   the read, the temporary file, the rename) happens relative to the directory so opened. A
@@ -33,9 +33,9 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Component, Path};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use registry_core::ToolError;
 use rustix::fs::{AtFlags, FileType, FlockOperation, Mode, OFlags, RenameFlags, Stat};
 use rustix::io::Errno;
+use toolreg::ToolError;
 
 /// The largest file Edit and NotebookEdit read, and the largest file they or Write produce:
 /// 64 MiB.

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use globset::GlobBuilder;
-use registry_core::permissions::path::{check_glob_nesting, resolve as resolve_path};
-use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::permissions::path::{check_glob_nesting, resolve as resolve_path};
+use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::names::{GLOB, READ};
 use crate::util::{modified, resolve, walker};

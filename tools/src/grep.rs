@@ -7,10 +7,10 @@ use grep_regex::RegexMatcherBuilder;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
 use ignore::overrides::OverrideBuilder;
 use ignore::types::TypesBuilder;
-use registry_core::permissions::PathGuard;
-use registry_core::permissions::path::check_glob_nesting;
-use registry_core::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::permissions::PathGuard;
+use toolreg::permissions::path::check_glob_nesting;
+use toolreg::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::names::{GREP, READ};
 use crate::util::{checked_dir, modified, resolve, walker};

@@ -11,9 +11,9 @@
 //! provided" error. The methods are async: each returns a boxed future.
 //!
 //! ```
-//! use registry_core::{BoxFuture, Switches, Tool, ToolContext, ToolError, ToolOutput};
-//! use tools::host::{ToolHost, host_state};
-//! use tools::web::WebSearchTool;
+//! use toolreg::{BoxFuture, Switches, Tool, ToolContext, ToolError, ToolOutput};
+//! use toolreg_tools::host::{ToolHost, host_state};
+//! use toolreg_tools::web::WebSearchTool;
 //!
 //! struct MyHost;
 //! impl ToolHost for MyHost {
@@ -45,7 +45,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use registry_core::{BoxFuture, State, ToolContext, ToolError, ToolOutput};
+use toolreg::{BoxFuture, State, ToolContext, ToolError, ToolOutput};
 
 use crate::todo::Todo;
 

@@ -1,8 +1,8 @@
 //! Config, Tungsten and REPL: tools of the internal build (`INTERNAL_BUILD`), run by the host.
 #![cfg(feature = "INTERNAL_BUILD")]
 
-use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

@@ -1,27 +1,27 @@
 //! # toolreg's built-in tools
 //!
 //! Every tool of a coding agent's built-in set, each a `#[tool]` struct whose fields are its
-//! input schema, registered with `registry_core`'s inventory when this crate is linked.
+//! input schema, registered with `toolreg`'s inventory when this crate is linked.
 //!
 //! * **Working on the machine alone:** [`bash`], [`read`], [`write`](mod@write), [`edit`], [`glob`],
 //!   [`grep`], [`notebook`], [`todo`](mod@todo) (its checklist lives in the host, with an in-memory
 //!   default) and, under `PROACTIVE` or `KAIROS`, `sleep`.
 //! * **Needing the agent around them:** every other tool calls one method of
 //!   [`host::ToolHost`], which the embedding application implements and registers in the
-//!   call's [`State`](registry_core::State) ([`host_state`]). Without one they answer
+//!   call's [`State`](toolreg::State) ([`host_state`]). Without one they answer
 //!   "this host does not provide …".
-//! * **ToolSearch** is the core's own tool (`registry_core::tool_search`), registered with
+//! * **ToolSearch** is the core's own tool (`toolreg::tool_search`), registered with
 //!   these; the pool's search engine answers it.
 //!
 //! # Gates
 //! Compile-time gates are this crate's cargo features (`MONITOR_TOOL`, `PROACTIVE`, `KAIROS`,
 //! `KAIROS_BRIEF`, `AGENT_TRIGGERS`, `WEB_BROWSER_TOOL`, `COORDINATOR_MODE`, `FORK_SUBAGENT`,
 //! `WORKFLOW_SCRIPTS`, `INTERNAL_BUILD`; none by default): a gated tool's module compiles to
-//! nothing without its feature. Run-time gates read [`Switches`](registry_core::Switches):
+//! nothing without its feature. Run-time gates read [`Switches`](toolreg::Switches):
 //! the task tools `todo_v2`, LSP `lsp`, the worktree tools `worktree_mode`, the team tools
 //! (SendMessage, TeamCreate, TeamDelete) `agent_swarms`, PowerShell `powershell`. The gates that
 //! depend on more than one tool's own switch (Glob and Grep without embedded search tools,
-//! ToolSearch when tool search might be on) are the catalog's, in `registry_core`.
+//! ToolSearch when tool search might be on) are the catalog's, in `toolreg`.
 //!
 //! # Adding a built-in
 //! A new tool touches its own file and one table:
@@ -136,14 +136,14 @@ pub const BASE_ORDER: &[&str] = &[
 
 /// This build's built-ins in [`BASE_ORDER`], ready for the registry's rules; an error names
 /// both definitions when two registered tools (these or the application's own) share a name.
-pub fn catalog() -> Result<registry_core::Catalog, &'static registry_core::DuplicateTool> {
+pub fn catalog() -> Result<toolreg::Catalog, &'static toolreg::DuplicateTool> {
     link();
-    registry_core::builtins().map(|builtins| registry_core::Catalog::new(builtins, BASE_ORDER))
+    toolreg::builtins().map(|builtins| toolreg::Catalog::new(builtins, BASE_ORDER))
 }
 
 /// The compile-time gates of this build, as the registry's rules read them.
-pub fn features() -> registry_core::Features {
-    let mut features = registry_core::Features::none();
+pub fn features() -> toolreg::Features {
+    let mut features = toolreg::Features::none();
     features.set(feature::KAIROS, cfg!(feature = "KAIROS"));
     features.set(feature::KAIROS_BRIEF, cfg!(feature = "KAIROS_BRIEF"));
     features.set(feature::FORK_SUBAGENT, cfg!(feature = "FORK_SUBAGENT"));
@@ -164,8 +164,8 @@ pub fn features() -> registry_core::Features {
 ///
 /// The tools register themselves through `inventory`, whose submissions are static data that
 /// nothing references by name. A linker may drop a crate none of whose items are used, and the
-/// registrations with it, leaving `registry_core::builtins()` without these tools. Calling
-/// `tools::link()` once (e.g. at the start of `main`) references the crate and keeps it linked.
+/// registrations with it, leaving `toolreg::builtins()` without these tools. Calling
+/// `toolreg_tools::link()` once (e.g. at the start of `main`) references the crate and keeps it linked.
 #[inline(never)]
 pub fn link() {}
 
@@ -192,7 +192,7 @@ macro_rules! check_names {
         $(
             $(#[$cfg])*
             const _: () = assert!(
-                same(<$ty as registry_core::ToolSpec>::DESCRIPTOR.name, $name),
+                same(<$ty as toolreg::ToolSpec>::DESCRIPTOR.name, $name),
                 "a tool's #[tool(strict, name)] differs from its constant in `names`"
             );
         )*
@@ -256,5 +256,5 @@ check_names! {
     mcp_resources::ListMcpResourcesTool => LIST_MCP_RESOURCES;
     mcp_resources::ReadMcpResourceTool => READ_MCP_RESOURCE;
     structured_output::StructuredOutputTool => STRUCTURED_OUTPUT;
-    registry_core::tool_search::ToolSearchTool => TOOL_SEARCH;
+    toolreg::tool_search::ToolSearchTool => TOOL_SEARCH;
 }

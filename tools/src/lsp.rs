@@ -1,8 +1,8 @@
 //! LSP: code intelligence from the host's language servers. Enabled by the run-time switch
 //! `lsp`.
 
-use registry_core::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 use crate::names::switch;

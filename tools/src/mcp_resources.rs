@@ -1,8 +1,8 @@
 //! ListMcpResources and ReadMcpResource: resources offered by the connected MCP servers,
 //! reached through the host.
 
-use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

@@ -1,8 +1,8 @@
 //! Monitor: watches a command's output in the background, run by the host (`MONITOR_TOOL`).
 #![cfg(feature = "MONITOR_TOOL")]
 
-use registry_core::{Subject, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Subject, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

@@ -3,9 +3,9 @@
 use std::hash::{BuildHasher as _, Hasher as _};
 use std::path::Path;
 
-use registry_core::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use toolreg::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::fs::{read_text, replace_if_unchanged};
 use crate::names::{EDIT, READ};

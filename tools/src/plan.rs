@@ -1,7 +1,7 @@
 //! EnterPlanMode and ExitPlanMode: the session's plan mode, switched by the host.
 
-use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

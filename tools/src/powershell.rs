@@ -1,8 +1,8 @@
 //! PowerShell: runs a PowerShell command through the host. Enabled by the run-time switch
 //! `powershell`.
 
-use registry_core::{Subject, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Subject, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 use crate::names::switch;

@@ -4,8 +4,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
-use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::fs::open_regular;
 use crate::util::{checked, cut_chars, numbered, resolve};

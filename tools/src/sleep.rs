@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use registry_core::{Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 /// The longest sleep one call may ask for: one hour.
 pub const MAX_SECONDS: f64 = 3600.0;

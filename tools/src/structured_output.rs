@@ -1,8 +1,8 @@
 //! StructuredOutput: the final result of a session that must answer in a given JSON shape,
 //! accepted by the host.
 
-use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

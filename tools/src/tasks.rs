@@ -1,8 +1,8 @@
 //! TaskCreate, TaskGet, TaskUpdate and TaskList: the shared task list (todo v2), kept by the
 //! host. Enabled by the run-time switch `todo_v2`.
 
-use registry_core::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 use crate::names::switch;

@@ -2,8 +2,8 @@
 //! TeamDelete are enabled by the run-time switch `agent_swarms`; SendMessage always exists
 //! (coordinator mode and in-process teammates use it without a team).
 
-use registry_core::{Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 use crate::names::switch;

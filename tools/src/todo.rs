@@ -1,7 +1,7 @@
 //! TodoWrite: the session's checklist, kept by the host.
 
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 
 use crate::host::host_of;
 

@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use registry_core::permissions::PathGuard;
-use registry_core::permissions::path::resolve as resolve_path;
-use registry_core::{ToolContext, ToolError};
+use toolreg::permissions::PathGuard;
+use toolreg::permissions::path::resolve as resolve_path;
+use toolreg::{ToolContext, ToolError};
 
 /// Resolves a path from the model against the context's working directory (absolute paths stay
 /// as they are).

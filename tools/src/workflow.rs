@@ -1,8 +1,8 @@
 //! Workflow: runs a workflow script the host offers (`WORKFLOW_SCRIPTS`).
 #![cfg(feature = "WORKFLOW_SCRIPTS")]
 
-use registry_core::{Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 

@@ -1,8 +1,8 @@
 //! EnterWorktree and ExitWorktree: an isolated git worktree for the session, managed by the
 //! host. Enabled by the run-time switch `worktree_mode`.
 
-use registry_core::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::host::host_of;
 use crate::names::switch;

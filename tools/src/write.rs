@@ -1,7 +1,7 @@
 //! Write: creates or replaces a whole file, atomically.
 
-use registry_core::{Subject, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::fs::{atomic_write, check_output_size, existing_size};
 use crate::names::EDIT;

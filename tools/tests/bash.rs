@@ -5,9 +5,9 @@ use crate::common;
 use std::time::Duration;
 
 use common::{error, text};
-use registry_core::{Switches, Tool, ToolContext};
 use serde_json::json;
-use tools::bash::{BashTool, MAX_OUTPUT_CHARS};
+use toolreg::{Switches, Tool, ToolContext};
+use toolreg_tools::bash::{BashTool, MAX_OUTPUT_CHARS};
 
 #[test]
 fn output_of_stdout_and_stderr_is_combined_with_exit_code_zero() {
@@ -86,7 +86,7 @@ fn rule_subject_is_the_command() {
     let ctx = ToolContext::new(std::path::Path::new("."), &switches);
     assert_eq!(
         tool.rule_subject(&ctx),
-        Some(registry_core::Subject::Command("npm test".into()))
+        Some(toolreg::Subject::Command("npm test".into()))
     );
     assert!(tool.validate_input(&ctx).is_ok());
 }

@@ -1,13 +1,13 @@
 //! The registered built-ins: names, order, deferral, flags, gates, hints and schemas.
 
 use std::collections::BTreeSet;
-use tools::names::switch;
+use toolreg_tools::names::switch;
 
-use registry_core::{Switches, ToolDescriptor, builtins};
-use tools::BASE_ORDER;
+use toolreg::{Switches, ToolDescriptor, builtins};
+use toolreg_tools::BASE_ORDER;
 
 fn registered() -> Vec<&'static ToolDescriptor> {
-    tools::link();
+    toolreg_tools::link();
     let builtins = builtins().expect("no duplicate names");
     BASE_ORDER
         .iter()
@@ -16,7 +16,7 @@ fn registered() -> Vec<&'static ToolDescriptor> {
 }
 
 fn get(name: &str) -> &'static ToolDescriptor {
-    tools::link();
+    toolreg_tools::link();
     builtins()
         .unwrap()
         .get(name)
@@ -60,7 +60,7 @@ fn base_order_names_45_distinct_tools_in_the_lessons_order() {
 
 #[test]
 fn exactly_the_tools_whose_feature_is_on_are_registered() {
-    tools::link();
+    toolreg_tools::link();
     let builtins = builtins().unwrap();
     let out = compiled_out();
     for name in BASE_ORDER {
@@ -76,11 +76,11 @@ fn exactly_the_tools_whose_feature_is_on_are_registered() {
 /// name otherwise than the table) would slide to the end of the catalog's order.
 #[test]
 fn every_registered_tool_has_its_place_in_the_base_order() {
-    tools::link();
+    toolreg_tools::link();
     for tool in builtins().unwrap().tools() {
         assert!(
             BASE_ORDER.contains(&tool.name),
-            "{} ({}) is registered but not in tools::BASE_ORDER",
+            "{} ({}) is registered but not in toolreg_tools::BASE_ORDER",
             tool.name,
             tool.source.file
         );

@@ -7,9 +7,9 @@ use std::fs;
 use std::sync::Barrier;
 
 use common::call;
-use registry_core::ToolOutput;
 use serde_json::json;
-use tools::edit::EditTool;
+use toolreg::ToolOutput;
+use toolreg_tools::edit::EditTool;
 
 #[test]
 fn concurrent_edits_never_lose_a_reported_success() {

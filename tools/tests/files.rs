@@ -6,9 +6,9 @@ use std::fs;
 
 use common::{error, text};
 use serde_json::json;
-use tools::edit::EditTool;
-use tools::read::ReadTool;
-use tools::write::WriteTool;
+use toolreg_tools::edit::EditTool;
+use toolreg_tools::read::ReadTool;
+use toolreg_tools::write::WriteTool;
 
 #[test]
 fn read_numbers_lines_like_cat_n() {

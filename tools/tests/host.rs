@@ -5,13 +5,13 @@ use crate::common;
 use std::sync::Arc;
 
 use common::{block_on, call, call_with, error};
-use registry_core::tool_search::ToolSearchTool;
-use registry_core::{BoxFuture, State, ToolContext, ToolError, ToolOutput};
 use serde_json::json;
-use tools::agent::AgentTool;
-use tools::host::{MemoryHost, ToolHost, default_state, host_state};
-use tools::todo::{Todo, TodoStatus, TodoWriteTool};
-use tools::web::{WebFetchTool, WebSearchTool};
+use toolreg::tool_search::ToolSearchTool;
+use toolreg::{BoxFuture, State, ToolContext, ToolError, ToolOutput};
+use toolreg_tools::agent::AgentTool;
+use toolreg_tools::host::{MemoryHost, ToolHost, default_state, host_state};
+use toolreg_tools::todo::{Todo, TodoStatus, TodoWriteTool};
+use toolreg_tools::web::{WebFetchTool, WebSearchTool};
 
 fn todos() -> serde_json::Value {
     json!({"todos": [
@@ -160,8 +160,8 @@ fn tool_search_without_a_search_engine_says_so() {
 
 #[test]
 fn tool_search_answers_with_tool_reference_blocks_from_the_attached_engine() {
-    use registry_core::search::{SearchEngine, Strategy};
-    use registry_core::{Switches, Tool, ToolInfo};
+    use toolreg::search::{SearchEngine, Strategy};
+    use toolreg::{Switches, Tool, ToolInfo};
 
     let lazy = ToolInfo::new("mcp__nb__run_cell", "Run a jupyter notebook cell");
     let engine = SearchEngine::new(vec![Arc::new(lazy)], Strategy::Seed);

@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use registry_core::sandbox::Sandboxing;
-use registry_core::{CancellationToken, IntoToolOutput as _, Switches, Tool as _, ToolContext};
 use serde_json::json;
-use tools::bash::BashTool;
+use toolreg::sandbox::Sandboxing;
+use toolreg::{CancellationToken, IntoToolOutput as _, Switches, Tool as _, ToolContext};
+use toolreg_tools::bash::BashTool;
 
 const TOOLREG: &str = env!("CARGO_BIN_EXE_toolreg");
 

@@ -1,6 +1,6 @@
 //! The integration tests of `tools`, in one binary: each file under `tests/` is a module of it,
 //! so a test run links once instead of once per file. One file's tests:
-//! `cargo test -p tools --test tools <file>::`.
+//! `cargo test -p toolreg-tools --test tools <file>::`.
 
 mod common;
 

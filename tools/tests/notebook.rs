@@ -7,7 +7,7 @@ use std::path::Path;
 
 use common::{error, text};
 use serde_json::{Value, json};
-use tools::notebook::NotebookEditTool;
+use toolreg_tools::notebook::NotebookEditTool;
 
 /// A notebook as Jupyter writes it: sorted keys, one-space indentation, a final newline.
 const NOTEBOOK: &str = r##"{

@@ -9,10 +9,10 @@ use std::ffi::{OsStr, OsString};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
-use registry_core::sandbox::{Sandbox, SandboxPolicy, Sandboxing};
-use registry_core::{IntoToolOutput as _, Switches, Tool as _, ToolContext, ToolOutput};
 use serde_json::json;
-use tools::bash::BashTool;
+use toolreg::sandbox::{Sandbox, SandboxPolicy, Sandboxing};
+use toolreg::{IntoToolOutput as _, Switches, Tool as _, ToolContext, ToolOutput};
+use toolreg_tools::bash::BashTool;
 
 /// The sandbox, or `None` (and a printed reason) where it does not work and is not required.
 fn sandbox() -> Option<Sandbox> {

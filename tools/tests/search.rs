@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 
 use common::{error, text};
 use serde_json::json;
-use tools::glob::GlobTool;
-use tools::grep::GrepTool;
+use toolreg_tools::glob::GlobTool;
+use toolreg_tools::grep::GrepTool;
 
 fn write(root: &Path, path: &str, content: &str) {
     let path = root.join(path);

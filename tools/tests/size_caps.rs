@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{error, text};
 use serde_json::json;
-use tools::edit::EditTool;
-use tools::grep::GrepTool;
-use tools::read::ReadTool;
+use toolreg_tools::edit::EditTool;
+use toolreg_tools::grep::GrepTool;
+use toolreg_tools::read::ReadTool;
 
 struct Counting;
 
@@ -81,7 +81,7 @@ fn read_of_many_long_lines_stops_at_its_output_cap() {
     let (out, peak) =
         peak_during(|| text::<ReadTool>(dir.path(), json!({"file_path": "wide.txt"})));
     assert!(
-        out.len() <= tools::read::MAX_OUTPUT_BYTES + 2100,
+        out.len() <= toolreg_tools::read::MAX_OUTPUT_BYTES + 2100,
         "{}",
         out.len()
     );
@@ -117,7 +117,7 @@ fn edit_refuses_a_file_past_the_cap_before_reading_it() {
     let dir = tempfile::tempdir().unwrap();
     let file = fs::File::create(dir.path().join("big.txt")).unwrap();
     // Sparse: the size is there, the blocks are not.
-    file.set_len(tools::MAX_EDIT_BYTES + 1).unwrap();
+    file.set_len(toolreg_tools::MAX_EDIT_BYTES + 1).unwrap();
     let (message, peak) = peak_during(|| {
         error::<EditTool>(
             dir.path(),
@@ -148,7 +148,7 @@ fn grep_skips_a_file_whose_line_passes_the_searcher_heap_limit_and_says_so() {
     big_file(
         &dir.path().join("huge.txt"),
         1,
-        tools::grep::MAX_SEARCH_HEAP_BYTES + MIB,
+        toolreg_tools::grep::MAX_SEARCH_HEAP_BYTES + MIB,
     );
     fs::write(dir.path().join("small.txt"), "a\n").unwrap();
     let (out, peak) = peak_during(|| {
@@ -163,7 +163,10 @@ fn grep_skips_a_file_whose_line_passes_the_searcher_heap_limit_and_says_so() {
         "{out}"
     );
     // The searcher's buffer grows by doubling up to its limit, and no further.
-    assert!(peak < 3 * tools::grep::MAX_SEARCH_HEAP_BYTES, "{peak}");
+    assert!(
+        peak < 3 * toolreg_tools::grep::MAX_SEARCH_HEAP_BYTES,
+        "{peak}"
+    );
 }
 
 #[test]
@@ -181,7 +184,7 @@ fn grep_refuses_a_pattern_that_compiles_past_its_size_cap() {
     assert!(message.contains("invalid regex"), "{message}");
     assert!(message.contains("size limit"), "{message}");
     // Parsing the pattern costs about as much again as the compiled part that was refused.
-    assert!(peak < 4 * tools::grep::MAX_REGEX_BYTES, "{peak}");
+    assert!(peak < 4 * toolreg_tools::grep::MAX_REGEX_BYTES, "{peak}");
 }
 
 #[test]

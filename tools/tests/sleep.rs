@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use common::{error, text};
 use serde_json::json;
-use tools::sleep::SleepTool;
+use toolreg_tools::sleep::SleepTool;
 
 #[test]
 fn sleep_waits_the_given_seconds_and_says_how_long() {

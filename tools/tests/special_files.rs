@@ -12,10 +12,10 @@ use std::path::Path;
 
 use common::{error, text};
 use serde_json::json;
-use tools::edit::EditTool;
-use tools::notebook::NotebookEditTool;
-use tools::read::ReadTool;
-use tools::write::WriteTool;
+use toolreg_tools::edit::EditTool;
+use toolreg_tools::notebook::NotebookEditTool;
+use toolreg_tools::read::ReadTool;
+use toolreg_tools::write::WriteTool;
 
 fn mkfifo(path: &Path) {
     let name = CString::new(path.as_os_str().as_bytes()).unwrap();

@@ -6,7 +6,7 @@
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
 //! use std::sync::Arc;
-//! use registry_core::{ToolUse, TurnOptions};
+//! use toolreg::{ToolUse, TurnOptions};
 //! use serde_json::json;
 //!
 //! let app = Arc::new(weather_agent::AppState::new("http://127.0.0.1:9"));
@@ -16,7 +16,7 @@
 //!     ToolUse::new("b", "SaveNote", json!({"text": "take an umbrella"})),
 //! ];
 //! let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
-//! assert_eq!(turn.results[0].content, registry_core::ToolOutput::Text("Paris: sunny".into()));
+//! assert_eq!(turn.results[0].content, toolreg::ToolOutput::Text("Paris: sunny".into()));
 //! assert_eq!(app.notes(), ["take an umbrella"]);
 //! # }
 //! ```
@@ -24,12 +24,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use registry_core::{
+use serde::Deserialize;
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use toolreg::{
     Catalog, Dispatcher, Env, PermissionContext, State, Tool, ToolContext, ToolError,
     assemble_tool_pool, tool,
 };
-use serde::Deserialize;
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
 /// What the application shares with its tools: registered once, found by every call with
 /// `ctx.state::<AppState>()`.
@@ -157,8 +157,8 @@ impl Tool for RadarTool {
 }
 
 /// The pool of this crate's tools (and the core's ToolSearch), as the model is offered it.
-pub fn pool() -> Vec<Arc<registry_core::ToolInfo>> {
-    let builtins = registry_core::builtins().unwrap_or_else(|clash| panic!("{clash}"));
+pub fn pool() -> Vec<Arc<toolreg::ToolInfo>> {
+    let builtins = toolreg::builtins().unwrap_or_else(|clash| panic!("{clash}"));
     let rules = PermissionContext::new();
     assemble_tool_pool(&Env::default(), &rules, &Catalog::new(builtins, &[]), &[])
 }

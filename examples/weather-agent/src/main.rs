@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use registry_core::{ToolUse, TurnOptions};
 use serde_json::json;
+use toolreg::{ToolUse, TurnOptions};
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {

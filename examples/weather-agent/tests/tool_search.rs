@@ -1,13 +1,13 @@
-//! A crate that depends only on `registry-core` gets a working ToolSearch: the core registers
+//! A crate that depends only on `toolreg` gets a working ToolSearch: the core registers
 //! the tool, the render announces the deferred tools, and the dispatcher answers searches over
 //! its own pool.
 
 use std::sync::Arc;
 
-use registry_core::cache::SchemaCache;
-use registry_core::render::{RenderOptions, render_anthropic};
-use registry_core::{Env, ToolOutput, ToolUse, TurnOptions};
 use serde_json::json;
+use toolreg::cache::SchemaCache;
+use toolreg::render::{RenderOptions, render_anthropic};
+use toolreg::{Env, ToolOutput, ToolUse, TurnOptions};
 
 #[test]
 fn the_pool_has_tool_search_and_the_render_announces_the_deferred_tool() {

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use registry_core::{CallTiming, ToolOutput, ToolUse, TurnOptions};
 use serde_json::json;
+use toolreg::{CallTiming, ToolOutput, ToolUse, TurnOptions};
 
 fn forecast(id: &str, city: &str) -> ToolUse {
     ToolUse::new(id, "Forecast", json!({"city": city, "delay_ms": 300}))

@@ -1,6 +1,6 @@
 //! Reading an evaluation set directory, shared by the examples.
 
-use registry_core::search::eval::{self, EvalSet};
+use toolreg::search::eval::{self, EvalSet};
 
 /// Reads `DIR/tools.jsonl` and `DIR/queries.jsonl`; the directory's last component names the
 /// set. The error says which file or line was wrong.

@@ -10,7 +10,7 @@
 //!   kept loaded under some features, the agent contexts and coordinator mode.
 //!
 //! ```
-//! use registry_core::claude_code::{self, switch};
+//! use toolreg::claude_code::{self, switch};
 //!
 //! let env = claude_code::env_from_lookup(Default::default(), |name| {
 //!     (name == "CLAUDE_CODE_SIMPLE").then(|| "1".to_owned())

@@ -59,7 +59,7 @@ pub const MAX_GLOB_NESTING: usize = 32;
 /// parser sees it; the error says how deep and where the limit was passed.
 ///
 /// ```
-/// use registry_core::permissions::path::check_glob_nesting;
+/// use toolreg::permissions::path::check_glob_nesting;
 /// assert!(check_glob_nesting("src/**/*.{rs,toml}").is_ok());
 /// assert!(check_glob_nesting(&"{".repeat(20_000)).is_err());
 /// ```
@@ -422,7 +422,7 @@ enum Reached {
 ///
 /// ```
 /// use std::path::Path;
-/// use registry_core::permissions::path::resolve;
+/// use toolreg::permissions::path::resolve;
 ///
 /// let root = resolve(Path::new("/")).unwrap();
 /// assert_eq!(resolve(Path::new("/proc/self/root/")).unwrap(), root);

@@ -102,7 +102,7 @@ impl RuleValue {
     /// Parses a rule string. Never fails: a malformed string is a tool name.
     ///
     /// ```
-    /// use registry_core::permissions::RuleValue;
+    /// use toolreg::permissions::RuleValue;
     /// let rule = RuleValue::parse(r"Bash(echo \(hi\))");
     /// assert_eq!(rule.tool, "Bash");
     /// assert_eq!(rule.content.as_deref(), Some("echo (hi)"));

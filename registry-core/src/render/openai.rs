@@ -127,9 +127,9 @@ enum Role {
 /// Renders OpenAI tools (see [`OpenAiToolSearch`] for what each mode sends).
 ///
 /// ```
-/// use registry_core::mcp::load_server;
-/// use registry_core::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch, render_openai};
-/// use registry_core::{Catalog, Env, PermissionContext, assemble_tool_pool, builtins};
+/// use toolreg::mcp::load_server;
+/// use toolreg::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch, render_openai};
+/// use toolreg::{Catalog, Env, PermissionContext, assemble_tool_pool, builtins};
 /// use serde_json::{Value, json};
 ///
 /// let listed = json!([{"name": "create_issue", "inputSchema": {"type": "object"}}]);

@@ -23,7 +23,7 @@
 //! described once.
 //!
 //! ```
-//! use registry_core::{InputSchema, impl_json_schema};
+//! use toolreg::{InputSchema, impl_json_schema};
 //! use serde::Deserialize;
 //!
 //! #[derive(Deserialize, InputSchema)]
@@ -194,7 +194,7 @@ fn members(schema: Value) -> Generated {
 }
 
 /// `T`'s compile-time schema as a schemars [`Schema`](schemars::Schema): for
-/// `#[schemars(schema_with = "registry_core::schema::json_schema::<T>")]`, and what
+/// `#[schemars(schema_with = "toolreg::schema::json_schema::<T>")]`, and what
 /// [`impl_json_schema!`](crate::impl_json_schema) implements.
 pub fn json_schema<T: InputSchema + ?Sized>(_: &mut SchemaGenerator) -> schemars::Schema {
     let text = to_json(&T::SCHEMA, Mode::Standard);

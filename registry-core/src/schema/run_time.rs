@@ -14,7 +14,7 @@ use super::write::{Mode, Out, write_node};
 /// writer meets them).
 ///
 /// ```
-/// use registry_core::schema::{InputSchema, Mode, to_json};
+/// use toolreg::schema::{InputSchema, Mode, to_json};
 /// assert_eq!(to_json(&<Option<u64> as InputSchema>::SCHEMA, Mode::Standard), r#"{"type":"integer","minimum":0}"#);
 /// ```
 pub fn to_json(schema: &Schema, mode: Mode) -> String {

@@ -25,7 +25,7 @@ pub struct Gen {
     items: TokenStream,
 }
 
-const PRIVATE: &str = "::registry_core::__private";
+const PRIVATE: &str = "::toolreg::__private";
 
 fn private() -> TokenStream {
     PRIVATE.parse().unwrap_or_default()
@@ -312,9 +312,9 @@ fn schema_of(ty: &Type) -> TokenStream {
 /// (the generated code brings its trait into scope: [`schemars_fallback`]).
 pub fn schema_value(ty: &Type) -> TokenStream {
     if cfg!(feature = "schemars") {
-        quote_spanned!(ty.span()=> <::registry_core::__private::SchemaOf<#ty>>::SCHEMA)
+        quote_spanned!(ty.span()=> <::toolreg::__private::SchemaOf<#ty>>::SCHEMA)
     } else {
-        quote_spanned!(ty.span()=> <#ty as ::registry_core::InputSchema>::SCHEMA)
+        quote_spanned!(ty.span()=> <#ty as ::toolreg::InputSchema>::SCHEMA)
     }
 }
 
@@ -323,12 +323,12 @@ pub fn schema_value(ty: &Type) -> TokenStream {
 /// `OPTIONAL` to ask).
 fn optional_value(ty: &Type) -> TokenStream {
     if !cfg!(feature = "schemars") {
-        return quote_spanned!(ty.span()=> <#ty as ::registry_core::InputSchema>::OPTIONAL);
+        return quote_spanned!(ty.span()=> <#ty as ::toolreg::InputSchema>::OPTIONAL);
     }
     if is_option(ty) {
         return quote!(true);
     }
-    quote_spanned!(ty.span()=> <::registry_core::__private::SchemaOf<#ty>>::OPTIONAL)
+    quote_spanned!(ty.span()=> <::toolreg::__private::SchemaOf<#ty>>::OPTIONAL)
 }
 
 /// `Option<T>` (or `std::option::Option<T>`, `core::option::Option<T>`) as written.
@@ -348,7 +348,7 @@ fn is_option(ty: &Type) -> bool {
 pub fn schemars_fallback() -> TokenStream {
     if cfg!(feature = "schemars") {
         quote!(
-            use ::registry_core::__private::FromSchemars as _;
+            use ::toolreg::__private::FromSchemars as _;
         )
     } else {
         quote!()

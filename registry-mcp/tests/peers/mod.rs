@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use registry_mcp::{ServerSpec, Transport};
+use toolreg_mcp::{ServerSpec, Transport};
 
 pub struct Peers {
     pub dir: PathBuf,

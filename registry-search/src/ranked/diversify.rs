@@ -27,8 +27,8 @@ impl RankedIndex {
     /// ```
     /// use std::sync::Arc;
     ///
-    /// use registry_search::ToolDoc;
-    /// use registry_search::ranked::{RankedIndex, Weights};
+    /// use toolreg_search::ToolDoc;
+    /// use toolreg_search::ranked::{RankedIndex, Weights};
     ///
     /// let pool = [
     ///     ("weather_now", "Current weather"),

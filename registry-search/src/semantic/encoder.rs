@@ -25,8 +25,8 @@ use super::bert::{Bert, Layer, LayerNorm, Linear};
 /// ```no_run
 /// use std::sync::Arc;
 ///
-/// use registry_search::semantic::SentenceEncoder;
-/// use registry_search::{SearchEngine, Strategy, ToolDoc};
+/// use toolreg_search::semantic::SentenceEncoder;
+/// use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 ///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// // The files of sentence-transformers/all-MiniLM-L6-v2, e.g. from a package that ships them.

@@ -32,8 +32,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use registry_search::semantic::Embedder;
-//! use registry_search::{SearchEngine, Strategy, ToolDoc};
+//! use toolreg_search::semantic::Embedder;
+//! use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 //!
 //! /// A toy embedder: which of two topics a text touches.
 //! #[derive(Debug)]

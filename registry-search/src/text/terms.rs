@@ -71,7 +71,7 @@ const REQUEST_VERBS: &[&str] = &[
 /// stop words dropped, a few abbreviations spelled out (`info` → `information`), light stemming.
 ///
 /// ```
-/// use registry_search::ranked::tokenize;
+/// use toolreg_search::ranked::tokenize;
 ///
 /// let mut terms = Vec::new();
 /// tokenize("getForensicAnalysis of the HTTPServer", &mut terms);
@@ -159,7 +159,7 @@ fn push_term(word: &str, out: &mut Vec<String>) {
 /// `generating` share one stem.
 ///
 /// ```
-/// use registry_search::ranked::stem;
+/// use toolreg_search::ranked::stem;
 ///
 /// assert_eq!(stem("searches".into()), "search");
 /// assert_eq!(stem("queries".into()), "query");

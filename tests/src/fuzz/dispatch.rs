@@ -2,13 +2,13 @@
 
 use std::sync::{Arc, OnceLock};
 
-use registry_core::claude_code::{self, switch};
-use registry_core::dispatch::{DispatchError, Dispatcher, ToolUse};
-use registry_core::permissions::path::{absolute, resolve};
-use registry_core::permissions::{Access, Verdict};
-use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{Env, PermissionContext, Subject, ToolContext, ToolInfo, ToolOutput};
 use serde_json::Value;
+use toolreg::claude_code::{self, switch};
+use toolreg::dispatch::{DispatchError, Dispatcher, ToolUse};
+use toolreg::permissions::path::{absolute, resolve};
+use toolreg::permissions::{Access, Verdict};
+use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{Env, PermissionContext, Subject, ToolContext, ToolInfo, ToolOutput};
 
 use super::input::{arbitrary_json, object_for};
 use super::scratch::{NEVER_RUN, Scratch};
@@ -28,7 +28,7 @@ struct Setup {
     dispatchers: [Dispatcher; 2],
     /// A current-thread runtime: the fuzzer's process runs one call at a time.
     runtime: tokio::runtime::Runtime,
-    /// Every built-in's name, compiled in or not: `tools::BASE_ORDER`, then any other.
+    /// Every built-in's name, compiled in or not: `toolreg_tools::BASE_ORDER`, then any other.
     names: Vec<&'static str>,
 }
 
@@ -36,7 +36,7 @@ fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
         let scratch = Scratch::new();
-        let mut env = claude_code::env(tools::features());
+        let mut env = claude_code::env(toolreg_tools::features());
         for name in [
             switch::TODO_V2,
             switch::WORKTREE_MODE,
@@ -63,7 +63,7 @@ fn setup() -> &'static Setup {
             Arc::clone(&pool),
             &scratch.work,
         )
-        .with_state(tools::default_state())
+        .with_state(toolreg_tools::default_state())
         .with_searcher(engine);
         let all = pool.iter().map(|tool| tool.name.clone());
         let dispatchers = [dispatcher.clone(), dispatcher.with_loaded(all)];
@@ -71,9 +71,9 @@ fn setup() -> &'static Setup {
             .enable_all()
             .build()
             .expect("a tokio runtime");
-        let mut names = tools::BASE_ORDER.to_vec();
+        let mut names = toolreg_tools::BASE_ORDER.to_vec();
         let others = catalog().tools().iter().map(|tool| tool.name);
-        names.extend(others.filter(|name| !tools::BASE_ORDER.contains(name)));
+        names.extend(others.filter(|name| !toolreg_tools::BASE_ORDER.contains(name)));
         Setup {
             scratch,
             env,
@@ -132,10 +132,10 @@ fn preflight(s: &Setup, tool: &ToolInfo, input: &Value, ctx: &ToolContext<'_>) {
 }
 
 /// Feeds one call of a built-in: the first bytes pick the tool by name (every tool of
-/// `tools::catalog()`, special ones included, or a name outside the pool), the rest its input
+/// `toolreg_tools::catalog()`, special ones included, or a name outside the pool), the rest its input
 /// JSON (mostly an object of the tool's own fields with values that fit their names — paths in
 /// and around the scratch directory, commands, globs, regexes, edit strings — sometimes any
-/// JSON). It runs through [`Dispatcher`] as the CLI wires it, with `tools::default_state()`
+/// JSON). It runs through [`Dispatcher`] as the CLI wires it, with `toolreg_tools::default_state()`
 /// and a `SearchEngine`, from a scratch directory in `/dev/shm` whose rules refuse every
 /// command, every write outside it and reads of `/proc`, `/sys` and `/dev` (but `/dev/shm`).
 ///
@@ -173,7 +173,7 @@ pub fn dispatch(data: &[u8]) {
         return;
     }
     if let Some(tool) = tool.and_then(|i| s.pool.get(i)) {
-        let state = tools::default_state();
+        let state = toolreg_tools::default_state();
         let ctx = ToolContext::new(&s.scratch.work, &s.env.switches)
             .with_state(&state)
             .with_permissions(&s.rules);

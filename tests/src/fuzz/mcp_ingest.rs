@@ -3,12 +3,12 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use registry_core::cache::SchemaCache;
-use registry_core::claude_code;
-use registry_core::mcp::{McpLimits, McpProblem, McpTools, load_servers_with};
-use registry_core::render::{DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions};
-use registry_core::{Features, ToolInfo, assemble_tool_pool, render};
 use serde_json::Value;
+use toolreg::cache::SchemaCache;
+use toolreg::claude_code;
+use toolreg::mcp::{McpLimits, McpProblem, McpTools, load_servers_with};
+use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions};
+use toolreg::{Features, ToolInfo, assemble_tool_pool, render};
 
 use super::{SERVER_NAMES, catalog};
 

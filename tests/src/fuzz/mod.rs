@@ -3,7 +3,7 @@
 //!
 //! They never return errors: input that cannot be used (not JSON where JSON is wanted, a Glob
 //! over `/`) is skipped. Run them with cargo-fuzz from `fuzz/` (see `RELIABILITY.md`), or over
-//! the committed corpora with `cargo test -p toolreg-tests --test toolreg fuzz_corpus::`.
+//! the committed corpora with `cargo test -p toolreg-tests --test end_to_end fuzz_corpus::`.
 //!
 //! The bytes are read through [`Gen`], a thin layer over [`arbitrary::Unstructured`] that
 //! picks from vocabularies built to reach the interesting cases (names that clash after
@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 
 use arbitrary::Unstructured;
-use registry_core::{Catalog, ToolInfo};
+use toolreg::{Catalog, ToolInfo};
 
 mod dispatch;
 mod input;
@@ -40,7 +40,7 @@ pub use shell::shell;
 /// This build's built-in catalog, built once per process.
 pub(crate) fn catalog() -> &'static Catalog {
     static CATALOG: OnceLock<Catalog> = OnceLock::new();
-    CATALOG.get_or_init(|| match tools::catalog() {
+    CATALOG.get_or_init(|| match toolreg_tools::catalog() {
         Ok(catalog) => catalog,
         Err(clash) => panic!("two built-ins share a name: {clash}"),
     })

@@ -3,15 +3,15 @@
 
 use std::sync::Arc;
 
-use registry_core::claude_code::{self, feature, switch};
-use registry_core::env::ToolSearchSettings;
-use registry_core::mcp::load_servers;
-use registry_core::permissions::{Behavior, PermissionContext, RuleSource};
-use registry_core::{
+use serde_json::{Value, json};
+use toolreg::claude_code::{self, feature, switch};
+use toolreg::env::ToolSearchSettings;
+use toolreg::mcp::load_servers;
+use toolreg::permissions::{Behavior, PermissionContext, RuleSource};
+use toolreg::{
     AgentKind, Env, Features, Provider, Switches, ToolInfo, assemble_tool_pool,
     filter_tools_for_agent,
 };
-use serde_json::{Value, json};
 
 use super::{Gen, SERVER_NAMES, TOOL_NAMES, builtin_names, catalog};
 

@@ -3,14 +3,14 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use registry_core::cache::{CacheSettings, SchemaCache};
-use registry_core::defer::deferral;
-use registry_core::render::{
+use serde_json::{Value, json};
+use toolreg::cache::{CacheSettings, SchemaCache};
+use toolreg::defer::deferral;
+use toolreg::render::{
     self, CHAT_COMPLETIONS_MAX_TOOLS, CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions,
     OpenAiToolSearch, RenderError, RenderOptions, ServerSearch,
 };
-use registry_core::{Env, ToolInfo};
-use serde_json::{Value, json};
+use toolreg::{Env, ToolInfo};
 
 use super::{Gen, TOOL_NAMES, random_pool, unique_names};
 

@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use registry_core::permissions::path::{absolute, resolve};
-use registry_core::permissions::{
+use toolreg::permissions::path::{absolute, resolve};
+use toolreg::permissions::{
     Behavior, OutsideWrites, PermissionContext, PermissionMode, PermissionRule, Refusal,
     RuleSource, RuleTarget, RuleValue, Subject, Verdict, shell,
 };

@@ -7,9 +7,9 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use registry_core::permissions::path::resolve;
-use registry_core::permissions::{Behavior, RuleSource, RuleTarget, Verdict};
-use registry_core::{OutsideWrites, PermissionContext, Subject};
+use toolreg::permissions::path::resolve;
+use toolreg::permissions::{Behavior, RuleSource, RuleTarget, Verdict};
+use toolreg::{OutsideWrites, PermissionContext, Subject};
 
 /// Where scratch directories go: tmpfs, so the file tools' fsyncs cost nothing.
 const SHM: &str = "/dev/shm";
@@ -102,7 +102,7 @@ impl Scratch {
     /// `/proc`, `/sys` or `/dev` (but `/dev/shm`, which holds `work`).
     pub fn permissions(&self) -> PermissionContext {
         let mut rules = PermissionContext::new();
-        rules.set_legacy_names(registry_core::claude_code::names::LEGACY);
+        rules.set_legacy_names(toolreg::claude_code::names::LEGACY);
         rules.set_project_root(&self.work);
         rules.outside_writes = OutsideWrites::Refuse;
         for tool in NEVER_RUN {

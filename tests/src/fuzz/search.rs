@@ -3,12 +3,12 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use registry_core::defer::deferral;
-use registry_core::search::query::select_names;
-use registry_core::search::seed;
-use registry_core::search::text::js_trim;
-use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{Env, ToolInfo};
+use toolreg::defer::deferral;
+use toolreg::search::query::select_names;
+use toolreg::search::seed;
+use toolreg::search::text::js_trim;
+use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{Env, ToolInfo};
 
 use super::{FRAGMENTS, Gen, TOOL_NAMES, random_pool, unique_names};
 

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
-use registry_core::permissions::{
+use toolreg::permissions::{
     Behavior, PermissionContext, PermissionMode, RuleSource, RuleTarget, Subject, Verdict, shell,
 };
 

@@ -3,11 +3,11 @@
 //! (§3, §4), simple and embedded-search modes (§2, §3), `--mcp` errors, ToolSearch (§9),
 //! rendering (§10) and dispatch (§11).
 //!
-//! Finding the binary: `toolreg` belongs to the `tools` package, and Cargo only tells a test
+//! Finding the binary: `toolreg` belongs to the `toolreg-tools` package, and Cargo only tells a test
 //! where the binaries of its *own* package are (`CARGO_BIN_EXE_*`, which `assert_cmd`'s
 //! `cargo_bin` relies on), and guessing `target/debug/toolreg` breaks under `CARGO_TARGET_DIR`,
 //! `--target` or a stale binary. So the first test that needs it runs, once (a `OnceLock`),
-//! `cargo build -p tools --bin toolreg --message-format=json-render-diagnostics` on this
+//! `cargo build -p toolreg-tools --bin toolreg --message-format=json-render-diagnostics` on this
 //! workspace, with the `CARGO` the tests run under, the same environment (so the same target
 //! directory and flags) and the `tools` features this test crate was compiled with, and takes
 //! the path from the `executable` field of the `toolreg` artifact. When everything is up to
@@ -36,9 +36,12 @@ fn binary() -> &'static Path {
 }
 
 /// The cargo features of `tools` that this test crate was compiled with, so the binary and
-/// `tools::features()` agree.
+/// `toolreg_tools::features()` agree.
 fn tools_features() -> Vec<String> {
-    tools::features().iter().map(str::to_owned).collect()
+    toolreg_tools::features()
+        .iter()
+        .map(str::to_owned)
+        .collect()
 }
 
 fn build_binary() -> PathBuf {
@@ -46,7 +49,7 @@ fn build_binary() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
     let mut command = std::process::Command::new(cargo);
     command
-        .args(["build", "-p", "tools", "--bin", "toolreg"])
+        .args(["build", "-p", "toolreg-tools", "--bin", "toolreg"])
         .arg("--message-format=json-render-diagnostics")
         .arg("--manifest-path")
         .arg(&manifest);
@@ -60,7 +63,7 @@ fn build_binary() -> PathBuf {
     let output = command.output().expect("run cargo build");
     assert!(
         output.status.success(),
-        "cargo build -p tools --bin toolreg failed:\n{}",
+        "cargo build -p toolreg-tools --bin toolreg failed:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     let built = String::from_utf8_lossy(&output.stdout)

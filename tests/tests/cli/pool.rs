@@ -1,14 +1,14 @@
 //! `list`: the pool per context, deny rules, modes and `--mcp` errors.
 
 use super::*;
-use registry_core::claude_code::feature;
+use toolreg::claude_code::feature;
 
 /// The matrix of `docs/design.md` §5.7: main thread, sub-agent, async agent, coordinator ("Ant":
 /// only in the internal build). A custom agent loses what a sub-agent loses; an in-process teammate
 /// has the async set plus task tools and SendMessage, none of which is a row here.
 #[test]
 fn list_per_context_follows_the_availability_matrix_of_lesson_14_4() {
-    let internal = tools::features().is_on(feature::INTERNAL_BUILD);
+    let internal = toolreg_tools::features().is_on(feature::INTERNAL_BUILD);
     for context in CONTEXTS {
         let column = match context {
             "main" => 0,

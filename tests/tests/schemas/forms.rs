@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 
 use arbitrary::Arbitrary;
-use registry_core::InputSchema;
-use registry_core::schema::{Mode, strict_refusal, to_json};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use toolreg::InputSchema;
+use toolreg::schema::{Mode, strict_refusal, to_json};
 
 pub fn standard<T: InputSchema>() -> Value {
     serde_json::from_str(&to_json(&T::SCHEMA, Mode::Standard)).expect("the schema is JSON")
@@ -364,7 +364,7 @@ fn strict_form_of_a_tagged_enum_is_an_any_of_with_one_value_enum_tags() {
 
 #[test]
 fn what_the_strict_subsets_refuse_is_named_with_its_place() {
-    let refusal = |schema: &registry_core::schema::Schema| {
+    let refusal = |schema: &toolreg::schema::Schema| {
         let found = strict_refusal(schema).expect("no strict form");
         (found.at, found.what)
     };

@@ -12,10 +12,10 @@ use std::sync::LazyLock;
 
 use arbitrary::{Arbitrary, Unstructured};
 use proptest::prelude::*;
-use registry_core::InputSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
+use toolreg::InputSchema;
 
 use super::forms::{
     Action, Aliased, Command, Constrained, Filter, Loose, Person, Query, Renamed, Shape, standard,

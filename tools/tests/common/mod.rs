@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::path::Path;
 
-use registry_core::{IntoToolOutput, State, Switches, Tool, ToolContext, ToolError, ToolOutput};
+use toolreg::{IntoToolOutput, State, Switches, Tool, ToolContext, ToolError, ToolOutput};
 
 /// Runs a future to completion on a fresh current-thread runtime (timers and processes on).
 pub fn block_on<F: Future>(future: F) -> F::Output {

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use arbitrary::Arbitrary;
-use registry_core::InputSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use toolreg::InputSchema;
 
 /// Who asked: the `origin` most tools take.
 #[derive(Debug, Deserialize, Serialize, InputSchema, Arbitrary)]

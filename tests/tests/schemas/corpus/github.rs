@@ -2,8 +2,8 @@
 //! object, which `deny_unknown_fields` gives).
 
 use arbitrary::Arbitrary;
-use registry_core::InputSchema;
 use serde::{Deserialize, Serialize};
+use toolreg::InputSchema;
 
 /// `create_or_update_file`.
 #[derive(Debug, Deserialize, Serialize, InputSchema, Arbitrary)]

@@ -59,11 +59,11 @@ use std::path::PathBuf;
 use std::sync::LazyLock;
 
 use arbitrary::{Arbitrary, Unstructured};
-use registry_core::InputSchema;
-use registry_core::schema::Schema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use toolreg::InputSchema;
+use toolreg::schema::Schema;
 
 use super::forms::standard;
 

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use arbitrary::Arbitrary;
-use registry_core::InputSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use toolreg::InputSchema;
 
 /// The cursor paging every list endpoint takes, flattened into them.
 #[derive(Debug, Deserialize, Serialize, InputSchema, Arbitrary)]

@@ -2,8 +2,8 @@
 //! a `title` on every property and on the object) and `mcp-server-sqlite` (hand-written).
 
 use arbitrary::Arbitrary;
-use registry_core::InputSchema;
 use serde::{Deserialize, Serialize};
+use toolreg::InputSchema;
 
 /// The repository every git tool names, flattened into them.
 #[derive(Debug, Deserialize, Serialize, InputSchema, Arbitrary)]

@@ -3,8 +3,8 @@
 //! `additionalProperties`).
 
 use arbitrary::Arbitrary;
-use registry_core::InputSchema;
 use serde::{Deserialize, Serialize};
+use toolreg::InputSchema;
 
 /// The optional line window of the read tools, flattened into them.
 #[derive(Debug, Deserialize, Serialize, InputSchema, Arbitrary)]

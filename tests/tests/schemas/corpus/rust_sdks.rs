@@ -2,8 +2,8 @@
 //! with rmcp's settings) and `rig` (`rig-core/examples`, whose schemas are written by hand).
 
 use arbitrary::Arbitrary;
-use registry_core::InputSchema;
 use serde::{Deserialize, Serialize};
+use toolreg::InputSchema;
 
 /// rmcp `examples/servers/src/common/calculator.rs`: `SumRequest`, with a `#[schemars]`
 /// description.

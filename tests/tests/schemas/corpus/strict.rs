@@ -21,13 +21,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use registry_core::cache::{CacheSettings, SchemaCache};
-use registry_core::render::{
+use serde_json::{Map, Value, json};
+use toolreg::cache::{CacheSettings, SchemaCache};
+use toolreg::render::{
     OpenAiFormat, OpenAiOptions, RenderOptions, render_anthropic, render_openai,
 };
-use registry_core::schema::{Mode, STRICT_FORMATS, strict_refusal, to_json};
-use registry_core::{Switches, ToolDescriptor, ToolInfo, ToolSpec};
-use serde_json::{Map, Value, json};
+use toolreg::schema::{Mode, STRICT_FORMATS, strict_refusal, to_json};
+use toolreg::{Switches, ToolDescriptor, ToolInfo, ToolSpec};
 
 use super::super::roundtrip::{Rng, generate};
 use super::python_servers as py;
@@ -43,19 +43,19 @@ use super::{github as gh, notion as nt};
 macro_rules! strict_tools {
     ($($tool:ident = $name:tt ($input:ty)),* $(,)?) => {
         $(
-            #[registry_core::tool(name = $name, description = $name, strict)]
+            #[toolreg::tool(name = $name, description = $name, strict)]
             #[derive(serde::Deserialize)]
             pub struct $tool {
                 #[serde(flatten)]
                 pub input: $input,
             }
 
-            impl registry_core::Tool for $tool {
+            impl toolreg::Tool for $tool {
                 type Output = String;
                 async fn call(
                     self,
-                    _: &registry_core::ToolContext<'_>,
-                ) -> Result<String, registry_core::ToolError> {
+                    _: &toolreg::ToolContext<'_>,
+                ) -> Result<String, toolreg::ToolError> {
                     Ok(format!("{:?}", self.input))
                 }
             }
@@ -367,10 +367,10 @@ fn requests() -> Vec<Value> {
         settings,
         ..Default::default()
     };
-    let env = registry_core::claude_code::env(tools::features());
+    let env = toolreg::claude_code::env(toolreg_tools::features());
     let anthropic = render_anthropic(&env, &pool, &SchemaCache::new(), &options).expect("renders");
     let headers = match anthropic.beta {
-        Some(beta) => json!({ registry_core::render::BETA_HEADER: beta }),
+        Some(beta) => json!({ toolreg::render::BETA_HEADER: beta }),
         None => json!({}),
     };
     vec![

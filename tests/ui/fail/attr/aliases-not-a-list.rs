@@ -1,4 +1,4 @@
-use registry_core::{Tool, ToolContext, ToolError, tool};
+use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
 
 /// Reads a file.

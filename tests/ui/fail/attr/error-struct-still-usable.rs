@@ -1,6 +1,6 @@
 // The attribute has one mistake; everything that uses the struct is correct, so the attribute
 // error must be the only error.
-use registry_core::{Tool, ToolContext, ToolError, tool};
+use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
 
 /// Reads a file.

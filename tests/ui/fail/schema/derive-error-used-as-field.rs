@@ -1,6 +1,6 @@
 // The derive has one mistake; the tool that uses the type as a field is correct, so the derive's
 // error must be the only error.
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, tool};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
 
 #[derive(Deserialize, InputSchema)]

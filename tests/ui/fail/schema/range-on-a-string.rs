@@ -1,4 +1,4 @@
-use registry_core::InputSchema;
+use toolreg::InputSchema;
 use serde::Deserialize;
 
 #[derive(Deserialize, InputSchema)]

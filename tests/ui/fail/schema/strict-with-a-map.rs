@@ -1,6 +1,6 @@
 use std::collections::BTreeMap;
 
-use registry_core::{Tool, ToolContext, ToolError, tool};
+use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
 
 /// Sets labels.

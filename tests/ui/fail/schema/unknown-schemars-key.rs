@@ -1,5 +1,5 @@
 // Before, `#[schemars(...)]` was silently ignored; now every key is read or reported.
-use registry_core::InputSchema;
+use toolreg::InputSchema;
 use serde::Deserialize;
 
 #[derive(Deserialize, InputSchema)]

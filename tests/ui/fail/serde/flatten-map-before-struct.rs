@@ -1,6 +1,6 @@
 use std::collections::BTreeMap;
 
-use registry_core::InputSchema;
+use toolreg::InputSchema;
 use serde::Deserialize;
 
 #[derive(Deserialize, InputSchema)]

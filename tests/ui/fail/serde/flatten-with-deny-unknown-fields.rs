@@ -1,4 +1,4 @@
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, tool};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
 
 #[derive(Deserialize, InputSchema)]

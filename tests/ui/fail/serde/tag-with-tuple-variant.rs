@@ -1,5 +1,5 @@
 // serde reports this itself; the derive adds no second error.
-use registry_core::InputSchema;
+use toolreg::InputSchema;
 use serde::Deserialize;
 
 #[derive(Deserialize, InputSchema)]

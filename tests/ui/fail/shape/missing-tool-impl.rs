@@ -1,4 +1,4 @@
-use registry_core::tool;
+use toolreg::tool;
 use serde::Deserialize;
 
 /// Reads a file.

@@ -1,4 +1,4 @@
-use registry_core::tool;
+use toolreg::tool;
 
 /// Reads a file.
 #[tool]

@@ -1,5 +1,5 @@
 // `prompt` gives a dynamic text, `fn() -> String` or `fn(&Switches) -> String`.
-use registry_core::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 fn agent_prompt(switches: &Switches) -> String {

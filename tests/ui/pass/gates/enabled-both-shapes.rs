@@ -1,5 +1,5 @@
 // `enabled` takes `fn() -> bool` or `fn(&Switches) -> bool`.
-use registry_core::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 fn never() -> bool {
@@ -7,7 +7,7 @@ fn never() -> bool {
 }
 
 mod gates {
-    pub fn lsp_on(switches: &registry_core::Switches) -> bool {
+    pub fn lsp_on(switches: &toolreg::Switches) -> bool {
         switches.is_on("lsp")
     }
 }

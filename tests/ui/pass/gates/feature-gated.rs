@@ -1,9 +1,9 @@
 // This crate has none of these features, so the tools and their structs are compiled out;
 // nothing outside a matching `cfg` may name them. The tests crate declares no features, hence
-// the `unexpected_cfgs` allowance (the `tools` crate declares its features in Cargo.toml).
+// the `unexpected_cfgs` allowance (the `toolreg-tools` crate declares its features in Cargo.toml).
 #![allow(unexpected_cfgs)]
 
-use registry_core::tool;
+use toolreg::tool;
 use serde::Deserialize;
 
 /// Watches a background process.
@@ -15,9 +15,9 @@ pub struct MonitorTool {
 }
 
 #[cfg(any(feature = "MONITOR_TOOL", feature = "KAIROS"))]
-impl registry_core::Tool for MonitorTool {
+impl toolreg::Tool for MonitorTool {
     type Output = String;
-    async fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
+    async fn call(self, _: &toolreg::ToolContext<'_>) -> Result<String, toolreg::ToolError> {
         Ok(self.pid.to_string())
     }
 }
@@ -31,9 +31,9 @@ pub struct SendUserFileTool {
 }
 
 #[cfg(all(feature = "KAIROS", not(feature = "NO_BRIDGE")))]
-impl registry_core::Tool for SendUserFileTool {
+impl toolreg::Tool for SendUserFileTool {
     type Output = String;
-    async fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
+    async fn call(self, _: &toolreg::ToolContext<'_>) -> Result<String, toolreg::ToolError> {
         Ok(self.path)
     }
 }
@@ -43,15 +43,15 @@ impl registry_core::Tool for SendUserFileTool {
 #[derive(Deserialize)]
 pub struct PingTool {}
 
-impl registry_core::Tool for PingTool {
+impl toolreg::Tool for PingTool {
     type Output = String;
-    async fn call(self, _: &registry_core::ToolContext<'_>) -> Result<String, registry_core::ToolError> {
+    async fn call(self, _: &toolreg::ToolContext<'_>) -> Result<String, toolreg::ToolError> {
         Ok("pong".to_owned())
     }
 }
 
 fn main() {
-    let builtins = registry_core::builtins().unwrap();
+    let builtins = toolreg::builtins().unwrap();
     assert!(builtins.get("Ping").is_some());
     // The gated tools were not registered.
     assert!(builtins.get("Monitor").is_none());

@@ -1,5 +1,5 @@
 // Enums with data, in each of serde's representations, as fields of a tool.
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -1,7 +1,7 @@
 // `#[serde(flatten)]` of a struct and of a map: refused before.
 use std::collections::BTreeMap;
 
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

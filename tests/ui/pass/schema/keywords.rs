@@ -1,6 +1,6 @@
 // Constraints and annotations: `#[schema(...)]` on a tool's fields, and what schemars reads from
 // `#[schemars(...)]` and `#[validate(...)]` on a nested type's.
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -1,5 +1,5 @@
 // A nested struct and a unit-only enum deriving InputSchema, used as fields of a tool.
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 /// One replacement.

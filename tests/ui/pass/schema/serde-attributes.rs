@@ -1,5 +1,5 @@
 // The schema follows serde's rename, rename_all, default and skip.
-use registry_core::{Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 /// Searches file contents.

@@ -1,6 +1,6 @@
 // A strict tool whose input uses what both strict subsets allow: a tagged enum (rendered
 // `anyOf`), `pattern`, `format`, `minItems` 1, and annotations (left out of the strict form).
-use registry_core::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

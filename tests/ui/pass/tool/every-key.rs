@@ -3,7 +3,7 @@
 // features, hence the `unexpected_cfgs` allowance for `feature = not(...)`.
 #![allow(unexpected_cfgs)]
 
-use registry_core::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 fn edit_enabled() -> bool {

@@ -1,4 +1,4 @@
-use registry_core::{Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 /// Lists the open tasks.
@@ -26,10 +26,10 @@ fn main() {
         r#"{"type":"object","properties":{},"additionalProperties":false}"#
     );
     assert_eq!(descriptor.aliases, &[] as &[&str]);
-    assert_eq!(descriptor.flags, registry_core::Flags::NONE);
+    assert_eq!(descriptor.flags, toolreg::Flags::NONE);
     assert!(descriptor.search_hint.is_none());
     assert!(descriptor.feature.is_none());
     assert!(descriptor.max_result_size_chars.is_none());
-    assert!(descriptor.is_enabled(&registry_core::Switches::default()));
+    assert!(descriptor.is_enabled(&toolreg::Switches::default()));
     assert!(descriptor.source.type_path.ends_with("::TaskListTool"));
 }

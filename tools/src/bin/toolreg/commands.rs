@@ -5,12 +5,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use registry_core::dispatch::{Dispatcher, ToolUse};
-use registry_core::printable::{Layout, printable};
-use registry_core::render::{self, OpenAiFormat};
-use registry_core::search::{SearchEngine, Strategy};
-use registry_core::{ToolInfo, TurnOptions};
 use serde_json::{Value, json};
+use toolreg::dispatch::{Dispatcher, ToolUse};
+use toolreg::printable::{Layout, printable};
+use toolreg::render::{self, OpenAiFormat};
+use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{ToolInfo, TurnOptions};
 
 use crate::cli::{
     Args, Command, Format, McpCommand, SearchArgs, SearchStrategy, ServeMode, TurnArgs,
@@ -92,9 +92,7 @@ fn flags(tool: &ToolInfo, deferred: bool) -> String {
 /// standard mode and when it cannot be on (then nothing is deferred), on, or on only when the
 /// deferred tools reach a share of the model's context window.
 fn search_mode(setup: &Setup) -> (Value, Option<String>) {
-    use registry_core::defer::{
-        ToolSearchMode, is_tool_search_enabled_optimistic, tool_search_mode,
-    };
+    use toolreg::defer::{ToolSearchMode, is_tool_search_enabled_optimistic, tool_search_mode};
     let settings = &setup.env.tool_search;
     match (
         is_tool_search_enabled_optimistic(settings),
@@ -196,7 +194,7 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
             );
         }
         Some(dir) => {
-            let encoder = registry_core::search::semantic::SentenceEncoder::load(dir)
+            let encoder = toolreg::search::semantic::SentenceEncoder::load(dir)
                 .map_err(|error| format!("--model {error}"))?;
             engine.with_embedder(Arc::new(encoder))
         }
@@ -259,7 +257,7 @@ fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
         setup.pool.clone(),
         cwd,
     )
-    .with_state(tools::default_state())
+    .with_state(toolreg_tools::default_state())
     .with_searcher(Arc::new(engine))
     .with_sandboxing(setup.sandbox.detect());
     #[cfg(feature = "mcp")]
@@ -397,7 +395,7 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
 /// `toolreg mcp servers`: each server's state, after connecting them all.
 #[cfg(feature = "mcp")]
 fn mcp_servers(args: &crate::cli::PoolArgs, json: bool) -> Result<ExitCode> {
-    use registry_mcp::ServerState;
+    use toolreg_mcp::ServerState;
     let path = args
         .mcp_config
         .as_deref()
@@ -459,7 +457,7 @@ fn mcp_servers(_: &crate::cli::PoolArgs, _: bool) -> Result<ExitCode> {
 /// `toolreg mcp serve`: the gateway on stdin and stdout, until the client disconnects.
 #[cfg(feature = "mcp")]
 fn serve(setup: &Setup, mode: ServeMode, builtins: &[String]) -> Result<ExitCode> {
-    use registry_mcp::{Gateway, GatewayMode};
+    use toolreg_mcp::{Gateway, GatewayMode};
     let offered = |name: &str| {
         setup
             .pool

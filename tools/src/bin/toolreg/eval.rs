@@ -3,9 +3,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use registry_core::search::eval::bootstrap::paired;
-use registry_core::search::eval::{self, QueryScores, TUNING_SET, baseline_scores, engine_scores};
-use registry_core::search::{SearchEngine, Strategy};
+use toolreg::search::eval::bootstrap::paired;
+use toolreg::search::eval::{self, QueryScores, TUNING_SET, baseline_scores, engine_scores};
+use toolreg::search::{SearchEngine, Strategy};
 
 use crate::cli::EvalArgs;
 use crate::commands::{Result, out};
@@ -88,7 +88,7 @@ type Fuse = (String, Box<dyn Fn(SearchEngine) -> SearchEngine>);
 fn semantic(args: &EvalArgs) -> Result<Option<Fuse>> {
     use std::sync::Arc;
 
-    use registry_core::search::semantic::SentenceEncoder;
+    use toolreg::search::semantic::SentenceEncoder;
 
     let Some(dir) = &args.model else {
         return Ok(None);

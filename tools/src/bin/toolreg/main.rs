@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    tools::link();
+    toolreg_tools::link();
     let args = cli::Args::parse();
     match commands::run(args) {
         Ok(code) => code,

@@ -3,16 +3,16 @@
 use std::collections::BTreeSet;
 use std::process::ExitCode;
 
-use registry_core::cache::{CacheSettings, SchemaCache};
-use registry_core::defer::{RequestModel, is_tool_search_enabled, tool_search_needed};
-use registry_core::profile::Betas;
-use registry_core::render::{
-    self, BETA_HEADER, CacheControl, OpenAiFormat, OpenAiOptions, OpenAiToolSearch, RenderOptions,
-    ServerSearch,
-};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
+use toolreg::cache::{CacheSettings, SchemaCache};
+use toolreg::defer::{RequestModel, is_tool_search_enabled, tool_search_needed};
+use toolreg::profile::Betas;
+use toolreg::render::{
+    self, BETA_HEADER, CacheControl, OpenAiFormat, OpenAiOptions, OpenAiToolSearch, RenderOptions,
+    ServerSearch,
+};
 
 use crate::cli::{BetaSet, DeferStrategy, Format, RenderArgs};
 use crate::commands::out;

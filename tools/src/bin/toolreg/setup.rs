@@ -4,12 +4,12 @@ use std::io::Read as _;
 use std::path::Path;
 use std::sync::Arc;
 
-use registry_core::claude_code::{self, switch};
-use registry_core::mcp::load_servers;
-use registry_core::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
-use registry_core::sandbox::Sandboxing;
-use registry_core::{AgentKind, Env, ToolInfo, assemble_tool_pool, filter_tools_for_agent};
 use serde_json::Value;
+use toolreg::claude_code::{self, switch};
+use toolreg::mcp::load_servers;
+use toolreg::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
+use toolreg::sandbox::Sandboxing;
+use toolreg::{AgentKind, Env, ToolInfo, assemble_tool_pool, filter_tools_for_agent};
 
 use crate::cli::{Context, Mode, PoolArgs};
 use crate::demo;
@@ -60,7 +60,7 @@ impl SandboxChoice {
 
 /// The servers of `--mcp-config`.
 #[cfg(feature = "mcp")]
-pub type Live = Arc<registry_mcp::McpHub>;
+pub type Live = Arc<toolreg_mcp::McpHub>;
 /// The servers of `--mcp-config` (none: this build has no MCP client).
 #[cfg(not(feature = "mcp"))]
 pub type Live = std::convert::Infallible;
@@ -79,7 +79,7 @@ pub fn connect(
     path: &Path,
     runtime: &tokio::runtime::Runtime,
 ) -> Result<(Live, Vec<String>), String> {
-    use registry_mcp::{McpConfig, McpHub, ServerState, Timeouts};
+    use toolreg_mcp::{McpConfig, McpHub, ServerState, Timeouts};
     let config = McpConfig::load(path).map_err(|error| format!("--mcp-config {error}"))?;
     let hub = runtime.block_on(McpHub::connect(&config, Timeouts::default()));
     let warnings = hub
@@ -173,7 +173,7 @@ fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
 
 /// Builds the environment and the pool.
 pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
-    let mut env = claude_code::env_from_env(tools::features());
+    let mut env = claude_code::env_from_env(toolreg_tools::features());
     for (flag, on) in [
         (switch::SIMPLE, args.simple),
         (switch::REPL, args.repl),
@@ -222,7 +222,7 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
             .iter()
             .map(|error| format!("skipped: {error}")),
     );
-    let catalog = tools::catalog().map_err(|clash| clash.to_string())?;
+    let catalog = toolreg_tools::catalog().map_err(|clash| clash.to_string())?;
     let assembled = assemble_tool_pool(&env, &permissions, &catalog, &loaded.tools);
     let pool = filter_tools_for_agent(&assembled, kind(args.context), &env);
     Ok(Setup {
