@@ -6,8 +6,8 @@
 # the number of lines the rm stand-in appended to SCRATCH/log meanwhile.
 #
 # A watchdog (one background subshell for the whole batch) stops, then kills, every process of
-# a line that has run for the timeout, leftovers included; a line killed so exits 137. Between two lines
-# only builtins run, so a line costs one fork and one exec besides its own processes.
+# a line that has run for the timeout, leftovers included; a line killed so exits 137. Between
+# two lines only builtins run, so a line costs one fork and one exec besides its own processes.
 #
 # Each line is a job of its own (`set -m`: its own process group), so `kill 0` in a line
 # reaches only the line; the driver and the watchdog catch the signals a line may send them
