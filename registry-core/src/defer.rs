@@ -1,15 +1,14 @@
 //! Deferred tools and the tool-search mode.
 //!
 //! A deferred tool is sent by name only; the model loads its schema with ToolSearch when it
-//! needs it. Whether tool search is on at all depends on `ENABLE_TOOL_SEARCH` (the mode), on the
+//! needs it. Whether tool search is on at all depends on the mode the user chose, on the
 //! provider and base URL (the optimistic check, which decides whether ToolSearch is even in the
 //! catalog), and per request on the model, the pool and the deferred tools' size (the
 //! definitive check).
 
 use std::sync::Arc;
 
-use crate::env::{Env, ToolSearchSettings};
-use crate::switches::{is_falsy, is_truthy};
+use crate::env::{Env, ToolSearchMode, ToolSearchSettings};
 use crate::tool_info::ToolInfo;
 use crate::tool_search;
 
@@ -34,94 +33,23 @@ pub fn deferral(tool: &ToolInfo, env: &Env) -> bool {
         .unwrap_or(tool.flags.defer)
 }
 
-/// How tool search is configured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ToolSearchMode {
-    /// Off: every tool is sent in full.
-    Standard,
-    /// On whenever the model and pool allow it ("tst").
-    Always,
-    /// On when the deferred tools take at least this percentage of the context window.
-    Auto {
-        /// 1..=99.
-        percent: u8,
-    },
-}
-
-/// The percentage `auto` uses when no number is given.
-pub const DEFAULT_AUTO_PERCENT: u8 = 10;
-
-/// The mode, from the settings. The kill switch forces [`Standard`](ToolSearchMode::Standard);
-/// then `ENABLE_TOOL_SEARCH`:
-///
-/// | value | mode |
-/// |---|---|
-/// | `auto:N` (N read like an integer prefix, clamped to 0..=100) | N = 0 → always; N = 100 → standard; else auto N% |
-/// | `auto`, `auto:` or `auto:` without a leading number | auto 10% |
-/// | `1`, `true`, `yes`, `on` | always |
-/// | `0`, `false`, `no`, `off` | standard |
-/// | unset, empty, anything else (also `AUTO`: `auto` is case-sensitive) | always |
+/// The mode in effect: [`Standard`](ToolSearchMode::Standard) under the kill switch, else the
+/// mode the user chose, else [`Always`](ToolSearchMode::Always).
 pub fn tool_search_mode(settings: &ToolSearchSettings) -> ToolSearchMode {
     if settings.kill_switch {
         return ToolSearchMode::Standard;
     }
-    let Some(value) = settings.enable_tool_search.as_deref() else {
-        return ToolSearchMode::Always;
-    };
-    if value == "auto" {
-        return ToolSearchMode::Auto {
-            percent: DEFAULT_AUTO_PERCENT,
-        };
-    }
-    if let Some(number) = value.strip_prefix("auto:") {
-        return match parse_int_prefix(number) {
-            None => ToolSearchMode::Auto {
-                percent: DEFAULT_AUTO_PERCENT,
-            },
-            Some(n) if n <= 0 => ToolSearchMode::Always,
-            Some(n) if n >= 100 => ToolSearchMode::Standard,
-            Some(n) => ToolSearchMode::Auto { percent: n as u8 },
-        };
-    }
-    if is_truthy(value) {
-        ToolSearchMode::Always
-    } else if is_falsy(value) {
-        ToolSearchMode::Standard
-    } else {
-        ToolSearchMode::Always
-    }
-}
-
-/// Reads an integer the way JavaScript's `parseInt(text, 10)` does: leading whitespace, an
-/// optional sign, then digits; `None` when there are no digits. Saturates instead of overflowing.
-fn parse_int_prefix(text: &str) -> Option<i64> {
-    let text = text.trim_start();
-    let (negative, digits) = match text.as_bytes().first() {
-        Some(b'-') => (true, &text[1..]),
-        Some(b'+') => (false, &text[1..]),
-        _ => (false, text),
-    };
-    let digits: &str = &digits[..digits.bytes().take_while(u8::is_ascii_digit).count()];
-    if digits.is_empty() {
-        return None;
-    }
-    let magnitude = digits.bytes().fold(0i64, |acc, digit| {
-        acc.saturating_mul(10)
-            .saturating_add(i64::from(digit - b'0'))
-    });
-    Some(if negative { -magnitude } else { magnitude })
+    settings.mode.unwrap_or(ToolSearchMode::Always)
 }
 
 /// "Might tool search be on?": decides whether ToolSearch is in the catalog. False in standard
-/// mode; false when `ENABLE_TOOL_SEARCH` is unset, the provider is the first-party API and the
-/// base URL is not the first-party host (proxies often reject the beta fields); true otherwise.
+/// mode; false when the user chose no mode, the provider is the first-party API and requests go
+/// through a proxy (proxies often reject the beta fields); true otherwise.
 pub fn is_tool_search_enabled_optimistic(settings: &ToolSearchSettings) -> bool {
     if tool_search_mode(settings) == ToolSearchMode::Standard {
         return false;
     }
-    !(settings.enable_tool_search.is_none()
-        && settings.provider.is_first_party()
-        && !settings.base_url_is_first_party())
+    !(settings.mode.is_none() && settings.provider.is_first_party() && settings.proxied)
 }
 
 /// Counts the tokens of the deferred tools' definitions.
@@ -233,21 +161,5 @@ pub(crate) fn decide_deferral(pool: &mut [Arc<ToolInfo>], env: &Env) {
         if tool.is_deferred() != decided {
             Arc::make_mut(tool).deferral = Some(decided);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_int_prefix;
-
-    #[test]
-    fn parse_int_prefix_reads_like_javascript_parse_int() {
-        assert_eq!(parse_int_prefix("42"), Some(42));
-        assert_eq!(parse_int_prefix("  7x"), Some(7));
-        assert_eq!(parse_int_prefix("+3"), Some(3));
-        assert_eq!(parse_int_prefix("-5"), Some(-5));
-        assert_eq!(parse_int_prefix("x"), None);
-        assert_eq!(parse_int_prefix(""), None);
-        assert_eq!(parse_int_prefix("99999999999999999999999"), Some(i64::MAX));
     }
 }

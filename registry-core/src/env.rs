@@ -4,7 +4,8 @@
 //! Here they are plain data in [`Env`]: every rule is a pure function of an `Env` and its other
 //! inputs (the permission rules, a [`PermissionContext`](crate::PermissionContext), are one of
 //! those, passed on their own to the stages that read them). Reading them from the process is a profile's business, at the edge
-//! ([`claude_code::env_from_env`](crate::claude_code::env_from_env) for the design's).
+//! ([`claude_code::env_from_env`](crate::claude_code::env_from_env) for the design's: its
+//! variables, their grammar and the provider hosts live there).
 
 use std::sync::Arc;
 
@@ -32,51 +33,36 @@ impl Provider {
     }
 }
 
-/// The host of the first-party API.
-pub const FIRST_PARTY_HOST: &str = "api.anthropic.com";
+/// How tool search is configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolSearchMode {
+    /// Off: every tool is sent in full.
+    Standard,
+    /// On whenever the model and pool allow it.
+    Always,
+    /// On when the deferred tools take at least this percentage of the context window.
+    Auto {
+        /// 1..=99.
+        percent: u8,
+    },
+}
 
-/// The tool-search settings, as the variables give them.
+/// The tool-search settings, typed. A profile reads them from wherever its product keeps them
+/// (the design's: [`env_from_env`](crate::claude_code::env_from_env)).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolSearchSettings {
-    /// The tool-search mode setting, unparsed ([`tool_search_mode`](crate::defer::tool_search_mode)
-    /// reads it); `None` when unset.
-    pub enable_tool_search: Option<String>,
-    /// The kill switch is on: no beta fields at all.
+    /// The mode the user chose; `None` when they chose none, which is
+    /// [`Always`](ToolSearchMode::Always) except behind a proxy
+    /// ([`is_tool_search_enabled_optimistic`](crate::defer::is_tool_search_enabled_optimistic)).
+    pub mode: Option<ToolSearchMode>,
+    /// The kill switch: no beta fields at all, so tool search is off and requests carry only
+    /// each tool's name, description, schema and cache mark.
     pub kill_switch: bool,
     /// The API provider.
     pub provider: Provider,
-    /// The API's base URL, when set.
-    pub base_url: Option<String>,
-}
-
-impl ToolSearchSettings {
-    /// Whether the base URL (if any) points at the first-party host.
-    pub fn base_url_is_first_party(&self) -> bool {
-        match &self.base_url {
-            None => true,
-            Some(url) => {
-                url_host(url).is_none_or(|host| host.eq_ignore_ascii_case(FIRST_PARTY_HOST))
-            }
-        }
-    }
-}
-
-/// The host part of a URL: after `scheme://`, before the port, path, query or fragment.
-fn url_host(url: &str) -> Option<&str> {
-    let rest = url
-        .trim()
-        .split_once("://")
-        .map_or(url.trim(), |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host_port = authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host);
-    let host = if let Some(bracketed) = host_port.strip_prefix('[') {
-        bracketed.split(']').next()?
-    } else {
-        host_port.split(':').next()?
-    };
-    (!host.is_empty()).then_some(host)
+    /// Requests go to a base URL other than the provider's own API host (a proxy or gateway,
+    /// which may reject beta fields).
+    pub proxied: bool,
 }
 
 /// The inputs of every registry rule.
@@ -116,23 +102,5 @@ impl Env {
             features: &self.features,
             switches: &self.switches,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base_url_host_is_compared_without_port_path_or_credentials() {
-        let with = |url: &str| ToolSearchSettings {
-            base_url: Some(url.into()),
-            ..Default::default()
-        };
-        assert!(with("https://api.anthropic.com/v1").base_url_is_first_party());
-        assert!(with("https://API.anthropic.com:443").base_url_is_first_party());
-        assert!(!with("https://proxy.example.com/anthropic").base_url_is_first_party());
-        assert!(!with("http://user@localhost:8080").base_url_is_first_party());
-        assert!(ToolSearchSettings::default().base_url_is_first_party());
     }
 }

@@ -148,10 +148,10 @@ pub trait Profile: fmt::Debug + Send + Sync {
         &[]
     }
 
-    /// The `anthropic-beta` header a request with deferred tools needs, per provider. Default:
-    /// [`Betas::CURRENT`].
-    fn betas(&self) -> Betas {
-        Betas::CURRENT
+    /// The `anthropic-beta` header values a request with deferred tools carries, per provider.
+    /// Default: `None`, the API's current ones ([`Betas::CURRENT`]).
+    fn betas(&self) -> Option<Betas> {
+        None
     }
 }
 
@@ -166,19 +166,6 @@ pub struct Betas {
 }
 
 impl Betas {
-    /// Today's APIs: tool search is generally available on the first-party API (no header);
-    /// the other clouds still take the tool-search beta.
-    pub const CURRENT: Betas = Betas {
-        first_party: None,
-        other_clouds: Some("tool-search-tool-2025-10-19"),
-    };
-    /// The design's headers (`docs/design.md` §10.8): `advanced-tool-use-2025-11-20` on the
-    /// first-party API, `tool-search-tool-2025-10-19` on the other clouds.
-    pub const DESIGN: Betas = Betas {
-        first_party: Some("advanced-tool-use-2025-11-20"),
-        other_clouds: Some("tool-search-tool-2025-10-19"),
-    };
-
     /// The header for a request to the first-party API or to another cloud.
     pub fn header(self, first_party: bool) -> Option<&'static str> {
         if first_party {

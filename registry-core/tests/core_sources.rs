@@ -3,14 +3,15 @@
 //! * its modules import one way: no cycle among them. A module's imports are the
 //!   `crate::<module>` paths in its code;
 //! * the generic machinery knows no product's tool names: outside `src/claude_code/` (the
-//!   design's profile), no code spells a built-in's name or reads one of the design's
-//!   environment variables. Doc examples may; the core's own ToolSearch tool is the one name
-//!   every profile shares.
+//!   design's profile), no code spells a built-in's name, one of the design's environment
+//!   variables, the API host it compares base URLs with or its beta headers. Doc examples may;
+//!   the core's own ToolSearch tool is the one name every profile shares.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use toolreg::claude_code::{names, switch};
+use toolreg::claude_code::{self, names, switch};
+use toolreg::profile::Betas;
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -109,7 +110,30 @@ fn product_strings() -> Vec<String> {
     let mut quoted: Vec<String> = names.drain(..).map(|name| format!("\"{name}\"")).collect();
     quoted.extend(variables.map(|variable| format!("\"{variable}\"")));
     quoted.extend(["CLAUDE_CODE_", "ENABLE_TOOL_SEARCH", "claude_code::"].map(str::to_owned));
+    quoted.extend(provider_strings());
     quoted
+}
+
+/// The design's provider settings: its variables, the API host it compares base URLs with, and
+/// its beta header values that differ from the API's current ones.
+fn provider_strings() -> Vec<String> {
+    let mut strings: Vec<String> = ["ANTHROPIC_", claude_code::API_HOST]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    let current = [Betas::CURRENT.first_party, Betas::CURRENT.other_clouds];
+    for beta in [
+        claude_code::BETAS.first_party,
+        claude_code::BETAS.other_clouds,
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|beta| !current.contains(&Some(beta)))
+    {
+        strings.push(beta.to_owned());
+    }
+    assert!(strings.len() >= 3, "{strings:?}");
+    strings
 }
 
 #[test]
@@ -142,7 +166,7 @@ fn core_code_outside_the_profile_names_no_product_tool() {
     }
     assert!(
         found.is_empty(),
-        "product names outside src/claude_code/:\n{}",
+        "product names or settings outside src/claude_code/:\n{}",
         found.join("\n")
     );
 }

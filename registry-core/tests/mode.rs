@@ -3,27 +3,25 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::claude_code::{ClaudeCode, feature, switch};
+use toolreg::claude_code::{self, ClaudeCode, feature, switch};
 use toolreg::defer::{
-    RequestModel, TokenCounter, ToolSearchMode, deferral, is_tool_search_enabled,
+    RequestModel, TokenCounter, deferral, is_tool_search_enabled,
     is_tool_search_enabled_optimistic, tool_search_mode, tool_search_needed,
 };
-use toolreg::env::{Env, Features, Provider, ToolSearchSettings};
+use toolreg::env::{Env, Features, Provider, ToolSearchMode, ToolSearchSettings};
 use toolreg::mcp::load_server;
 use toolreg::pool::ToolInfo;
 use toolreg::{Flags, Switches};
 
+/// The mode in effect when `ENABLE_TOOL_SEARCH` holds `value` (or is unset).
 fn mode(value: Option<&str>) -> ToolSearchMode {
-    tool_search_mode(&ToolSearchSettings {
-        enable_tool_search: value.map(str::to_owned),
-        ..Default::default()
-    })
+    tool_search_mode(&settings(value, Provider::FirstParty, None))
 }
 
 #[test]
 fn kill_switch_forces_standard_first() {
     let settings = ToolSearchSettings {
-        enable_tool_search: Some("true".into()),
+        mode: Some(ToolSearchMode::Always),
         kill_switch: true,
         ..Default::default()
     };
@@ -96,13 +94,23 @@ fn auto_matching_is_case_sensitive() {
     assert_eq!(mode(Some("Auto:50")), ToolSearchMode::Always);
 }
 
+/// The settings the design reads from `ENABLE_TOOL_SEARCH`, the provider's variable and
+/// `ANTHROPIC_BASE_URL`.
 fn settings(value: Option<&str>, provider: Provider, base_url: Option<&str>) -> ToolSearchSettings {
-    ToolSearchSettings {
-        enable_tool_search: value.map(str::to_owned),
-        kill_switch: false,
-        provider,
-        base_url: base_url.map(str::to_owned),
-    }
+    let provider_variable = match provider {
+        Provider::FirstParty => None,
+        Provider::Bedrock => Some("CLAUDE_CODE_USE_BEDROCK"),
+        Provider::Vertex => Some("CLAUDE_CODE_USE_VERTEX"),
+        Provider::Foundry => Some("CLAUDE_CODE_USE_FOUNDRY"),
+    };
+    let settings = claude_code::env_from_lookup(Features::none(), |name| match name {
+        "ENABLE_TOOL_SEARCH" => value.map(str::to_owned),
+        "ANTHROPIC_BASE_URL" => base_url.map(str::to_owned),
+        _ => (Some(name) == provider_variable).then(|| "1".to_owned()),
+    })
+    .tool_search;
+    assert_eq!(settings.provider, provider);
+    settings
 }
 
 #[test]

@@ -166,7 +166,7 @@ proptest! {
         queries in proptest::collection::vec("[a-z_ +:,]{0,20}", 0..4),
     ) {
         let mut env = common::env();
-        env.tool_search.enable_tool_search = tool_search.map(str::to_owned);
+        env.tool_search.mode = tool_search.map(claude_code::parse_tool_search_mode);
         env.switches.set(switch::COORDINATOR, kind == AgentKind::Coordinator);
         let mut permissions = claude_code::permissions();
         for (behavior, source, text) in &rules {

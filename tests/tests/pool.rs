@@ -8,6 +8,7 @@ use common::{catalog, env, fixtures, load, names};
 use toolreg::cache::SchemaCache;
 use toolreg::claude_code::{self, feature, switch};
 use toolreg::contexts::AgentKind;
+use toolreg::env::ToolSearchMode;
 use toolreg::permissions::{Behavior, PermissionContext, RuleSource};
 use toolreg::render::{DeferStrategy, RenderOptions, render_anthropic};
 use toolreg::{
@@ -221,7 +222,7 @@ fn tool_search_is_in_the_catalog_only_when_it_might_be_on() {
     let rules = claude_code::permissions();
     let mut env = env();
     assert!(has(&env, &rules, "ToolSearch"));
-    env.tool_search.enable_tool_search = Some("false".into());
+    env.tool_search.mode = Some(ToolSearchMode::Standard);
     assert!(!has(&env, &rules, "ToolSearch"));
 }
 

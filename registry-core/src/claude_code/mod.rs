@@ -4,7 +4,8 @@
 //! * [`names`]: the built-in tools' names and the legacy names rules still accept.
 //! * [`switch`] and [`feature`]: the names of its run-time switches and build features, and
 //!   [`env_from_env`], which reads the switches and tool-search settings from the variables
-//!   the design reads (`CLAUDE_CODE_*`, `ENABLE_TOOL_SEARCH`, `ANTHROPIC_BASE_URL`, …).
+//!   the design reads (`CLAUDE_CODE_*`, `ENABLE_TOOL_SEARCH` by [`parse_tool_search_mode`],
+//!   `ANTHROPIC_BASE_URL` against [`API_HOST`], …); [`BETAS`], its beta headers.
 //! * [`ClaudeCode`]: the rules — simple mode's reduced set, the special tools a host adds
 //!   itself, Glob and Grep left out with embedded search tools, REPL mode's hiding, the tools
 //!   kept loaded under some features, the agent contexts and coordinator mode.
@@ -22,15 +23,18 @@
 use std::sync::Arc;
 
 use crate::descriptor::ToolDescriptor;
-use crate::env::{Env, Provider, ToolSearchSettings};
-use crate::permissions::PermissionContext;
-use crate::switches::{Features, is_truthy};
 use crate::tool_info::ToolInfo;
 
 use crate::profile::{AgentKind, Betas, Gates, Profile};
 
 mod agents;
 pub mod names;
+mod settings;
+
+pub use settings::{
+    API_HOST, BETAS, DEFAULT_AUTO_PERCENT, env, env_from_env, env_from_lookup, is_api_url,
+    parse_tool_search_mode, permissions, permissions_from_env,
+};
 
 pub use agents::{
     ASYNC_AGENT_ALLOWED, COORDINATOR_MODE_ALLOWED, all_agent_disallowed, custom_agent_disallowed,
@@ -208,9 +212,9 @@ impl Profile for ClaudeCode {
         &MODELS_WITHOUT_TOOL_REFERENCES
     }
 
-    /// The design's headers, [`Betas::DESIGN`].
-    fn betas(&self) -> Betas {
-        Betas::DESIGN
+    /// The design's headers, [`BETAS`].
+    fn betas(&self) -> Option<Betas> {
+        Some(BETAS)
     }
 }
 
@@ -219,97 +223,3 @@ impl Profile for ClaudeCode {
 /// about the API: today's API documentation lists Claude Haiku 4.5 among the models with tool
 /// search. A request can pass its own list in [`RequestModel`](crate::defer::RequestModel).
 pub const MODELS_WITHOUT_TOOL_REFERENCES: [&str; 1] = ["haiku"];
-
-/// The design's environment: this profile, `features` from the tools crate, and the switches and
-/// tool-search settings read from the process environment.
-///
-/// Variables: those of [`switch::VARIABLES`], `ENABLE_TOOL_SEARCH`,
-/// `CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS`, `CLAUDE_CODE_USE_BEDROCK`,
-/// `CLAUDE_CODE_USE_VERTEX`, `CLAUDE_CODE_USE_FOUNDRY`, `ANTHROPIC_BASE_URL`. A switch
-/// is on when its variable is truthy: `1`, `true`, `yes` or `on`, in any case.
-pub fn env_from_env(features: Features) -> Env {
-    env_from_lookup(features, |name| std::env::var(name).ok())
-}
-
-/// Like [`env_from_env`], over any variable lookup (for tests and embedding).
-pub fn env_from_lookup(features: Features, get: impl Fn(&str) -> Option<String>) -> Env {
-    let on = |name: &str| get(name).is_some_and(|value| is_truthy(&value));
-    let provider = if on("CLAUDE_CODE_USE_BEDROCK") {
-        Provider::Bedrock
-    } else if on("CLAUDE_CODE_USE_VERTEX") {
-        Provider::Vertex
-    } else if on("CLAUDE_CODE_USE_FOUNDRY") {
-        Provider::Foundry
-    } else {
-        Provider::FirstParty
-    };
-    let mut env = env(features);
-    for (name, variable) in switch::VARIABLES {
-        env.switches.set(name, on(variable));
-    }
-    env.tool_search = ToolSearchSettings {
-        enable_tool_search: get("ENABLE_TOOL_SEARCH"),
-        kill_switch: on("CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS"),
-        provider,
-        base_url: get("ANTHROPIC_BASE_URL").filter(|url| !url.trim().is_empty()),
-    };
-    env
-}
-
-/// The design's environment with nothing read from the process: this profile, `features`,
-/// every switch off, default tool-search settings.
-pub fn env(features: Features) -> Env {
-    Env {
-        features,
-        ..Env::with_profile(ClaudeCode)
-    }
-}
-
-/// A permission context for the design: no rules yet, the [legacy names](names::LEGACY) renamed
-/// in every rule added, and `HOME` from the process as the home directory of `~/` path rules.
-pub fn permissions_from_env() -> PermissionContext {
-    let mut rules = permissions();
-    if let Some(home) = std::env::var_os("HOME").filter(|home| !home.is_empty()) {
-        rules.set_home(home);
-    }
-    rules
-}
-
-/// Like [`permissions_from_env`], with nothing read from the process (no home directory).
-pub fn permissions() -> PermissionContext {
-    let mut rules = PermissionContext::new();
-    rules.set_legacy_names(names::LEGACY);
-    rules
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn truthy_values_turn_a_switch_on() {
-        let env = env_from_lookup(Features::none(), |name| {
-            (name == "CLAUDE_CODE_SIMPLE").then(|| " TRUE ".to_string())
-        });
-        assert!(env.switches.is_on(switch::SIMPLE));
-        assert!(!env.switches.is_on(switch::REPL));
-    }
-
-    #[test]
-    fn falsy_and_unknown_values_leave_a_switch_off() {
-        for value in ["0", "false", "off", "maybe", ""] {
-            let env = env_from_lookup(Features::none(), |name| {
-                (name == "ENABLE_LSP_TOOL").then(|| value.into())
-            });
-            assert!(!env.switches.is_on(switch::LSP), "{value:?}");
-        }
-    }
-
-    #[test]
-    fn provider_comes_from_the_use_variables() {
-        let env = env_from_lookup(Features::none(), |name| {
-            (name == "CLAUDE_CODE_USE_VERTEX").then(|| "1".into())
-        });
-        assert_eq!(env.tool_search.provider, Provider::Vertex);
-    }
-}

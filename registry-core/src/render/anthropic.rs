@@ -12,9 +12,19 @@ use super::{
 };
 use crate::cache::{CachedTool, SchemaCache};
 use crate::env::Env;
+use crate::profile::Betas;
 use crate::registry::compare_names;
 use crate::tool_info::ToolInfo;
 use crate::tool_search;
+
+impl Betas {
+    /// Today's API: tool search is generally available on the first-party API (no header); the
+    /// other clouds still take the tool-search beta.
+    pub const CURRENT: Betas = Betas {
+        first_party: None,
+        other_clouds: Some("tool-search-tool-2025-10-19"),
+    };
+}
 
 /// A rendered request's tool parts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,7 +233,10 @@ pub fn render_anthropic(
     announced.sort_by(|a, b| compare_names(a, b));
     let deferred_tools_message = announce(&announced);
     let uses_deferral = deferred_count > 0 || deferred_tools_message.is_some();
-    let betas = options.betas.unwrap_or_else(|| env.profile.betas());
+    let betas = options
+        .betas
+        .or_else(|| env.profile.betas())
+        .unwrap_or(Betas::CURRENT);
     let beta = if uses_deferral {
         betas.header(env.tool_search.provider.is_first_party())
     } else {

@@ -50,15 +50,15 @@ fn random_env(g: &mut Gen<'_>) -> Env {
         Some("off"),
         Some("AUTO"),
     ];
-    let enable_tool_search = match g.below(12) {
-        11 => Some(g.text(2, &[])),
-        i => modes[i].map(str::to_owned),
+    let mode = match g.below(12) {
+        11 => Some(claude_code::parse_tool_search_mode(&g.text(2, &[]))),
+        i => modes[i].map(claude_code::parse_tool_search_mode),
     };
-    let base_url = match g.below(4) {
-        0 => Some("https://api.anthropic.com/v1".to_owned()),
-        1 => Some("https://proxy.example.com/anthropic".to_owned()),
-        2 => Some(g.text(3, &[])),
-        _ => None,
+    let proxied = match g.below(4) {
+        0 => !claude_code::is_api_url("https://api.anthropic.com/v1"),
+        1 => !claude_code::is_api_url("https://proxy.example.com/anthropic"),
+        2 => !claude_code::is_api_url(&g.text(3, &[])),
+        _ => false,
     };
     let provider = *g.pick(&[
         Provider::FirstParty,
@@ -71,10 +71,10 @@ fn random_env(g: &mut Gen<'_>) -> Env {
         features,
         switches,
         tool_search: ToolSearchSettings {
-            enable_tool_search,
+            mode,
             kill_switch: g.chance(1, 6),
             provider,
-            base_url,
+            proxied,
         },
         ..claude_code::env(Features::none())
     }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use toolreg::cache::{CacheSettings, SchemaCache};
 use toolreg::defer::deferral;
+use toolreg::profile::Betas;
 use toolreg::render::{
     self, CHAT_COMPLETIONS_MAX_TOOLS, CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions,
     OpenAiToolSearch, RenderError, RenderOptions, ServerSearch,
@@ -207,6 +208,7 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
     let header = env
         .profile
         .betas()
+        .unwrap_or(Betas::CURRENT)
         .header(env.tool_search.provider.is_first_party());
     let beta = if deferring || message.is_some() {
         header

@@ -92,7 +92,8 @@ fn flags(tool: &ToolInfo, deferred: bool) -> String {
 /// standard mode and when it cannot be on (then nothing is deferred), on, or on only when the
 /// deferred tools reach a share of the model's context window.
 fn search_mode(setup: &Setup) -> (Value, Option<String>) {
-    use toolreg::defer::{ToolSearchMode, is_tool_search_enabled_optimistic, tool_search_mode};
+    use toolreg::defer::{is_tool_search_enabled_optimistic, tool_search_mode};
+    use toolreg::env::ToolSearchMode;
     let settings = &setup.env.tool_search;
     match (
         is_tool_search_enabled_optimistic(settings),
