@@ -147,6 +147,7 @@ pub mod claude_code;
 pub mod context;
 pub mod contexts;
 pub mod defer;
+pub mod delegate;
 pub mod descriptor;
 pub mod dispatch;
 pub mod env;
@@ -170,6 +171,7 @@ pub mod turn;
 pub use catalog::{Catalog, get_all_base_tools, get_tools};
 pub use context::{Progress, ProgressSink, State, ToolContext};
 pub use contexts::{AgentKind, filter_tools_for_agent};
+pub use delegate::Delegate;
 pub use descriptor::{Flags, Source, ToolDescriptor, ToolSpec};
 pub use dispatch::{
     Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,

@@ -3,8 +3,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Launches a new agent to handle a complex, multi-step task autonomously. The agent works with its own context and tools and returns one final report.
 ///
 /// - Use it for open-ended searches across a codebase, research that needs many rounds of Glob, Grep and Read, and independent pieces of work that can run in parallel. To read a specific file or find a known symbol, use Read, Glob or Grep directly: it is faster.
@@ -38,7 +36,7 @@ impl Tool for AgentTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).agent(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -70,7 +68,7 @@ impl Tool for TaskOutputTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).task_output(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -96,6 +94,6 @@ impl Tool for TaskStopTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).task_stop(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -3,8 +3,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Asks the user one to four multiple-choice questions while you work, and returns their answers.
 ///
 /// Use it to gather preferences or requirements, to clarify ambiguous instructions, to choose between implementation approaches, or to offer the user directions to take. Do not use it for what you can find out yourself.
@@ -73,6 +71,6 @@ impl Tool for AskUserQuestionTool {
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).ask_user_question(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -3,8 +3,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Sends the user a message they will see even when they are not watching the session: a status update, a finished result, or a question that needs their attention.
 ///
 /// Keep it brief and self-contained: lead with what the user needs to know or do. Attach files by path when the result is a file. Use `status: "proactive"` for updates the user did not ask for, `normal` (the default) for replies.
@@ -37,7 +35,7 @@ impl Tool for BriefTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).brief(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -83,7 +81,7 @@ mod send_user_file {
 
         async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
             self.validate_input(ctx)?;
-            host_of(ctx).send_user_file(self, ctx).await
+            ctx.delegate(self).await
         }
     }
 }

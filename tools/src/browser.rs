@@ -4,8 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Drives a real web browser, one action per call: open a URL, click, type, read the page, take a screenshot, go back.
 ///
 /// Use it for pages that need JavaScript, interaction or a logged-in session, or to check how a web app you are building looks and behaves. For plain documents, WebFetch is faster. Read the page (`read`) before clicking or typing so you know its elements, and read it again after each action that changes it.
@@ -49,6 +47,6 @@ impl Tool for WebBrowserTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).web_browser(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -5,8 +5,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Schedules a prompt to run on a cron schedule, or once at a later time.
 ///
 /// `cron` is a standard 5-field expression (minute hour day-of-month month day-of-week) in the user's local time zone: `*/15 * * * *` every 15 minutes, `0 9 * * 1-5` at 9:00 on weekdays. With `recurring: false` the prompt runs once, at the next matching time, and is then removed. When it fires, `prompt` is sent as if the user had typed it. Returns the job's id, for CronDelete.
@@ -43,7 +41,7 @@ impl Tool for CronCreateTool {
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).cron_create(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -68,7 +66,7 @@ impl Tool for CronDeleteTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).cron_delete(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -89,6 +87,6 @@ impl Tool for CronListTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).cron_list(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -4,8 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Reads or changes one of the application's settings (theme, model, permission defaults and the like).
 ///
 /// Give `setting` alone to read its current value; give `value` too to change it. The result shows the value before and after. Change a setting only when the user asks for it.
@@ -27,7 +25,7 @@ impl Tool for ConfigTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).config(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -51,7 +49,7 @@ impl Tool for TungstenTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).tungsten(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -76,6 +74,6 @@ impl Tool for ReplTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).repl(self, ctx).await
+        ctx.delegate(self).await
     }
 }

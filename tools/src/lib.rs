@@ -4,12 +4,13 @@
 //! input schema, registered with `toolreg`'s inventory when this crate is linked.
 //!
 //! * **Working on the machine alone:** [`bash`], [`read`], [`write`](mod@write), [`edit`], [`glob`],
-//!   [`grep`], [`notebook`], [`todo`](mod@todo) (its checklist lives in the host, with an in-memory
-//!   default) and, under `PROACTIVE` or `KAIROS`, `sleep`.
-//! * **Needing the agent around them:** every other tool calls one method of
-//!   [`host::ToolHost`], which the embedding application implements and registers in the
-//!   call's [`State`](toolreg::State) ([`host_state`]). Without one they answer
-//!   "this host does not provide …".
+//!   [`grep`], [`notebook`], [`todo`](mod@todo) (its checklist is a [`TodoList`](todo::TodoList)
+//!   in the call's state, which [`default_state`] holds) and, under `PROACTIVE` or `KAIROS`,
+//!   `sleep`.
+//! * **Needing the agent around them:** every other tool hands its call to the
+//!   [`Delegate`](toolreg::Delegate) the embedding application implements for its type and
+//!   registers in the call's [`State`](toolreg::State). Without one a call answers "the
+//!   application does not provide …", naming the trait to implement.
 //! * **ToolSearch** is the core's own tool (`toolreg::tool_search`), registered with
 //!   these; the pool's search engine answers it.
 //!
@@ -52,7 +53,6 @@ pub mod cron;
 pub mod edit;
 pub mod glob;
 pub mod grep;
-pub mod host;
 pub mod internal;
 pub mod lsp;
 pub mod mcp_resources;
@@ -78,7 +78,12 @@ mod fs;
 mod util;
 
 pub use fs::MAX_EDIT_BYTES;
-pub use host::{MemoryHost, ToolHost, default_state, host_state};
+
+/// The state the built-ins need to work on their own: an empty [`TodoList`](todo::TodoList) for
+/// TodoWrite. Add the application's [`Delegate`](toolreg::Delegate)s and values to it.
+pub fn default_state() -> toolreg::State {
+    toolreg::State::new().with(std::sync::Arc::new(todo::TodoList::default()))
+}
 
 use names::*;
 

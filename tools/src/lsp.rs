@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
 use crate::names::switch;
 
 fn lsp_enabled(switches: &Switches) -> bool {
@@ -76,6 +75,6 @@ impl Tool for LspTool {
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).lsp(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -4,8 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Lists the resources (files, documents, database rows and other data) that the connected MCP servers offer: each resource's server, URI, name, description and type.
 ///
 /// Give `server` to list one server's resources only. Read a resource with ReadMcpResource.
@@ -27,7 +25,7 @@ impl Tool for ListMcpResourcesTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).list_mcp_resources(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -52,6 +50,6 @@ impl Tool for ReadMcpResourceTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).read_mcp_resource(self, ctx).await
+        ctx.delegate(self).await
     }
 }

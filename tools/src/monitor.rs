@@ -4,8 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Subject, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Starts a command in the background and watches its output: each new line it prints is delivered to you as a notification while you keep working, until it exits or `timeout_ms` passes.
 ///
 /// Use it to follow a log (`tail -f`), a dev server, a test watcher or a long build, and react to what appears, instead of polling with Bash. Filter the output in the command itself (`| grep --line-buffered ERROR`) so that only lines worth reacting to arrive. Returns the monitor's task id; stop it with TaskStop.
@@ -33,6 +31,6 @@ impl Tool for MonitorTool {
     }
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).monitor(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -3,8 +3,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Switches the session into plan mode, to explore the code and design an approach before writing any code.
 ///
 /// Use it proactively before non-trivial implementation work: a new feature, several valid approaches, changes that touch many files, or unclear requirements. In plan mode you only read and research; the user then approves the plan (see ExitPlanMode) before any change is made. Skip it for small, obvious changes and for pure research.
@@ -23,7 +21,7 @@ impl Tool for EnterPlanModeTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).enter_plan_mode(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -46,6 +44,6 @@ impl Tool for ExitPlanModeTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).exit_plan_mode(self, ctx).await
+        ctx.delegate(self).await
     }
 }

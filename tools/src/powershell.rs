@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Subject, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
 use crate::names::switch;
 
 fn powershell_present(switches: &Switches) -> bool {
@@ -53,6 +52,6 @@ impl Tool for PowerShellTool {
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).powershell(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -5,8 +5,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Manages remote triggers: agents that run in the cloud on a schedule or on demand, without this session.
 ///
 /// - `list` shows the triggers; `get` shows one (`trigger_id`).
@@ -64,6 +62,6 @@ impl Tool for RemoteTriggerTool {
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).remote_trigger(self, ctx).await
+        ctx.delegate(self).await
     }
 }

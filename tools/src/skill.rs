@@ -3,8 +3,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Executes a skill: a packaged set of instructions, scripts and resources for a specialised task, offered by the host.
 ///
 /// When the user's request matches an available skill (listed to you by the host), invoke it by name before doing the work yourself, and follow what it returns. A user may also name one as a slash command (`/commit`): that is the skill `commit`. Pass any arguments as `args`. Do not invoke a skill that is already running, and do not guess names of skills that were not listed.
@@ -25,6 +23,6 @@ impl Tool for SkillTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).skill(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -4,8 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Returns your final answer as structured data, in the JSON shape the caller asked for. Call it exactly once, at the end, when the task is done; the session ends with this result.
 ///
 /// Put the whole answer in `result`, matching the output schema you were given.
@@ -24,6 +22,6 @@ impl Tool for StructuredOutputTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).structured_output(self, ctx).await
+        ctx.delegate(self).await
     }
 }

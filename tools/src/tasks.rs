@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
 use crate::names::switch;
 
 /// The run-time gate of the four task tools.
@@ -124,7 +123,7 @@ impl Tool for TaskCreateTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).task_create(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -132,7 +131,7 @@ impl Tool for TaskGetTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).task_get(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -140,7 +139,7 @@ impl Tool for TaskUpdateTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).task_update(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -148,6 +147,6 @@ impl Tool for TaskListTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).task_list(self, ctx).await
+        ctx.delegate(self).await
     }
 }

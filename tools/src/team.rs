@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
 use crate::names::switch;
 
 fn agent_swarms(switches: &Switches) -> bool {
@@ -35,7 +34,7 @@ impl Tool for SendMessageTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).send_message(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -61,7 +60,7 @@ impl Tool for TeamCreateTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).team_create(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -81,6 +80,6 @@ impl Tool for TeamDeleteTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).team_delete(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -1,9 +1,9 @@
-//! TodoWrite: the session's checklist, kept by the host.
+//! TodoWrite: the session's checklist, kept in the call's state as a [`TodoList`].
+
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
-
-use crate::host::host_of;
 
 /// Creates and manages a structured task list for the current session: it shows the user your progress and keeps you organised on multi-step work.
 ///
@@ -73,9 +73,35 @@ impl Tool for TodoWriteTool {
             count(TodoStatus::InProgress),
             count(TodoStatus::Completed)
         );
-        host_of(ctx).set_todos(self.todos)?;
+        let Some(list) = ctx.state::<TodoList>() else {
+            return Err(ToolError::new(
+                "no session todo list: the application must register a `TodoList` in the call's \
+                 state (`toolreg_tools::default_state()` does)",
+            ));
+        };
+        list.set(self.todos);
         Ok(format!(
             "Todos have been modified successfully ({summary}). Keep using the todo list to track your progress, and proceed with the current tasks if applicable."
         ))
+    }
+}
+
+/// The session's checklist, as TodoWrite last stored it. Register one in the call's
+/// [`State`](toolreg::State) (`toolreg_tools::default_state()` does) and read it back from the
+/// same `Arc`.
+#[derive(Debug, Default)]
+pub struct TodoList {
+    todos: Mutex<Vec<Todo>>,
+}
+
+impl TodoList {
+    /// The checklist now.
+    pub fn get(&self) -> Vec<Todo> {
+        self.todos.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Replaces the checklist.
+    pub fn set(&self, todos: Vec<Todo>) {
+        *self.todos.lock().unwrap_or_else(|e| e.into_inner()) = todos;
     }
 }

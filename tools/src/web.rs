@@ -3,8 +3,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Fetches a URL, converts the page to Markdown and answers `prompt` about it with a small, fast model; returns that answer.
 ///
 /// - The URL must be fully formed; http is upgraded to https. When it redirects to another host, the result says so and gives the new URL: fetch that one.
@@ -32,7 +30,7 @@ impl Tool for WebFetchTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).web_fetch(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -76,6 +74,6 @@ impl Tool for WebSearchTool {
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
         self.validate_input(ctx)?;
-        host_of(ctx).web_search(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -4,8 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
-
 /// Runs one of the workflow scripts the host offers: a scripted, multi-step procedure (a release, a migration, a review pass) that may itself run tools and agents, and returns its result.
 ///
 /// Use it when the user asks for a workflow by name or the task matches one the host listed. Pass the workflow's inputs as `input`, shaped as the workflow describes them.
@@ -26,6 +24,6 @@ impl Tool for WorkflowTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).workflow(self, ctx).await
+        ctx.delegate(self).await
     }
 }

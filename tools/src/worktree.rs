@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::host::host_of;
 use crate::names::switch;
 
 fn worktree_mode(switches: &Switches) -> bool {
@@ -31,7 +30,7 @@ impl Tool for EnterWorktreeTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).enter_worktree(self, ctx).await
+        ctx.delegate(self).await
     }
 }
 
@@ -67,6 +66,6 @@ impl Tool for ExitWorktreeTool {
     type Output = ToolOutput;
 
     async fn call(self, ctx: &ToolContext<'_>) -> Result<ToolOutput, ToolError> {
-        host_of(ctx).exit_worktree(self, ctx).await
+        ctx.delegate(self).await
     }
 }

@@ -1,4 +1,5 @@
-//! TodoWrite's state in the host, and the host-needing tools with and without a host.
+//! TodoWrite's list in the call's state, and the tools an application completes with a
+//! `Delegate`, with and without one.
 
 use crate::common;
 
@@ -7,10 +8,10 @@ use std::sync::Arc;
 use common::{block_on, call, call_with, error};
 use serde_json::json;
 use toolreg::tool_search::ToolSearchTool;
-use toolreg::{BoxFuture, State, ToolContext, ToolError, ToolOutput};
+use toolreg::{Delegate, State, ToolContext, ToolError, ToolOutput};
 use toolreg_tools::agent::AgentTool;
-use toolreg_tools::host::{MemoryHost, ToolHost, default_state, host_state};
-use toolreg_tools::todo::{Todo, TodoStatus, TodoWriteTool};
+use toolreg_tools::default_state;
+use toolreg_tools::todo::{Todo, TodoList, TodoStatus, TodoWriteTool};
 use toolreg_tools::web::{WebFetchTool, WebSearchTool};
 
 fn todos() -> serde_json::Value {
@@ -21,10 +22,10 @@ fn todos() -> serde_json::Value {
 }
 
 #[test]
-fn todo_write_keeps_the_list_in_the_default_host() {
+fn todo_write_keeps_the_list_in_the_state() {
     let dir = tempfile::tempdir().unwrap();
-    let host = Arc::new(MemoryHost::default());
-    let state = State::new().with::<dyn ToolHost>(host.clone());
+    let list = Arc::new(TodoList::default());
+    let state = State::new().with(list.clone());
     let out = call_with::<TodoWriteTool>(dir.path(), &state, todos()).unwrap();
     let ToolOutput::Text(text) = out else {
         panic!("text expected")
@@ -36,7 +37,7 @@ fn todo_write_keeps_the_list_in_the_default_host() {
         "{text}"
     );
     assert_eq!(
-        host.todos().unwrap(),
+        list.get(),
         [
             Todo {
                 content: "Run tests".into(),
@@ -52,17 +53,23 @@ fn todo_write_keeps_the_list_in_the_default_host() {
     );
     // Each call replaces the whole list.
     call_with::<TodoWriteTool>(dir.path(), &state, json!({"todos": []})).unwrap();
-    assert_eq!(host.todos().unwrap(), []);
+    assert_eq!(list.get(), []);
 }
 
 #[test]
-fn todo_write_without_a_host_reports_the_list_as_not_provided() {
+fn todo_write_works_in_the_default_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = default_state();
+    call_with::<TodoWriteTool>(dir.path(), &state, todos()).unwrap();
+    assert_eq!(state.get::<TodoList>().unwrap().get().len(), 2);
+}
+
+#[test]
+fn todo_write_without_a_list_says_what_to_register() {
     let dir = tempfile::tempdir().unwrap();
     let message = error::<TodoWriteTool>(dir.path(), todos());
-    assert!(
-        message.starts_with("this host does not provide a session todo list"),
-        "{message}"
-    );
+    assert!(message.starts_with("no session todo list"), "{message}");
+    assert!(message.contains("`TodoList`"), "{message}");
 }
 
 #[test]
@@ -80,21 +87,21 @@ fn todo_write_refuses_an_empty_active_form() {
 }
 
 #[test]
-fn host_needing_tool_without_a_host_returns_the_not_provided_error() {
+fn delegated_tool_without_a_delegate_names_the_tool_and_the_trait() {
     let dir = tempfile::tempdir().unwrap();
     let message = error::<AgentTool>(
         dir.path(),
         json!({"description": "look around", "prompt": "find the config"}),
     );
     assert!(
-        message.starts_with("this host does not provide sub-agents (Agent)"),
+        message.starts_with("the application does not provide Agent"),
         "{message}"
     );
-    assert!(message.contains("ToolHost::agent"), "{message}");
+    assert!(message.contains("Delegate<AgentTool>"), "{message}");
 }
 
 #[test]
-fn a_host_that_lacks_a_capability_answers_exactly_like_no_host() {
+fn the_default_state_delegates_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let input = json!({"url": "https://example.com", "prompt": "title?"});
     let without = call::<WebFetchTool>(dir.path(), input.clone()).unwrap_err();
@@ -102,53 +109,38 @@ fn a_host_that_lacks_a_capability_answers_exactly_like_no_host() {
     assert_eq!(without, with);
 }
 
-struct SearchHost;
+struct Search;
 
-impl ToolHost for SearchHost {
-    fn web_search<'a>(
-        &'a self,
+impl Delegate<WebSearchTool> for Search {
+    async fn call(
+        &self,
         input: WebSearchTool,
-        ctx: &'a ToolContext<'a>,
-    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
-        Box::pin(async move {
-            Ok(ToolOutput::Json(json!({
-                "query": input.query,
-                "cwd": ctx.cwd.display().to_string(),
-            })))
-        })
+        ctx: &ToolContext<'_>,
+    ) -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput::Json(json!({
+            "query": input.query,
+            "cwd": ctx.cwd.display().to_string(),
+        })))
     }
 }
 
 #[test]
-fn an_attached_host_receives_the_typed_input_and_the_context() {
+fn a_delegate_receives_the_typed_input_and_the_context() {
     let dir = tempfile::tempdir().unwrap();
-    let host = host_state(SearchHost);
-    let out = call_with::<WebSearchTool>(dir.path(), &host, json!({"query": "rust"})).unwrap();
+    let state = State::new().with_delegate::<WebSearchTool>(Search);
+    assert!(state.has_delegate::<WebSearchTool>());
+    let out = call_with::<WebSearchTool>(dir.path(), &state, json!({"query": "rust"})).unwrap();
     assert_eq!(
         out,
         ToolOutput::Json(json!({"query": "rust", "cwd": dir.path().display().to_string()}))
     );
-    // What the custom host does not implement stays "not provided".
-    let todo = call_with::<TodoWriteTool>(dir.path(), &host, todos()).unwrap_err();
-    assert!(todo.message().starts_with("this host does not provide"));
-}
-
-#[test]
-fn memory_host_forwarding_gives_a_custom_host_todo_state() {
-    struct Custom(MemoryHost);
-    impl ToolHost for Custom {
-        fn todos(&self) -> Result<Vec<Todo>, ToolError> {
-            self.0.todos()
-        }
-        fn set_todos(&self, todos: Vec<Todo>) -> Result<(), ToolError> {
-            self.0.set_todos(todos)
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let host = Arc::new(Custom(MemoryHost::default()));
-    let state = State::new().with::<dyn ToolHost>(host.clone());
-    call_with::<TodoWriteTool>(dir.path(), &state, todos()).unwrap();
-    assert_eq!(host.todos().unwrap().len(), 2);
+    // A delegate for one tool is no delegate for another.
+    let fetch = json!({"url": "https://example.com", "prompt": "title?"});
+    let other = call_with::<WebFetchTool>(dir.path(), &state, fetch).unwrap_err();
+    assert!(
+        other.message().contains("Delegate<WebFetchTool>"),
+        "{other:?}"
+    );
 }
 
 #[test]
