@@ -4,7 +4,7 @@
 //! Here they are plain data in [`Env`]: every rule is a pure function of an `Env` and its other
 //! inputs (the permission rules, a [`PermissionContext`](crate::PermissionContext), are one of
 //! those, passed on their own to the stages that read them). Reading them from the process is a profile's business, at the edge
-//! ([`claude_code::env_from_env`](crate::claude_code::env_from_env) for the design's: its
+//! (`toolreg_tools::profile::env_from_env` for the design's: its
 //! variables, their grammar and the provider hosts live there).
 
 use std::sync::Arc;
@@ -48,7 +48,7 @@ pub enum ToolSearchMode {
 }
 
 /// The tool-search settings, typed. A profile reads them from wherever its product keeps them
-/// (the design's: [`env_from_env`](crate::claude_code::env_from_env)).
+/// (the design's: `toolreg_tools::profile::env_from_env`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolSearchSettings {
     /// The mode the user chose; `None` when they chose none, which is

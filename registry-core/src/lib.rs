@@ -117,7 +117,7 @@
 //! The registry's rules single no tool out by name: where a product does (a reduced set in some
 //! mode, tools kept loaded, what each kind of agent may use), they ask the
 //! [`Profile`] of the [`Env`]. [`Env::default`] has the [`Generic`] profile, which singles
-//! nothing out; [`claude_code`] is the design's (`docs/design.md`), which the
+//! nothing out; `toolreg_tools::profile` is the design's (`docs/design.md`), which the
 //! `tools` crate and its CLI use.
 //!
 //! # Sandbox and process lifetimes
@@ -143,7 +143,6 @@ extern crate self as toolreg;
 
 pub mod cache;
 pub mod catalog;
-pub mod claude_code;
 pub mod context;
 pub mod contexts;
 pub mod defer;

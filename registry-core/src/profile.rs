@@ -7,7 +7,7 @@
 //! default that singles nothing out, which is [`Generic`], the profile of [`Env::default`]:
 //! a user's own catalog gets exactly the rules its tools' attributes state.
 //!
-//! [`claude_code`](crate::claude_code) is the design's profile (`docs/design.md`):
+//! `toolreg_tools::profile` is the design's profile (`docs/design.md`):
 //! its built-in names, agent sets, simple and REPL modes, and the environment variables that
 //! set its switches. The built-in tools and the CLI use it; a user may use it, wrap it (call it
 //! from their own `impl Profile` and change what they need), or use none.

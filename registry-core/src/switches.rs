@@ -3,7 +3,7 @@
 //!
 //! The core gives no flag a meaning: a flag is a name that is on or off. A tool's gate
 //! (`#[tool(enabled = ...)]`) and a [`Profile`](crate::profile::Profile) read the names they
-//! define (the design's are in [`claude_code`](crate::claude_code)), so
+//! define (the design's are in `toolreg_tools::profile`), so
 //! every function that depends on them is pure, and reading them from the process is the
 //! profile's business, at the edge.
 //!

@@ -73,28 +73,20 @@ fn malformed_rule_is_taken_whole_as_a_tool_name() {
 }
 
 #[test]
-fn legacy_names_map_to_current_ones_under_the_design_profile() {
-    let mut ctx = toolreg::claude_code::permissions();
-    for text in ["Task", "KillShell", "AgentOutputTool(x)"] {
-        ctx.add(Behavior::Deny, RuleSource::User, text);
-    }
-    // Set after a rule was added, the table renames it too.
-    let mut late =
-        PermissionContext::new().with(Behavior::Deny, RuleSource::User, "BashOutputTool");
-    late.set_legacy_names(toolreg::claude_code::names::LEGACY);
-    let tools: Vec<String> = ctx
-        .rules()
-        .chain(late.rules())
-        .map(|r| r.value.tool.clone())
-        .collect();
-    assert_eq!(tools, ["Agent", "TaskStop", "TaskOutput", "TaskOutput"]);
-}
-
-#[test]
 fn a_new_permission_context_maps_no_legacy_names() {
     assert_eq!(rule("Task").tool, "Task");
     let ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "Task");
     assert_eq!(ctx.rules().next().unwrap().value.tool, "Task");
+}
+
+#[test]
+fn legacy_names_rename_rules_added_before_and_after_the_table() {
+    const LEGACY: &[(&str, &str)] = &[("OldRun", "Run")];
+    let mut ctx = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "OldRun(x)");
+    ctx.set_legacy_names(LEGACY);
+    ctx.add(Behavior::Deny, RuleSource::User, "OldRun");
+    let tools: Vec<String> = ctx.rules().map(|r| r.value.tool.clone()).collect();
+    assert_eq!(tools, ["Run", "Run"]);
 }
 
 #[test]

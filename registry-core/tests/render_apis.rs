@@ -5,11 +5,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use toolreg::cache::SchemaCache;
-use toolreg::claude_code::ClaudeCode;
 use toolreg::env::{Env, Provider};
 use toolreg::mcp::load_server;
 use toolreg::pool::ToolInfo;
-use toolreg::profile::Betas;
+use toolreg::profile::{Betas, Profile};
 use toolreg::render::{
     CHAT_COMPLETIONS_MAX_TOOLS, DeferStrategy, MAX_DEFERRED_TOOLS, OpenAiFormat, OpenAiOptions,
     OpenAiToolSearch, RenderError, RenderOptions, ServerSearch, chat_tool_search_text,
@@ -125,9 +124,25 @@ fn more_deferred_tools_than_the_api_takes_is_an_error_naming_the_count() {
     assert_eq!(tools.len(), 2);
 }
 
+/// A profile with beta headers of its own.
+#[derive(Debug)]
+struct OwnBetas;
+
+impl Profile for OwnBetas {
+    fn name(&self) -> &str {
+        "own-betas"
+    }
+    fn betas(&self) -> Option<Betas> {
+        Some(Betas {
+            first_party: Some("first-party-beta"),
+            other_clouds: Some("other-clouds-beta"),
+        })
+    }
+}
+
 #[test]
-fn the_design_profile_keeps_the_designs_beta_headers() {
-    let mut env = Env::with_profile(ClaudeCode);
+fn a_profiles_beta_headers_go_with_deferred_tools_unless_the_request_names_others() {
+    let mut env = Env::with_profile(OwnBetas);
     let options = RenderOptions {
         tool_search: true,
         strategy: DeferStrategy::AllDeferred,
@@ -138,11 +153,13 @@ fn the_design_profile_keeps_the_designs_beta_headers() {
             .unwrap()
             .beta
     };
-    assert_eq!(beta(&env, &options), Some("advanced-tool-use-2025-11-20"));
+    assert_eq!(beta(&env, &options), Some("first-party-beta"));
     env.tool_search.provider = Provider::Bedrock;
-    assert_eq!(beta(&env, &options), Some("tool-search-tool-2025-10-19"));
+    assert_eq!(beta(&env, &options), Some("other-clouds-beta"));
     // A request can name today's headers instead.
     env.tool_search.provider = Provider::FirstParty;
+    // The generic profile has today's.
+    assert_eq!(beta(&Env::default(), &options), Betas::CURRENT.first_party);
     let current = RenderOptions {
         betas: Some(Betas::CURRENT),
         ..options

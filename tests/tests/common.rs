@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::Value;
-use toolreg::claude_code;
 use toolreg::mcp::{McpTools, load_servers};
 use toolreg::{Catalog, Env, Features, ToolInfo};
+use toolreg_tools::profile;
 
 /// The availability matrix of `docs/design.md` §5.7: for each tool, main thread, sub-agent, async
 /// agent, coordinator; "Ant" means only in the internal build.
@@ -30,12 +30,12 @@ pub fn catalog() -> Catalog {
 
 /// The design's environment with this build's features and everything else at its default.
 pub fn env() -> Env {
-    claude_code::env(toolreg_tools::features())
+    profile::env(toolreg_tools::features())
 }
 
 /// The design's environment with explicit features.
 pub fn env_with(features: Features) -> Env {
-    claude_code::env(features)
+    profile::env(features)
 }
 
 /// The repository's test data, `data/` at the workspace root (`data/README.md` says what it holds).

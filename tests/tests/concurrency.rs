@@ -43,7 +43,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
     const WORKERS: usize = 8;
     const ROUNDS: usize = 40;
     let env = common::env();
-    let mut rules = toolreg::claude_code::permissions();
+    let mut rules = toolreg_tools::profile::permissions();
     // The fixture servers' tools are mostly destructive: nothing asks in this test.
     rules.mode = PermissionMode::BypassPermissions;
     let catalog = common::catalog();

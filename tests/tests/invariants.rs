@@ -15,7 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use toolreg::claude_code::{self, switch};
+use toolreg_tools::profile::{self, switch};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -166,9 +166,9 @@ proptest! {
         queries in proptest::collection::vec("[a-z_ +:,]{0,20}", 0..4),
     ) {
         let mut env = common::env();
-        env.tool_search.mode = tool_search.map(claude_code::parse_tool_search_mode);
+        env.tool_search.mode = tool_search.map(profile::parse_tool_search_mode);
         env.switches.set(switch::COORDINATOR, kind == AgentKind::Coordinator);
-        let mut permissions = claude_code::permissions();
+        let mut permissions = profile::permissions();
         for (behavior, source, text) in &rules {
             permissions.add(*behavior, *source, text);
         }
@@ -194,7 +194,7 @@ proptest! {
         let pool = filter_tools_for_agent(&assemble_tool_pool(&env, &permissions, &catalog, &loaded.tools), kind, &env);
 
         // Everything that could have been in the pool, with whether it must stay out.
-        let all = assemble_tool_pool(&common::env(), &claude_code::permissions(), &catalog, &loaded.tools);
+        let all = assemble_tool_pool(&common::env(), &profile::permissions(), &catalog, &loaded.tools);
         let forbidden: Vec<&Arc<ToolInfo>> = all
             .iter()
             .filter(|tool| {

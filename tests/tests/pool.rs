@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use common::{catalog, env, fixtures, load, names};
 use toolreg::cache::SchemaCache;
-use toolreg::claude_code::{self, feature, switch};
 use toolreg::contexts::AgentKind;
 use toolreg::env::ToolSearchMode;
 use toolreg::permissions::{Behavior, PermissionContext, RuleSource};
@@ -15,6 +14,7 @@ use toolreg::{
     Env, ToolInfo, assemble_tool_pool, compare_names, filter_tools_for_agent, get_all_base_tools,
     get_tools, merge_and_filter_tools,
 };
+use toolreg_tools::profile::{self, feature, switch};
 
 fn tool_names(env: &Env, rules: &PermissionContext) -> Vec<String> {
     get_tools(env, rules, &catalog())
@@ -31,7 +31,7 @@ fn has(env: &Env, rules: &PermissionContext, name: &str) -> bool {
 /// agent, coordinator.
 #[test]
 fn availability_matrix_of_lesson_14_4() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let kinds = [
         AgentKind::Main,
         AgentKind::SubAgent,
@@ -63,7 +63,7 @@ fn availability_matrix_of_lesson_14_4() {
 
 #[test]
 fn custom_agents_lose_the_same_tools_as_sub_agents() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let env = env();
     let pool = get_tools(&env, &rules, &catalog());
     assert_eq!(
@@ -74,7 +74,7 @@ fn custom_agents_lose_the_same_tools_as_sub_agents() {
 
 #[test]
 fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let mut env = env();
     env.switches.set(switch::TODO_V2, true);
     let pool = get_tools(&env, &rules, &catalog());
@@ -94,7 +94,7 @@ fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
 
 #[test]
 fn agent_filters_keep_every_mcp_tool_but_the_coordinator_keeps_only_pr_activity() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let env = env();
     let mut pool = get_tools(&env, &rules, &catalog());
     pool.push(Arc::new(ToolInfo::new(
@@ -118,7 +118,7 @@ fn agent_filters_keep_every_mcp_tool_but_the_coordinator_keeps_only_pr_activity(
 
 #[test]
 fn simple_mode_is_bash_read_edit() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let mut env = env();
     env.switches.set(switch::SIMPLE, true);
     assert_eq!(tool_names(&env, &rules), ["Bash", "Read", "Edit"]);
@@ -126,7 +126,7 @@ fn simple_mode_is_bash_read_edit() {
 
 #[test]
 fn simple_mode_in_coordinator_mode_adds_agent_task_stop_send_message() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let mut env = env();
     env.switches.set(switch::SIMPLE, true);
     env.switches.set(switch::COORDINATOR, true);
@@ -145,7 +145,7 @@ fn simple_mode_in_coordinator_mode_adds_agent_task_stop_send_message() {
 
 #[test]
 fn simple_mode_still_applies_deny_rules() {
-    let mut rules = claude_code::permissions();
+    let mut rules = profile::permissions();
     let mut env = env();
     env.switches.set(switch::SIMPLE, true);
     rules.add(Behavior::Deny, RuleSource::User, "Read");
@@ -154,7 +154,7 @@ fn simple_mode_still_applies_deny_rules() {
 
 #[test]
 fn simple_repl_mode_is_only_repl_when_the_repl_tool_exists() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let mut env = env();
     env.switches.set(switch::SIMPLE, true);
     env.switches.set(switch::REPL, true);
@@ -168,7 +168,7 @@ fn simple_repl_mode_is_only_repl_when_the_repl_tool_exists() {
 
 #[test]
 fn special_tools_are_in_the_base_list_but_not_offered() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let env = env();
     let base: Vec<&str> = get_all_base_tools(&env, &catalog())
         .iter()
@@ -182,7 +182,7 @@ fn special_tools_are_in_the_base_list_but_not_offered() {
 
 #[test]
 fn deny_rule_removes_the_builtin_from_the_pool() {
-    let mut rules = claude_code::permissions();
+    let mut rules = profile::permissions();
     let env = env();
     rules.add(Behavior::Deny, RuleSource::Policy, "WebFetch");
     assert!(!has(&env, &rules, "WebFetch"));
@@ -195,7 +195,7 @@ fn deny_rule_removes_the_builtin_from_the_pool() {
 
 #[test]
 fn repl_mode_hides_the_primitive_tools_only_when_repl_survived() {
-    let mut rules = claude_code::permissions();
+    let mut rules = profile::permissions();
     let mut env = env();
     env.switches.set(switch::REPL, true);
     if toolreg_tools::features().is_on(feature::INTERNAL_BUILD) {
@@ -210,7 +210,7 @@ fn repl_mode_hides_the_primitive_tools_only_when_repl_survived() {
 
 #[test]
 fn embedded_search_tools_drop_glob_and_grep() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let mut env = env();
     assert!(has(&env, &rules, "Glob") && has(&env, &rules, "Grep"));
     env.switches.set(switch::EMBEDDED_SEARCH_TOOLS, true);
@@ -219,7 +219,7 @@ fn embedded_search_tools_drop_glob_and_grep() {
 
 #[test]
 fn tool_search_is_in_the_catalog_only_when_it_might_be_on() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let mut env = env();
     assert!(has(&env, &rules, "ToolSearch"));
     env.tool_search.mode = Some(ToolSearchMode::Standard);
@@ -228,7 +228,7 @@ fn tool_search_is_in_the_catalog_only_when_it_might_be_on() {
 
 #[test]
 fn run_time_gates_decide_presence() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let mut env = env();
     let gated = [
         "TaskCreate",
@@ -299,7 +299,7 @@ fn assert_partitioned(pool: &[Arc<ToolInfo>]) {
 
 #[test]
 fn fixture_pool_is_a_sorted_builtin_prefix_and_a_sorted_mcp_suffix() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let env = env();
     let mcp = load(&fixtures());
     assert_eq!(mcp.len(), 134);
@@ -310,7 +310,7 @@ fn fixture_pool_is_a_sorted_builtin_prefix_and_a_sorted_mcp_suffix() {
 
 #[test]
 fn deny_mcp_git_removes_exactly_the_git_tools() {
-    let mut rules = claude_code::permissions();
+    let mut rules = profile::permissions();
     let mcp = load(&fixtures());
     let before = assemble_tool_pool(&env(), &rules, &catalog(), &mcp);
     let env = env();
@@ -329,7 +329,7 @@ fn deny_mcp_git_removes_exactly_the_git_tools() {
 
 #[test]
 fn adding_a_server_changes_no_byte_before_the_first_mcp_tool() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let env = env();
     let servers = fixtures();
     let (without_last, _) = servers.split_at(servers.len() - 1);
@@ -353,7 +353,7 @@ fn adding_a_server_changes_no_byte_before_the_first_mcp_tool() {
 
 #[test]
 fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let env = env();
     let mut impostor = ToolInfo::new("Bash", "not the real one");
     impostor.origin = toolreg::pool::Origin::Mcp(toolreg::pool::McpInfo::new("x", "Bash"));
@@ -365,7 +365,7 @@ fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
 
 #[test]
 fn merge_keeps_initial_tools_first_and_sorts_partitions() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let env = env();
     let assembled = assemble_tool_pool(&env, &rules, &catalog(), &load(&fixtures()[..2]));
     let initial = vec![
@@ -387,7 +387,7 @@ fn merge_keeps_initial_tools_first_and_sorts_partitions() {
 
 #[test]
 fn merge_in_coordinator_mode_keeps_only_the_coordinator_set() {
-    let rules = claude_code::permissions();
+    let rules = profile::permissions();
     let mut env = env();
     env.features.set(feature::COORDINATOR_MODE, true);
     env.switches.set(switch::COORDINATOR, true);

@@ -61,5 +61,5 @@ fn monitor_and_kairos_add_monitor_sleep_and_send_user_file() {
     let mut expected: BTreeSet<&str> = DEFAULT_SET.iter().copied().collect();
     expected.extend(["Monitor", "Sleep", "SendUserFile"]);
     assert_eq!(registered(), expected);
-    assert!(toolreg_tools::features().is_on(toolreg::claude_code::feature::KAIROS));
+    assert!(toolreg_tools::features().is_on(toolreg_tools::profile::feature::KAIROS));
 }

@@ -17,7 +17,7 @@ use toolreg::render::{
 use toolreg::{Pool, assemble_tool_pool};
 
 fn pool() -> Pool {
-    let rules = toolreg::claude_code::permissions();
+    let rules = toolreg_tools::profile::permissions();
     let servers: Vec<_> = fixtures()
         .into_iter()
         .filter(|(name, _)| name == "git" || name == "time")

@@ -11,7 +11,7 @@ use toolreg::permissions::shell;
 use toolreg::sandbox::{SandboxPolicy, Sandboxing, contained};
 use toolreg::{PermissionDecision, Subject, Tool, ToolContext, ToolError, tool};
 
-use crate::names::{EDIT, READ};
+use crate::profile::names::{EDIT, READ};
 
 /// The timeout when the input gives none: two minutes.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::fs::{check_output_size, existing_size, read_text, replace_if_unchanged};
-use crate::names::READ;
+use crate::profile::names::READ;
 use crate::util::{checked, numbered, resolve};
 
 /// Lines of context shown around the edit in the result.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use toolreg::permissions::path::{check_glob_nesting, resolve as resolve_path};
 use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
 
-use crate::names::{GLOB, READ};
+use crate::profile::names::{GLOB, READ};
 use crate::util::{modified, resolve, walker};
 
 /// The most paths returned; a note says when there were more.

@@ -12,7 +12,7 @@ use toolreg::permissions::PathGuard;
 use toolreg::permissions::path::check_glob_nesting;
 use toolreg::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
 
-use crate::names::{GREP, READ};
+use crate::profile::names::{GREP, READ};
 use crate::util::{checked_dir, modified, resolve, walker};
 
 /// Lines or entries returned when the input gives no `head_limit`.

@@ -33,7 +33,7 @@
 //!    registered tool that is not there).
 //!
 //! Its schema snapshot (`tests/snapshots/schemas/`) is generated: `UPDATE_SNAPSHOTS=1 cargo test
-//! -p toolreg-tests --all-features --test schemas`. A constant in [`names`] is needed only when
+//! -p toolreg-tests --all-features --test schemas`. A constant in [`profile::names`] is needed only when
 //! the design's profile singles the tool out by name.
 
 #![deny(missing_docs)]
@@ -57,10 +57,10 @@ pub mod internal;
 pub mod lsp;
 pub mod mcp_resources;
 pub mod monitor;
-pub mod names;
 pub mod notebook;
 pub mod plan;
 pub mod powershell;
+pub mod profile;
 pub mod read;
 pub mod remote_trigger;
 pub mod skill;
@@ -85,7 +85,8 @@ pub fn default_state() -> toolreg::State {
     toolreg::State::new().with(std::sync::Arc::new(todo::TodoList::default()))
 }
 
-use names::*;
+use profile::feature;
+use profile::names::*;
 
 /// The canonical order of the built-in set, as `get_all_base_tools` lists it (`docs/design.md`
 /// §2.1). It names every tool, gated or not: a caller keeps the names whose tool is registered in

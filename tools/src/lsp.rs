@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::names::switch;
+use crate::profile::switch;
 
 fn lsp_enabled(switches: &Switches) -> bool {
     switches.is_on(switch::LSP)

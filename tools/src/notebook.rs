@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use toolreg::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::fs::{read_text, replace_if_unchanged};
-use crate::names::{EDIT, READ};
+use crate::profile::names::{EDIT, READ};
 use crate::util::{checked, resolve};
 
 /// Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb file).

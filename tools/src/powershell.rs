@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Subject, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::names::switch;
+use crate::profile::switch;
 
 fn powershell_present(switches: &Switches) -> bool {
     switches.is_on(switch::POWERSHELL)

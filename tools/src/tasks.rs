@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::names::switch;
+use crate::profile::switch;
 
 /// The run-time gate of the four task tools.
 fn todo_v2(switches: &Switches) -> bool {

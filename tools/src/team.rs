@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::names::switch;
+use crate::profile::switch;
 
 fn agent_swarms(switches: &Switches) -> bool {
     switches.is_on(switch::AGENT_SWARMS)

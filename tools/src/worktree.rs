@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
 
-use crate::names::switch;
+use crate::profile::switch;
 
 fn worktree_mode(switches: &Switches) -> bool {
     switches.is_on(switch::WORKTREE_MODE)

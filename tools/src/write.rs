@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
 
 use crate::fs::{atomic_write, check_output_size, existing_size};
-use crate::names::EDIT;
+use crate::profile::names::EDIT;
 use crate::util::{checked, resolve};
 
 /// Writes a file to the local filesystem, replacing it if it exists and creating any missing parent directories.

@@ -1,7 +1,7 @@
 //! The registered built-ins: names, order, deferral, flags, gates, hints and schemas.
 
 use std::collections::BTreeSet;
-use toolreg_tools::names::switch;
+use toolreg_tools::profile::switch;
 
 use toolreg::{Switches, ToolDescriptor, builtins};
 use toolreg_tools::BASE_ORDER;

@@ -106,7 +106,7 @@ impl PermissionContext {
     }
 
     /// Old tool names that rules may still use, with the current names (a profile's, e.g.
-    /// [`claude_code::names::LEGACY`](crate::claude_code::names::LEGACY)): rules added before
+    /// `toolreg_tools::profile::names::LEGACY`): rules added before
     /// and after are renamed.
     pub fn set_legacy_names(
         &mut self,

@@ -3,12 +3,12 @@
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
-use toolreg::claude_code::{self, switch};
 use toolreg::dispatch::{DispatchError, Dispatcher, ToolUse};
 use toolreg::permissions::path::{absolute, resolve};
 use toolreg::permissions::{Access, Verdict};
 use toolreg::search::{SearchEngine, Strategy};
 use toolreg::{Env, PermissionContext, Subject, ToolContext, ToolInfo, ToolOutput};
+use toolreg_tools::profile::{self, switch};
 
 use super::input::{arbitrary_json, object_for};
 use super::scratch::{NEVER_RUN, Scratch};
@@ -36,7 +36,7 @@ fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
         let scratch = Scratch::new();
-        let mut env = claude_code::env(toolreg_tools::features());
+        let mut env = profile::env(toolreg_tools::features());
         for name in [
             switch::TODO_V2,
             switch::WORKTREE_MODE,

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use toolreg::cache::SchemaCache;
-use toolreg::claude_code;
 use toolreg::mcp::{McpLimits, McpProblem, McpTools, load_servers_with};
 use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions};
 use toolreg::{Features, ToolInfo, assemble_tool_pool, render};
+use toolreg_tools::profile;
 
 use super::{SERVER_NAMES, catalog};
 
@@ -179,8 +179,8 @@ fn check(servers: &[(&str, &Value)], limits: &McpLimits, loaded: &McpTools) {
 }
 
 fn render_once(tools: &[Arc<ToolInfo>]) {
-    let env = claude_code::env(Features::none());
-    let pool = assemble_tool_pool(&env, &claude_code::permissions(), catalog(), tools);
+    let env = profile::env(Features::none());
+    let pool = assemble_tool_pool(&env, &profile::permissions(), catalog(), tools);
     let in_pool: HashSet<&str> = pool.iter().map(|tool| tool.name.as_str()).collect();
     for tool in tools {
         assert!(

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use toolreg::claude_code::{self, feature, switch};
 use toolreg::env::ToolSearchSettings;
 use toolreg::mcp::load_servers;
 use toolreg::permissions::{Behavior, PermissionContext, RuleSource};
@@ -12,6 +11,7 @@ use toolreg::{
     AgentKind, Env, Features, Provider, Switches, ToolInfo, assemble_tool_pool,
     filter_tools_for_agent,
 };
+use toolreg_tools::profile::{self, feature, switch};
 
 use super::{Gen, SERVER_NAMES, TOOL_NAMES, builtin_names, catalog};
 
@@ -51,13 +51,13 @@ fn random_env(g: &mut Gen<'_>) -> Env {
         Some("AUTO"),
     ];
     let mode = match g.below(12) {
-        11 => Some(claude_code::parse_tool_search_mode(&g.text(2, &[]))),
-        i => modes[i].map(claude_code::parse_tool_search_mode),
+        11 => Some(profile::parse_tool_search_mode(&g.text(2, &[]))),
+        i => modes[i].map(profile::parse_tool_search_mode),
     };
     let proxied = match g.below(4) {
-        0 => !claude_code::is_api_url("https://api.anthropic.com/v1"),
-        1 => !claude_code::is_api_url("https://proxy.example.com/anthropic"),
-        2 => !claude_code::is_api_url(&g.text(3, &[])),
+        0 => !profile::is_api_url("https://api.anthropic.com/v1"),
+        1 => !profile::is_api_url("https://proxy.example.com/anthropic"),
+        2 => !profile::is_api_url(&g.text(3, &[])),
         _ => false,
     };
     let provider = *g.pick(&[
@@ -76,7 +76,7 @@ fn random_env(g: &mut Gen<'_>) -> Env {
             provider,
             proxied,
         },
-        ..claude_code::env(Features::none())
+        ..profile::env(Features::none())
     }
 }
 

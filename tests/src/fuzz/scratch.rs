@@ -102,7 +102,7 @@ impl Scratch {
     /// `/proc`, `/sys` or `/dev` (but `/dev/shm`, which holds `work`).
     pub fn permissions(&self) -> PermissionContext {
         let mut rules = PermissionContext::new();
-        rules.set_legacy_names(toolreg::claude_code::names::LEGACY);
+        rules.set_legacy_names(toolreg_tools::profile::names::LEGACY);
         rules.set_project_root(&self.work);
         rules.outside_writes = OutsideWrites::Refuse;
         for tool in NEVER_RUN {

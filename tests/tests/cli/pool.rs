@@ -1,7 +1,7 @@
 //! `list`: the pool per context, deny rules, modes and `--mcp` errors.
 
 use super::*;
-use toolreg::claude_code::feature;
+use toolreg_tools::profile::feature;
 
 /// The matrix of `docs/design.md` §5.7: main thread, sub-agent, async agent, coordinator ("Ant":
 /// only in the internal build). A custom agent loses what a sub-agent loses; an in-process teammate

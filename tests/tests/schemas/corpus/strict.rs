@@ -367,7 +367,7 @@ fn requests() -> Vec<Value> {
         settings,
         ..Default::default()
     };
-    let env = toolreg::claude_code::env(toolreg_tools::features());
+    let env = toolreg_tools::profile::env(toolreg_tools::features());
     let anthropic = render_anthropic(&env, &pool, &SchemaCache::new(), &options).expect("renders");
     let headers = match anthropic.beta {
         Some(beta) => json!({ toolreg::render::BETA_HEADER: beta }),

@@ -8,7 +8,7 @@ use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 ///
 /// Environment: ENABLE_TOOL_SEARCH, CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS,
 /// CLAUDE_CODE_USE_BEDROCK/VERTEX/FOUNDRY, ANTHROPIC_BASE_URL and the run-time switches
-/// (CLAUDE_CODE_SIMPLE, CLAUDE_CODE_ENABLE_TASKS, …) are read as `claude_code::env_from_env`
+/// (CLAUDE_CODE_SIMPLE, CLAUDE_CODE_ENABLE_TASKS, …) are read as `profile::env_from_env`
 /// documents.
 #[derive(Debug, Parser)]
 #[command(name = "toolreg", version)]

@@ -5,11 +5,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
-use toolreg::claude_code::{self, switch};
 use toolreg::mcp::load_servers;
 use toolreg::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
 use toolreg::sandbox::Sandboxing;
 use toolreg::{AgentKind, Env, ToolInfo, assemble_tool_pool, filter_tools_for_agent};
+use toolreg_tools::profile::{self, switch};
 
 use crate::cli::{Context, Mode, PoolArgs};
 use crate::demo;
@@ -173,7 +173,7 @@ fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
 
 /// Builds the environment and the pool.
 pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
-    let mut env = claude_code::env_from_env(toolreg_tools::features());
+    let mut env = profile::env_from_env(toolreg_tools::features());
     for (flag, on) in [
         (switch::SIMPLE, args.simple),
         (switch::REPL, args.repl),
@@ -184,7 +184,7 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
             env.switches.set(flag, true);
         }
     }
-    let mut permissions = claude_code::permissions_from_env();
+    let mut permissions = profile::permissions_from_env();
     for (behavior, rules) in [
         (Behavior::Deny, &args.deny),
         (Behavior::Allow, &args.allow),

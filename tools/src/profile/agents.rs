@@ -5,8 +5,8 @@
 //! keep only the allowed set, teammates that set and theirs. The coordinator only manages
 //! workers.
 
-use crate::profile::{AgentKind, Gates};
-use crate::tool_info::ToolInfo;
+use toolreg::ToolInfo;
+use toolreg::profile::{AgentKind, Gates};
 
 use super::{feature, names};
 

@@ -3,7 +3,6 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::claude_code::{self, ClaudeCode, feature, switch};
 use toolreg::defer::{
     RequestModel, TokenCounter, deferral, is_tool_search_enabled,
     is_tool_search_enabled_optimistic, tool_search_mode, tool_search_needed,
@@ -12,6 +11,7 @@ use toolreg::env::{Env, Features, Provider, ToolSearchMode, ToolSearchSettings};
 use toolreg::mcp::load_server;
 use toolreg::pool::ToolInfo;
 use toolreg::{Flags, Switches};
+use toolreg_tools::profile::{self, ClaudeCode, feature, switch};
 
 /// The mode in effect when `ENABLE_TOOL_SEARCH` holds `value` (or is unset).
 fn mode(value: Option<&str>) -> ToolSearchMode {
@@ -103,7 +103,7 @@ fn settings(value: Option<&str>, provider: Provider, base_url: Option<&str>) -> 
         Provider::Vertex => Some("CLAUDE_CODE_USE_VERTEX"),
         Provider::Foundry => Some("CLAUDE_CODE_USE_FOUNDRY"),
     };
-    let settings = claude_code::env_from_lookup(Features::none(), |name| match name {
+    let settings = profile::env_from_lookup(Features::none(), |name| match name {
         "ENABLE_TOOL_SEARCH" => value.map(str::to_owned),
         "ANTHROPIC_BASE_URL" => base_url.map(str::to_owned),
         _ => (Some(name) == provider_variable).then(|| "1".to_owned()),

@@ -95,7 +95,7 @@ pub const READ_MCP_RESOURCE: &str = "ReadMcpResource";
 /// Returns the final structured result.
 pub const STRUCTURED_OUTPUT: &str = "StructuredOutput";
 /// Loads deferred tools.
-pub const TOOL_SEARCH: &str = crate::tool_search::NAME;
+pub const TOOL_SEARCH: &str = toolreg::tool_search::NAME;
 
 /// Old names still accepted in permission rules, with the current name (a permission context
 /// from [`permissions`](super::permissions) renames them); each built-in also lists its old

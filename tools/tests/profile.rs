@@ -2,9 +2,11 @@
 
 use std::sync::Arc;
 
-use toolreg::claude_code::{self, feature, switch};
+use toolreg::PermissionContext;
 use toolreg::defer::deferral;
+use toolreg::permissions::{Behavior, RuleSource};
 use toolreg::{AgentKind, Env, Flags, ToolInfo, filter_tools_for_agent, merge_and_filter_tools};
+use toolreg_tools::profile::{self, feature, switch};
 
 /// Tools a user might name like the design's built-ins.
 fn user_tools() -> Vec<Arc<ToolInfo>> {
@@ -72,7 +74,7 @@ fn generic_profile_lets_the_defer_flag_decide_whatever_the_name() {
 
 #[test]
 fn design_profile_singles_out_the_design_names() {
-    let env = everything_on(claude_code::env(Default::default()));
+    let env = everything_on(profile::env(Default::default()));
     let tools = user_tools();
     let sub = filter_tools_for_agent(&tools, AgentKind::SubAgent, &env);
     assert!(!names(&sub).contains(&"AskUserQuestion"));
@@ -80,4 +82,35 @@ fn design_profile_singles_out_the_design_names() {
     assert!(!deferral(brief, &env), "Brief stays loaded under KAIROS");
     // Coordinator mode keeps only the coordinator's set.
     assert_eq!(names(&merge_and_filter_tools(&env, &[], &tools)), ["Agent"]);
+}
+
+#[test]
+fn legacy_names_map_to_current_ones_under_the_design_profile() {
+    let mut ctx = toolreg_tools::profile::permissions();
+    for text in ["Task", "KillShell", "AgentOutputTool(x)"] {
+        ctx.add(Behavior::Deny, RuleSource::User, text);
+    }
+    // Set after a rule was added, the table renames it too.
+    let mut late =
+        PermissionContext::new().with(Behavior::Deny, RuleSource::User, "BashOutputTool");
+    late.set_legacy_names(toolreg_tools::profile::names::LEGACY);
+    let tools: Vec<String> = ctx
+        .rules()
+        .chain(late.rules())
+        .map(|r| r.value.tool.clone())
+        .collect();
+    assert_eq!(tools, ["Agent", "TaskStop", "TaskOutput", "TaskOutput"]);
+}
+
+#[test]
+fn the_design_profile_sends_the_designs_beta_headers() {
+    use toolreg::profile::{Betas, Profile};
+    assert_eq!(profile::ClaudeCode.betas(), Some(profile::BETAS));
+    assert_eq!(
+        profile::BETAS,
+        Betas {
+            first_party: Some("advanced-tool-use-2025-11-20"),
+            other_clouds: Some("tool-search-tool-2025-10-19"),
+        }
+    );
 }

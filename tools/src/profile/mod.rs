@@ -11,9 +11,9 @@
 //!   kept loaded under some features, the agent contexts and coordinator mode.
 //!
 //! ```
-//! use toolreg::claude_code::{self, switch};
+//! use toolreg_tools::profile::{self, switch};
 //!
-//! let env = claude_code::env_from_lookup(Default::default(), |name| {
+//! let env = profile::env_from_lookup(Default::default(), |name| {
 //!     (name == "CLAUDE_CODE_SIMPLE").then(|| "1".to_owned())
 //! });
 //! assert!(env.switches.is_on(switch::SIMPLE));
@@ -22,10 +22,10 @@
 
 use std::sync::Arc;
 
-use crate::descriptor::ToolDescriptor;
-use crate::tool_info::ToolInfo;
+use toolreg::ToolDescriptor;
+use toolreg::ToolInfo;
 
-use crate::profile::{AgentKind, Betas, Gates, Profile};
+use toolreg::profile::{AgentKind, Betas, Gates, Profile};
 
 mod agents;
 pub mod names;
@@ -100,7 +100,7 @@ pub mod feature {
     pub const INTERNAL_BUILD: &str = "INTERNAL_BUILD";
 }
 
-/// Tools that are in the base list but not offered by [`get_tools`](crate::get_tools): the MCP
+/// Tools that are in the base list but not offered by [`get_tools`](toolreg::get_tools): the MCP
 /// resource tools come back with a server that offers resources, StructuredOutput is added by
 /// the hosts that need it.
 pub const SPECIAL_TOOLS: [&str; 3] = [
@@ -221,5 +221,5 @@ impl Profile for ClaudeCode {
 /// The design's default list of models without tool references: names containing `haiku`
 /// (`docs/design.md` §8.4; the list is configurable there). This is the design's choice, not a fact
 /// about the API: today's API documentation lists Claude Haiku 4.5 among the models with tool
-/// search. A request can pass its own list in [`RequestModel`](crate::defer::RequestModel).
+/// search. A request can pass its own list in [`RequestModel`](toolreg::defer::RequestModel).
 pub const MODELS_WITHOUT_TOOL_REFERENCES: [&str; 1] = ["haiku"];

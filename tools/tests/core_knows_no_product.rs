@@ -1,0 +1,96 @@
+//! The generic core knows no product: no code of `toolreg` (comments, doc examples and test
+//! modules left out) spells one of the design's built-in names, its environment variables, the
+//! API host it compares base URLs with or its beta headers. The core's own ToolSearch tool is
+//! the one name every profile shares. Checked from here, where the design's profile lives.
+
+use std::path::{Path, PathBuf};
+
+use toolreg::profile::Betas;
+use toolreg_tools::profile::{self, names, switch};
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every name of the design's profile, quoted as code would spell it.
+fn product_strings() -> Vec<String> {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/profile/names.rs"))
+            .unwrap();
+    let mut names: Vec<String> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("pub const "))
+        .filter_map(|rest| rest.split_once("= \""))
+        .filter_map(|(_, value)| value.split_once('"'))
+        .map(|(name, _)| name.to_owned())
+        .chain(names::LEGACY.iter().map(|(old, _)| (*old).to_owned()))
+        .filter(|name| name != names::TOOL_SEARCH)
+        .collect();
+    // The constants are read from the file so that a name added there is checked here too.
+    assert!(names.len() >= 40, "read {} names", names.len());
+    assert!(names.iter().any(|name| name == names::BASH));
+    let variables = switch::VARIABLES.iter().map(|(_, variable)| *variable);
+    let mut quoted: Vec<String> = names.drain(..).map(|name| format!("\"{name}\"")).collect();
+    quoted.extend(variables.map(|variable| format!("\"{variable}\"")));
+    quoted.extend(["CLAUDE_CODE_", "ENABLE_TOOL_SEARCH", "toolreg_tools::"].map(str::to_owned));
+    quoted.extend(provider_strings());
+    quoted
+}
+
+/// The design's provider settings: its variables, the API host it compares base URLs with, and
+/// its beta header values that differ from the API's current ones.
+fn provider_strings() -> Vec<String> {
+    let mut strings: Vec<String> = ["ANTHROPIC_", profile::API_HOST]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    let current = [Betas::CURRENT.first_party, Betas::CURRENT.other_clouds];
+    for beta in [profile::BETAS.first_party, profile::BETAS.other_clouds]
+        .into_iter()
+        .flatten()
+        .filter(|beta| !current.contains(&Some(beta)))
+    {
+        strings.push(beta.to_owned());
+    }
+    assert!(strings.len() >= 3, "{strings:?}");
+    strings
+}
+
+#[test]
+fn core_code_names_no_product_tool_or_setting() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../registry-core/src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let forbidden = product_strings();
+    let mut found = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (number, line) in code.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            for word in forbidden.iter().filter(|word| line.contains(word.as_str())) {
+                found.push(format!(
+                    "{}:{}: {word}: {}",
+                    relative.display(),
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "product names or settings in the core:\n{}",
+        found.join("\n")
+    );
+}
