@@ -25,16 +25,17 @@
 //! ToolSearch when tool search might be on) are the catalog's, in `toolreg`.
 //!
 //! # Adding a built-in
-//! A new tool touches its own file and one table:
-//! 1. `src/<tool>.rs` with the `#[tool]` struct and its `impl Tool` (a gated tool puts
-//!    `feature = "..."` in its attribute and declares the feature in `Cargo.toml`), and its
-//!    `pub mod` line here;
-//! 2. its name in [`BASE_ORDER`], where it belongs in the prompt-cache order (a test fails for a
+//! A new tool touches its own file and one line of one table:
+//! 1. `src/<tool>.rs` with the `#[tool]` struct and its `impl Tool` (a tool the application
+//!    completes calls `ctx.delegate(self)`; a gated tool puts `feature = "..."` in its attribute
+//!    and a `#![cfg(...)]` at the top of its file), and its `pub mod` line here;
+//! 2. its type in [`BASE_ORDER`], where it belongs in the prompt-cache order (a test fails for a
 //!    registered tool that is not there).
 //!
-//! Its schema snapshot (`tests/snapshots/schemas/`) is generated: `UPDATE_SNAPSHOTS=1 cargo test
-//! -p toolreg-tests --all-features --test schemas`. A constant in [`profile::names`] is needed only when
-//! the design's profile singles the tool out by name.
+//! Nothing else names it: its name is read from its descriptor, no count in a test depends on
+//! the set, and its schema snapshot (`tests/snapshots/schemas/`) is generated:
+//! `UPDATE_SNAPSHOTS=1 cargo test -p toolreg-tests --all-features --test schemas`. A name in
+//! [`profile::names`] is needed only when the design's profile singles the tool out.
 
 #![deny(missing_docs)]
 // Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
@@ -86,58 +87,77 @@ pub fn default_state() -> toolreg::State {
 }
 
 use profile::feature;
-use profile::names::*;
+
+/// The names of tool types, read from their descriptors at compile time; an entry may carry a
+/// `#[cfg(...)]`, the gate of its tool.
+macro_rules! names_of {
+    ($($(#[$gate:meta])* $tool:ty),* $(,)?) => {
+        &[$($(#[$gate])* <$tool as toolreg::ToolSpec>::DESCRIPTOR.name),*]
+    };
+}
 
 /// The canonical order of the built-in set, as `get_all_base_tools` lists it (`docs/design.md`
-/// §2.1). It names every tool, gated or not: a caller keeps the names whose tool is registered in
-/// this build and whose gates hold. The order is part of the prompt-cache key, so it only ever
-/// changes on purpose.
-pub const BASE_ORDER: &[&str] = &[
-    AGENT,
-    TASK_OUTPUT,
-    BASH,
-    GLOB,
-    GREP,
-    EXIT_PLAN_MODE,
-    READ,
-    EDIT,
-    WRITE,
-    NOTEBOOK_EDIT,
-    WEB_FETCH,
-    TODO_WRITE,
-    WEB_SEARCH,
-    TASK_STOP,
-    ASK_USER_QUESTION,
-    SKILL,
-    ENTER_PLAN_MODE,
-    CONFIG,
-    TUNGSTEN,
-    WEB_BROWSER,
-    TASK_CREATE,
-    TASK_GET,
-    TASK_UPDATE,
-    TASK_LIST,
-    LSP,
-    ENTER_WORKTREE,
-    EXIT_WORKTREE,
-    SEND_MESSAGE,
-    TEAM_CREATE,
-    TEAM_DELETE,
-    REPL,
-    WORKFLOW,
-    SLEEP,
-    CRON_CREATE,
-    CRON_DELETE,
-    CRON_LIST,
-    REMOTE_TRIGGER,
-    MONITOR,
-    BRIEF,
-    SEND_USER_FILE,
-    POWERSHELL,
-    LIST_MCP_RESOURCES,
-    READ_MCP_RESOURCE,
-    STRUCTURED_OUTPUT,
-    TOOL_SEARCH,
+/// §2.1): every tool compiled into this build, by type, each name read from its descriptor. A
+/// caller keeps the names whose gates hold. The order is part of the prompt-cache key, so it
+/// only ever changes on purpose; a new built-in takes its place here, in one line.
+pub const BASE_ORDER: &[&str] = names_of![
+    agent::AgentTool,
+    agent::TaskOutputTool,
+    bash::BashTool,
+    glob::GlobTool,
+    grep::GrepTool,
+    plan::ExitPlanModeTool,
+    read::ReadTool,
+    edit::EditTool,
+    write::WriteTool,
+    notebook::NotebookEditTool,
+    web::WebFetchTool,
+    todo::TodoWriteTool,
+    web::WebSearchTool,
+    agent::TaskStopTool,
+    ask::AskUserQuestionTool,
+    skill::SkillTool,
+    plan::EnterPlanModeTool,
+    #[cfg(feature = "INTERNAL_BUILD")]
+    internal::ConfigTool,
+    #[cfg(feature = "INTERNAL_BUILD")]
+    internal::TungstenTool,
+    #[cfg(feature = "WEB_BROWSER_TOOL")]
+    browser::WebBrowserTool,
+    tasks::TaskCreateTool,
+    tasks::TaskGetTool,
+    tasks::TaskUpdateTool,
+    tasks::TaskListTool,
+    lsp::LspTool,
+    worktree::EnterWorktreeTool,
+    worktree::ExitWorktreeTool,
+    team::SendMessageTool,
+    team::TeamCreateTool,
+    team::TeamDeleteTool,
+    #[cfg(feature = "INTERNAL_BUILD")]
+    internal::ReplTool,
+    #[cfg(feature = "WORKFLOW_SCRIPTS")]
+    workflow::WorkflowTool,
+    #[cfg(any(feature = "PROACTIVE", feature = "KAIROS"))]
+    sleep::SleepTool,
+    #[cfg(feature = "AGENT_TRIGGERS")]
+    cron::CronCreateTool,
+    #[cfg(feature = "AGENT_TRIGGERS")]
+    cron::CronDeleteTool,
+    #[cfg(feature = "AGENT_TRIGGERS")]
+    cron::CronListTool,
+    #[cfg(feature = "AGENT_TRIGGERS")]
+    remote_trigger::RemoteTriggerTool,
+    #[cfg(feature = "MONITOR_TOOL")]
+    monitor::MonitorTool,
+    brief::BriefTool,
+    #[cfg(feature = "KAIROS")]
+    brief::SendUserFileTool,
+    powershell::PowerShellTool,
+    mcp_resources::ListMcpResourcesTool,
+    mcp_resources::ReadMcpResourceTool,
+    structured_output::StructuredOutputTool,
+    toolreg::tool_search::ToolSearchTool,
 ];
 
 /// This build's built-ins in [`BASE_ORDER`], ready for the registry's rules; an error names
@@ -174,93 +194,3 @@ pub fn features() -> toolreg::Features {
 /// `toolreg_tools::link()` once (e.g. at the start of `main`) references the crate and keeps it linked.
 #[inline(never)]
 pub fn link() {}
-
-/// Compares two strings during const evaluation.
-const fn same(a: &str, b: &str) -> bool {
-    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
-    loop {
-        match (a.split_first(), b.split_first()) {
-            (Some((x, a_rest)), Some((y, b_rest))) => {
-                if *x != *y {
-                    return false;
-                }
-                (a, b) = (a_rest, b_rest);
-            }
-            (None, None) => return true,
-            _ => return false,
-        }
-    }
-}
-
-/// Asserts at compile time that each tool's descriptor carries the name its constant gives.
-macro_rules! check_names {
-    ($($(#[$cfg:meta])* $ty:ty => $name:expr;)*) => {
-        $(
-            $(#[$cfg])*
-            const _: () = assert!(
-                same(<$ty as toolreg::ToolSpec>::DESCRIPTOR.name, $name),
-                "a tool's #[tool(strict, name)] differs from its constant in `names`"
-            );
-        )*
-    };
-}
-
-check_names! {
-    agent::AgentTool => AGENT;
-    agent::TaskOutputTool => TASK_OUTPUT;
-    bash::BashTool => BASH;
-    glob::GlobTool => GLOB;
-    grep::GrepTool => GREP;
-    plan::ExitPlanModeTool => EXIT_PLAN_MODE;
-    read::ReadTool => READ;
-    edit::EditTool => EDIT;
-    write::WriteTool => WRITE;
-    notebook::NotebookEditTool => NOTEBOOK_EDIT;
-    web::WebFetchTool => WEB_FETCH;
-    todo::TodoWriteTool => TODO_WRITE;
-    web::WebSearchTool => WEB_SEARCH;
-    agent::TaskStopTool => TASK_STOP;
-    ask::AskUserQuestionTool => ASK_USER_QUESTION;
-    skill::SkillTool => SKILL;
-    plan::EnterPlanModeTool => ENTER_PLAN_MODE;
-    #[cfg(feature = "INTERNAL_BUILD")]
-    internal::ConfigTool => CONFIG;
-    #[cfg(feature = "INTERNAL_BUILD")]
-    internal::TungstenTool => TUNGSTEN;
-    #[cfg(feature = "WEB_BROWSER_TOOL")]
-    browser::WebBrowserTool => WEB_BROWSER;
-    tasks::TaskCreateTool => TASK_CREATE;
-    tasks::TaskGetTool => TASK_GET;
-    tasks::TaskUpdateTool => TASK_UPDATE;
-    tasks::TaskListTool => TASK_LIST;
-    lsp::LspTool => LSP;
-    worktree::EnterWorktreeTool => ENTER_WORKTREE;
-    worktree::ExitWorktreeTool => EXIT_WORKTREE;
-    team::SendMessageTool => SEND_MESSAGE;
-    team::TeamCreateTool => TEAM_CREATE;
-    team::TeamDeleteTool => TEAM_DELETE;
-    #[cfg(feature = "INTERNAL_BUILD")]
-    internal::ReplTool => REPL;
-    #[cfg(feature = "WORKFLOW_SCRIPTS")]
-    workflow::WorkflowTool => WORKFLOW;
-    #[cfg(any(feature = "PROACTIVE", feature = "KAIROS"))]
-    sleep::SleepTool => SLEEP;
-    #[cfg(feature = "AGENT_TRIGGERS")]
-    cron::CronCreateTool => CRON_CREATE;
-    #[cfg(feature = "AGENT_TRIGGERS")]
-    cron::CronDeleteTool => CRON_DELETE;
-    #[cfg(feature = "AGENT_TRIGGERS")]
-    cron::CronListTool => CRON_LIST;
-    #[cfg(feature = "AGENT_TRIGGERS")]
-    remote_trigger::RemoteTriggerTool => REMOTE_TRIGGER;
-    #[cfg(feature = "MONITOR_TOOL")]
-    monitor::MonitorTool => MONITOR;
-    brief::BriefTool => BRIEF;
-    #[cfg(feature = "KAIROS")]
-    brief::SendUserFileTool => SEND_USER_FILE;
-    powershell::PowerShellTool => POWERSHELL;
-    mcp_resources::ListMcpResourcesTool => LIST_MCP_RESOURCES;
-    mcp_resources::ReadMcpResourceTool => READ_MCP_RESOURCE;
-    structured_output::StructuredOutputTool => STRUCTURED_OUTPUT;
-    toolreg::tool_search::ToolSearchTool => TOOL_SEARCH;
-}

@@ -19,25 +19,30 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every name of the design's profile, quoted as code would spell it.
+/// Every name of the design's profile, quoted as code would spell it: the registered built-ins
+/// (all of them when the tools crate is built with every feature, as CI does), the legacy names,
+/// the names the profile writes out for tools behind a feature, and its variables.
 fn product_strings() -> Vec<String> {
-    let text =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/profile/names.rs"))
-            .unwrap();
-    let mut names: Vec<String> = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("pub const "))
-        .filter_map(|rest| rest.split_once("= \""))
-        .filter_map(|(_, value)| value.split_once('"'))
-        .map(|(name, _)| name.to_owned())
-        .chain(names::LEGACY.iter().map(|(old, _)| (*old).to_owned()))
-        .filter(|name| name != names::TOOL_SEARCH)
+    toolreg_tools::link();
+    let mut names: Vec<&str> = toolreg::builtins()
+        .unwrap()
+        .tools()
+        .iter()
+        .map(|tool| tool.name)
+        .chain(names::LEGACY.iter().map(|(old, _)| *old))
+        .chain([
+            names::REPL,
+            names::WORKFLOW,
+            names::CRON_CREATE,
+            names::SEND_USER_FILE,
+        ])
+        .filter(|name| *name != names::TOOL_SEARCH)
         .collect();
-    // The constants are read from the file so that a name added there is checked here too.
-    assert!(names.len() >= 40, "read {} names", names.len());
-    assert!(names.iter().any(|name| name == names::BASH));
+    names.sort_unstable();
+    names.dedup();
+    assert!(names.contains(&names::BASH), "{names:?}");
     let variables = switch::VARIABLES.iter().map(|(_, variable)| *variable);
-    let mut quoted: Vec<String> = names.drain(..).map(|name| format!("\"{name}\"")).collect();
+    let mut quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
     quoted.extend(variables.map(|variable| format!("\"{variable}\"")));
     quoted.extend(["CLAUDE_CODE_", "ENABLE_TOOL_SEARCH", "toolreg_tools::"].map(str::to_owned));
     quoted.extend(provider_strings());

@@ -28,7 +28,7 @@ struct Setup {
     dispatchers: [Dispatcher; 2],
     /// A current-thread runtime: the fuzzer's process runs one call at a time.
     runtime: tokio::runtime::Runtime,
-    /// Every built-in's name, compiled in or not: `toolreg_tools::BASE_ORDER`, then any other.
+    /// Every built-in's name in this build: `toolreg_tools::BASE_ORDER`, then any other.
     names: Vec<&'static str>,
 }
 
