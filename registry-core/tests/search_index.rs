@@ -8,7 +8,8 @@ use proptest::prelude::*;
 use toolreg::pool::ToolInfo;
 use toolreg::search::ranked::Weights;
 use toolreg::search::text::js_trim;
-use toolreg::search::{SEED_BLEND_TERMS, SearchEngine, Strategy as SearchStrategy, query, seed};
+use toolreg::search::text::query;
+use toolreg::search::{SEED_BLEND_TERMS, SearchEngine, Strategy as SearchStrategy, seed};
 
 const WORDS: &[&str] = &[
     "read", "file", "files", "search", "slack", "send", "message", "git", "status", "log", "note",

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use serde_json::json;
 use toolreg::pool::ToolInfo;
-use toolreg::search::query::parse_terms;
 use toolreg::search::seed::{ToolText, search};
 use toolreg::search::text::NameParts;
+use toolreg::search::text::query::parse_terms;
 
 fn tool(name: &str, description: &str, hint: Option<&str>) -> Arc<ToolInfo> {
     let mut tool = ToolInfo::new(name, description);

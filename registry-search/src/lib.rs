@@ -88,23 +88,22 @@ macro_rules! internal_mod {
     )*};
 }
 
-mod distinct;
+// The modules in pipeline order: what a tool is and what a search answers; text analysis; the
+// seed strategy (its straight scan and its index); the ranked strategy's BM25F and signals;
+// sentence embeddings; their fusion into one ranking; the engine over a pool; evaluation.
 mod document;
+mod output;
+mod util;
+internal_mod!(text, seed, ranked);
 mod engine;
 #[cfg(feature = "eval")]
 pub mod eval;
-mod maxscore;
-mod names;
-mod output;
-mod partset;
-mod postings;
+mod fusion;
 pub mod semantic;
-mod sorted;
 #[cfg(test)]
 mod testing;
-mod topk;
-internal_mod!(index, query, ranked, seed, text);
 
 pub use document::{Document, ToolDoc};
-pub use engine::{SEED_BLEND_TERMS, SearchEngine, Strategy};
+pub use engine::{SearchEngine, Strategy};
+pub use fusion::blend::SEED_BLEND_TERMS;
 pub use output::{DEFAULT_MAX_RESULTS, SearchOutput};
