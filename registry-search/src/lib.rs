@@ -73,6 +73,12 @@
 //!   benchmarks and fuzzers. Not a stable API.
 
 #![deny(missing_docs)]
+// Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
+// and every local exception says why it cannot fire.
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
+)]
 
 /// Declares a module that is public only with the `internals` feature (the workspace's tests,
 /// benchmarks and fuzzers use it) and private otherwise, where what only they use is allowed to
