@@ -4,4 +4,6 @@
 
 #[cfg(feature = "semantic")]
 mod encoder;
+mod index;
+mod seed;
 mod sources;
