@@ -6,7 +6,7 @@
 //! changed server gets a shard of its own over its new tools. Seed scores have no global
 //! statistics (each tool's score depends on the tool and the query alone), so ranking each
 //! shard and merging by score, then pool position, gives exactly the ranking of one index
-//! over every tool: within a shard, local order is pool order. Past [`MAX_OVERLAYS`] server
+//! over every tool: within a shard, local order is pool order. Past `MAX_OVERLAYS` server
 //! shards, or once a quarter of the base is dead, the engine builds one index again.
 
 use std::collections::{BTreeSet, HashMap};

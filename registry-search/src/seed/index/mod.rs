@@ -1,5 +1,5 @@
 //! An index over a pool's deferred tools that answers seed-mode keyword queries without
-//! scanning every tool, with results equal to [`seed::search`](super::seed::search)'s scan.
+//! scanning every tool, with results equal to [`scan::search`](super::scan::search)'s scan.
 //!
 //! What it holds, per deferred tool (in pool order, numbered from 0):
 //! * the tool itself (its text is lower-cased again only for the rare terms below);
@@ -16,7 +16,7 @@
 //! correct). A name part contains the term exactly when some suffix of the part starts with it.
 //! The full-name rule (+3) can only fire when a name part contains the term, which the part
 //! rule has already scored, so it never changes a result. Ranking is an exact top-k search over
-//! these lists (document-at-a-time MaxScore, [`maxscore`]): score descending, ties in pool
+//! these lists (document-at-a-time MaxScore, `maxscore.rs`): score descending, ties in pool
 //! order, without scoring every matching tool.
 
 use std::sync::Arc;
