@@ -13,8 +13,8 @@ use std::sync::{Arc, LazyLock};
 
 use serde_json::{Value, json};
 use toolreg::pool::ToolInfo;
-use toolreg::search::index::SeedIndex;
 use toolreg::search::ranked::{RankedIndex, Weights};
+use toolreg::search::seed::index::SeedIndex;
 use toolreg::search::{SearchEngine, Strategy};
 
 /// Counts live heap bytes, to measure what an index keeps.

@@ -29,7 +29,7 @@ use crate::tool_info::ToolInfo;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
-pub use toolreg_search::{index, query, ranked, seed, text};
+pub use toolreg_search::{ranked, seed, text};
 
 /// ToolSearch over a pool of [`ToolInfo`]s.
 pub type SearchEngine = toolreg_search::SearchEngine<ToolInfo>;

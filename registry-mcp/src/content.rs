@@ -86,14 +86,14 @@ fn cap_blocks(blocks: Vec<Value>, max_chars: usize) -> Vec<Value> {
     let mut kept = Vec::new();
     for block in blocks {
         if kind(&block) == Some("image") {
-            let source = &block["source"];
-            let bytes = source["data"].as_str().map_or(0, str::len);
+            let source = |key: &str| block.get("source")?.get(key)?.as_str();
+            let bytes = source("data").map_or(0, str::len);
             if bytes <= left {
                 left -= bytes;
                 kept.push(block);
                 continue;
             }
-            let media_type = source["media_type"].as_str().unwrap_or("image");
+            let media_type = source("media_type").unwrap_or("image");
             kept.push(json!({"type": "text", "text": dropped_image(media_type, bytes, max_chars)}));
             return kept;
         }

@@ -207,8 +207,8 @@ impl Gateway {
             .collect();
         let nothing = tools.is_empty();
         let mut found = json!({ "tools": tools });
-        if let Some(pending) = output.pending_mcp_servers {
-            found["pending_mcp_servers"] = json!(pending);
+        if let (Some(pending), Some(fields)) = (output.pending_mcp_servers, found.as_object_mut()) {
+            fields.insert("pending_mcp_servers".to_owned(), json!(pending));
         }
         let mut result = CallToolResult::structured(found);
         if nothing {
@@ -243,8 +243,14 @@ fn mcp_tool(tool: &ToolInfo, mode: GatewayMode) -> Tool {
             "destructiveHint": tool.flags.destructive,
         },
     });
+    // `value` is an object: each field below is inserted into it.
+    let mut fields = |key: &str, field: Value| {
+        if let Some(object) = value.as_object_mut() {
+            object.insert(key.to_owned(), field);
+        }
+    };
     if let Some(output) = &tool.output_schema {
-        value["outputSchema"] = schema(output);
+        fields("outputSchema", schema(output));
     }
     // An upstream tool keeps the hints and title its server sent.
     if let Some(mcp) = tool.mcp() {
@@ -252,21 +258,30 @@ fn mcp_tool(tool: &ToolInfo, mode: GatewayMode) -> Tool {
             ("idempotentHint", mcp.annotations.idempotent),
             ("openWorldHint", mcp.annotations.open_world),
         ];
-        for (key, hint) in hints {
-            if let Some(hint) = hint {
-                value["annotations"][key] = json!(hint);
-            }
-        }
         if let Some(title) = &mcp.title {
-            value["title"] = json!(title);
+            fields("title", json!(title));
+        }
+        let annotations = value.get_mut("annotations").and_then(Value::as_object_mut);
+        if let Some(annotations) = annotations {
+            for (key, hint) in hints {
+                if let Some(hint) = hint {
+                    annotations.insert(key.to_owned(), json!(hint));
+                }
+            }
         }
     }
     if mode == GatewayMode::Direct {
-        let mut meta = json!({"anthropic/alwaysLoad": !tool.is_deferred()});
+        let mut meta = serde_json::Map::new();
+        meta.insert(
+            "anthropic/alwaysLoad".to_owned(),
+            json!(!tool.is_deferred()),
+        );
         if let Some(hint) = &tool.search_hint {
-            meta["anthropic/searchHint"] = json!(hint);
+            meta.insert("anthropic/searchHint".to_owned(), json!(hint));
         }
-        value["_meta"] = meta;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("_meta".to_owned(), Value::Object(meta));
+        }
     }
     serde_json::from_value(value).unwrap_or_else(|_| {
         Tool::new(

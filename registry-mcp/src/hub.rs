@@ -190,9 +190,8 @@ impl McpHub {
     /// [`keep_connected`](Self::keep_connected) running.
     pub async fn reconnect(&self) -> Vec<String> {
         let now = Instant::now();
-        let due: Vec<usize> = (0..self.slots.len())
-            .filter(|&i| {
-                let slot = &self.slots[i];
+        let due: Vec<usize> = (self.slots.iter().enumerate())
+            .filter(|(_, slot)| {
                 let down = match &*read(&slot.state) {
                     SlotState::Pending => false,
                     SlotState::Connected { connection, .. } => connection.is_closed(),
@@ -201,14 +200,15 @@ impl McpHub {
                 let retry = slot.retry.lock().unwrap_or_else(|e| e.into_inner());
                 down && retry.not_before.is_none_or(|at| at <= now)
             })
+            .map(|(i, _)| i)
             .collect();
-        for &i in &due {
-            *write(&self.slots[i].state) = SlotState::Pending;
+        for slot in due.iter().filter_map(|&i| self.slots.get(i)) {
+            *write(&slot.state) = SlotState::Pending;
         }
         let tries = due.iter().map(|&i| self.connect_slot(i));
         futures_util::future::join_all(tries).await;
-        due.iter()
-            .map(|&i| self.slots[i].spec.name.clone())
+        (due.iter().filter_map(|&i| self.slots.get(i)))
+            .map(|slot| slot.spec.name.clone())
             .collect()
     }
 

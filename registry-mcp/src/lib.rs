@@ -63,6 +63,12 @@
 //! reported failed, saying so.
 
 #![deny(missing_docs)]
+// Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
+// and every local exception says why it cannot fire.
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
+)]
 
 pub mod config;
 #[cfg(feature = "client")]

@@ -147,3 +147,17 @@ impl Document for ToolDoc {
         self.deferred
     }
 }
+
+/// The names of the tools at `positions` in `tools` (positions from an index built over them).
+pub(crate) fn names_at<D: Document>(
+    tools: &[Arc<D>],
+    positions: impl ExactSizeIterator<Item = usize>,
+) -> Vec<String> {
+    let mut names = Vec::with_capacity(positions.len());
+    names.extend(
+        positions
+            .filter_map(|i| tools.get(i))
+            .map(|tool| tool.name().to_owned()),
+    );
+    names
+}

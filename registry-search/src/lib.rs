@@ -73,6 +73,12 @@
 //!   benchmarks and fuzzers. Not a stable API.
 
 #![deny(missing_docs)]
+// Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
+// and every local exception says why it cannot fire.
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
+)]
 
 /// Declares a module that is public only with the `internals` feature (the workspace's tests,
 /// benchmarks and fuzzers use it) and private otherwise, where what only they use is allowed to
@@ -88,23 +94,22 @@ macro_rules! internal_mod {
     )*};
 }
 
-mod distinct;
+// The modules in pipeline order: what a tool is and what a search answers; text analysis; the
+// seed strategy (its straight scan and its index); the ranked strategy's BM25F and signals;
+// sentence embeddings; their fusion into one ranking; the engine over a pool; evaluation.
 mod document;
+mod output;
+mod util;
+internal_mod!(text, seed, ranked);
 mod engine;
 #[cfg(feature = "eval")]
 pub mod eval;
-mod maxscore;
-mod names;
-mod output;
-mod partset;
-mod postings;
+mod fusion;
 pub mod semantic;
-mod sorted;
 #[cfg(test)]
 mod testing;
-mod topk;
-internal_mod!(index, query, ranked, seed, text);
 
 pub use document::{Document, ToolDoc};
-pub use engine::{SEED_BLEND_TERMS, SearchEngine, Strategy};
+pub use engine::{SearchEngine, Strategy};
+pub use fusion::blend::SEED_BLEND_TERMS;
 pub use output::{DEFAULT_MAX_RESULTS, SearchOutput};

@@ -71,8 +71,8 @@ fn opens(id: &RequestId, request: &ClientRequest, supported: &[ProtocolVersion])
 /// An error response.
 fn error_answer(id: Option<Value>, code: i64, message: String, data: Option<Value>) -> Value {
     let mut error = json!({"code": code, "message": message});
-    if let Some(data) = data {
-        error["data"] = data;
+    if let (Some(data), Some(fields)) = (data, error.as_object_mut()) {
+        fields.insert("data".to_owned(), data);
     }
     json!({"jsonrpc": "2.0", "id": id.unwrap_or(Value::Null), "error": error})
 }

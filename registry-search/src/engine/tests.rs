@@ -1,6 +1,6 @@
 use super::*;
 use crate::ToolDoc;
-use crate::query::{Terms, parse_terms};
+use crate::text::query::{Terms, parse_terms};
 
 fn deferred(name: &str, description: &str) -> Arc<ToolDoc> {
     Arc::new(ToolDoc::new(name, description))
@@ -78,8 +78,8 @@ fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
             let expected = blend_every_tool(&engine, query, &terms, max);
             assert!(!expected.is_empty(), "{query:?} finds tools");
             for first in [1, 2, 5] {
-                let blended: Vec<usize> = engine
-                    .blend_from(first, &scores, &terms, max, allowed.as_deref())
+                let blended: Vec<usize> = (engine.lexical(&scores, &terms))
+                    .blend_from(first, max, allowed.as_deref())
                     .into_iter()
                     .map(|(i, _)| i)
                     .collect();

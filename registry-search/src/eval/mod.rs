@@ -25,7 +25,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Document, SearchEngine, Strategy};
+use crate::document::Document;
+use crate::engine::{SearchEngine, Strategy};
 use crate::text::plain_words;
 
 /// A loaded evaluation set.

@@ -58,7 +58,7 @@ pub use crate::text::terms::{stem, tokenize};
 
 use self::fields::fields;
 use crate::document::Document;
-use crate::sorted::SortedStrs;
+use crate::util::sorted::SortedStrs;
 
 /// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
 /// indices; iteration order never decides a result).

@@ -11,8 +11,8 @@ use std::collections::BinaryHeap;
 
 use super::dense::{Dense, Lease};
 use super::RankedIndex;
-use crate::topk::{key, unkey};
 use crate::text::terms::{push_compound, request_words, sentences, tokenize_query};
+use crate::util::topk::{key, unkey};
 
 /// Scores in two parts: a tool's total is `tools[tool] + servers[its server]`.
 #[derive(Debug)]
@@ -319,8 +319,8 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::testing::load_servers;
     use crate::ranked::Weights;
+    use crate::testing::load_servers;
 
     /// Every tool's total, computed one by one.
     fn materialized(

@@ -172,11 +172,8 @@ impl Tensors<'_> {
                 ),
             ));
         }
-        let data = tensor.data();
-        Ok(data
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect())
+        let (values, _) = tensor.data().as_chunks::<4>();
+        Ok(values.iter().map(|&b| f32::from_le_bytes(b)).collect())
     }
 
     fn linear(&self, name: &str, input: usize, output: usize) -> Result<Linear, LoadError> {

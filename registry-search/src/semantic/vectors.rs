@@ -44,6 +44,11 @@ fn unit(vector: Vec<f32>, dimension: usize) -> Option<Vec<f32>> {
 }
 
 impl Vectors {
+    /// The number of tools.
+    pub(crate) fn len(&self) -> usize {
+        self.texts.len()
+    }
+
     /// Embeds `tools`, reusing the rows of `previous` whose text is the same.
     pub(crate) fn build<D: Document>(
         embedder: &dyn Embedder,

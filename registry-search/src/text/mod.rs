@@ -9,6 +9,7 @@
 //!   runs cut where a lower-case letter or digit meets an upper-case one, lower-cased.
 
 pub mod names;
+pub mod query;
 pub mod terms;
 
 pub use names::{NameParts, parse_tool_name};

@@ -4,9 +4,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use toolreg::defer::deferral;
-use toolreg::search::query::select_names;
 use toolreg::search::seed;
 use toolreg::search::text::js_trim;
+use toolreg::search::text::query::select_names;
 use toolreg::search::{SearchEngine, Strategy};
 use toolreg::{Env, ToolInfo};
 

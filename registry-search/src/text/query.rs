@@ -1,7 +1,7 @@
 //! Keyword queries as the design reads them (`docs/design.md` §9.1, §9.4): `select:` lists, and
 //! terms split into required and scoring ones.
 
-use super::text::{js_trim, js_words};
+use super::{js_trim, js_words};
 
 /// A parsed keyword query.
 #[derive(Debug, Clone, PartialEq, Eq)]

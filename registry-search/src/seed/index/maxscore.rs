@@ -24,13 +24,15 @@
 
 use std::cmp::Reverse;
 
-use super::distinct::Distinct;
-use super::document::Document;
-use super::index::{GapHits, PART_MCP, PART_PLAIN, SeedIndex, is_word_term};
-use super::index::{Scorer, TermParts};
+use super::hits::GapHits;
 use super::partset::PartSet;
 use super::postings::{Cursor, END};
-use super::topk::TopK;
+use super::scorer::{Scorer, TermParts};
+use super::{PART_MCP, PART_PLAIN, SeedIndex};
+use crate::document::Document;
+use crate::text::is_word_term;
+use crate::util::distinct::Distinct;
+use crate::util::topk::TopK;
 
 /// One distinct scoring term.
 struct Term<'a> {

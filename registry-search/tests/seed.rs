@@ -3,22 +3,30 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::pool::ToolInfo;
-use toolreg::search::query::parse_terms;
-use toolreg::search::seed::{ToolText, search};
-use toolreg::search::text::NameParts;
+use toolreg_search::ToolDoc;
+use toolreg_search::seed::{ToolText, search};
+use toolreg_search::text::NameParts;
+use toolreg_search::text::query::parse_terms;
 
-fn tool(name: &str, description: &str, hint: Option<&str>) -> Arc<ToolInfo> {
-    let mut tool = ToolInfo::new(name, description);
+/// A tool as a host registers it: deferred when its name is an MCP tool's (`mcp__`), as the
+/// host's pool defers MCP tools.
+fn host_tool(name: impl Into<String>, description: impl Into<String>) -> ToolDoc {
+    let name = name.into();
+    let deferred = name.starts_with("mcp__");
+    ToolDoc::new(name, description).with_deferred(deferred)
+}
+
+fn tool(name: &str, description: &str, hint: Option<&str>) -> Arc<ToolDoc> {
+    let mut tool = host_tool(name, description);
     tool.search_hint = hint.map(str::to_owned);
     Arc::new(tool)
 }
 
-fn names(output: &toolreg::search::SearchOutput) -> Vec<&str> {
+fn names(output: &toolreg_search::SearchOutput) -> Vec<&str> {
     output.matches.iter().map(String::as_str).collect()
 }
 
-fn pool() -> Vec<Arc<ToolInfo>> {
+fn pool() -> Vec<Arc<ToolDoc>> {
     vec![
         tool("Bash", "Run a shell command", None),
         tool(
@@ -42,7 +50,7 @@ fn pool() -> Vec<Arc<ToolInfo>> {
     ]
 }
 
-fn deferred(pool: &[Arc<ToolInfo>]) -> Vec<Arc<ToolInfo>> {
+fn deferred(pool: &[Arc<ToolDoc>]) -> Vec<Arc<ToolDoc>> {
     pool.iter()
         .filter(|t| {
             ["NotebookEdit", "WebFetch"].contains(&t.name.as_str()) || t.name.starts_with("mcp__")
@@ -71,7 +79,7 @@ fn select_trims_drops_empties_and_deduplicates() {
 
 #[test]
 fn select_looks_up_exact_case_sensitive_names_and_aliases() {
-    let mut aliased = ToolInfo::new("Agent", "spawns");
+    let mut aliased = host_tool("Agent", "spawns");
     aliased.aliases = vec!["Task".into()];
     let pool = vec![Arc::new(aliased)];
     assert_eq!(
@@ -147,14 +155,14 @@ fn required_terms_filter_by_name_part_description_or_hint() {
 
 #[test]
 fn exact_part_scores_twelve_for_mcp_and_ten_otherwise() {
-    let text = |name: &str| ToolText::new(&ToolInfo::new(name, ""));
+    let text = |name: &str| ToolText::new(&host_tool(name, ""));
     assert_eq!(text("mcp__s__send_message").score(&["send".into()]), 12);
     assert_eq!(text("SendMessage").score(&["send".into()]), 10);
 }
 
 #[test]
 fn partial_part_scores_six_for_mcp_and_five_otherwise() {
-    let text = |name: &str| ToolText::new(&ToolInfo::new(name, ""));
+    let text = |name: &str| ToolText::new(&host_tool(name, ""));
     assert_eq!(text("mcp__s__sending").score(&["send".into()]), 6);
     assert_eq!(text("Sending").score(&["send".into()]), 5);
 }

@@ -1,56 +1,13 @@
 //! Term-at-a-time scoring: each term's lists of tools added up at once, for many tools or many
 //! terms, where visiting tool by tool would cost more.
 
-use super::terms::{ScoringTerm, for_each_common};
-use super::*;
-use crate::topk::TopK;
-
-/// Past this many scoring terms, [`SeedIndex::rank`] ranks term by term. A request of a few
-/// sentences has dozens, most of them common words with lists of thousands of tools.
-pub(super) const BY_TERM_RANK: usize = 8;
-
-/// The tools a term-at-a-time pass scores.
-#[derive(Clone, Copy)]
-pub(super) enum Among<'a> {
-    /// These tools (ascending, each once): a score per position.
-    Tools(&'a [u32]),
-    /// Every indexed tool, of this many: a score per tool.
-    All(usize),
-}
-
-impl Among<'_> {
-    fn len(&self) -> usize {
-        match self {
-            Among::Tools(tools) => tools.len(),
-            Among::All(n) => *n,
-        }
-    }
-
-    /// Calls `found` with the position of each tool of `list` that is among these, and the tool.
-    #[inline]
-    fn for_each(&self, list: &[u32], mut found: impl FnMut(usize, u32)) {
-        match self {
-            Among::Tools(tools) => for_each_common(list, tools, found),
-            Among::All(_) => list.iter().for_each(|&tool| found(tool as usize, tool)),
-        }
-    }
-}
+use super::SeedIndex;
+use super::terms::{Among, ScoringTerm};
+use crate::document::Document;
+use crate::text::query::Terms;
+use crate::util::topk::TopK;
 
 impl<D: Document> SeedIndex<D> {
-    /// The distinct terms of `scoring`, each with how often it is said, looked up.
-    pub(super) fn scoring_terms<'a>(&'a self, scoring: &'a [String]) -> Vec<ScoringTerm<'a>> {
-        let distinct: Distinct = scoring.iter().map(String::as_str).collect();
-        (distinct.entries().iter())
-            .map(|&(text, mult)| ScoringTerm {
-                text,
-                mult,
-                exact: self.exact_part(text),
-                words: is_word_term(text)
-                    .then(|| [self.word_tools(text, true), self.word_tools(text, false)]),
-            })
-            .collect()
-    }
-
     /// [`rank`](Self::rank) term by term: every tool's seed score added up from the terms'
     /// lists, then the best `max_results` of those passing the required terms.
     pub(super) fn rank_by_term(&self, terms: &Terms, max_results: usize) -> Vec<(usize, u32)> {

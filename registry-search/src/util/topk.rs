@@ -8,7 +8,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The best `k` tools, best first, ties in index order.
-pub(super) struct TopK {
+pub(crate) struct TopK {
     k: usize,
     /// Each tool with its score, [`pack`]ed: the least is the worst kept.
     heap: BinaryHeap<Reverse<u64>>,
@@ -16,7 +16,7 @@ pub(super) struct TopK {
 
 impl TopK {
     /// Keeps the best `k` (more than 0).
-    pub(super) fn new(k: usize) -> TopK {
+    pub(crate) fn new(k: usize) -> TopK {
         TopK {
             k,
             heap: BinaryHeap::with_capacity(k.min(1024) + 1),
@@ -24,7 +24,7 @@ impl TopK {
     }
 
     /// The score a later tool must beat.
-    pub(super) fn threshold(&self) -> u32 {
+    pub(crate) fn threshold(&self) -> u32 {
         match self.heap.len() < self.k {
             true => 0,
             false => self.heap.peek().map_or(0, |&Reverse(kept)| unpack(kept).1),
@@ -32,7 +32,7 @@ impl TopK {
     }
 
     /// Adds a tool later than every tool so far, whose score beats the threshold.
-    pub(super) fn push(&mut self, tool: u32, score: u32) {
+    pub(crate) fn push(&mut self, tool: u32, score: u32) {
         if self.heap.len() == self.k {
             self.heap.pop();
         }
@@ -40,7 +40,7 @@ impl TopK {
     }
 
     /// The tools with their scores, best first, ties in index order.
-    pub(super) fn into_sorted(self) -> Vec<(usize, u32)> {
+    pub(crate) fn into_sorted(self) -> Vec<(usize, u32)> {
         let mut kept: Vec<u64> = self.heap.into_iter().map(|Reverse(kept)| kept).collect();
         kept.sort_unstable_by(|a, b| b.cmp(a));
         (kept.into_iter())

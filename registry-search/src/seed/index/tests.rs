@@ -1,4 +1,6 @@
-use super::terms::*;
+use super::hits::{GAP_PASS, GapHits};
+use super::scorer::BY_TOOL;
+use crate::text::is_word_byte;
 use super::*;
 use crate::ToolDoc;
 

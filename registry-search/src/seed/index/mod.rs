@@ -1,5 +1,5 @@
 //! An index over a pool's deferred tools that answers seed-mode keyword queries without
-//! scanning every tool, with results equal to [`seed::search`](super::seed::search)'s scan.
+//! scanning every tool, with results equal to [`scan::search`](super::scan::search)'s scan.
 //!
 //! What it holds, per deferred tool (in pool order, numbered from 0):
 //! * the tool itself (its text is lower-cased again only for the rare terms below);
@@ -16,25 +16,30 @@
 //! correct). A name part contains the term exactly when some suffix of the part starts with it.
 //! The full-name rule (+3) can only fire when a name part contains the term, which the part
 //! rule has already scored, so it never changes a result. Ranking is an exact top-k search over
-//! these lists (document-at-a-time MaxScore, in `maxscore.rs`): score descending, ties in pool
+//! these lists (document-at-a-time MaxScore, `maxscore.rs`): score descending, ties in pool
 //! order, without scoring every matching tool.
 
 use std::sync::Arc;
 
+mod by_term;
+mod hits;
 mod intern;
+mod maxscore;
+mod partset;
+mod postings;
+mod rank;
+mod scorer;
+mod terms;
 
 use self::intern::{FieldBuilder, Map, intern};
-use crate::sorted::key8;
-use super::distinct::Distinct;
-use super::partset::PartSet;
-use super::postings::{END, Postings, seek};
-use super::query::Terms;
-use super::seed::ToolText;
-pub(super) use super::text::is_word_term;
-pub use super::text::words;
-use super::text::names::split_name;
-use super::text::{is_word_byte, lower_into, matches_word};
+use self::partset::PartSet;
+use self::postings::Postings;
+pub(crate) use self::scorer::Scorer;
+use super::ToolText;
 use crate::document::Document;
+use crate::text::lower_into;
+use crate::text::names::split_name;
+use crate::util::sorted::key8;
 
 /// One suffix in this many keeps its key in a sample for the first binary search.
 const SAMPLE: usize = 16;
@@ -363,12 +368,26 @@ impl<D: Document> SeedIndex<D> {
             false => self.description_words.get(id),
         }
     }
+
+    /// Approximate heap bytes held by the index.
+    pub fn heap_bytes(&self) -> usize {
+        let map_bytes = |map: &Map| -> usize { map.keys().map(|key| key.len() + 16 + 4 + 8).sum() };
+        self.tools.capacity() * 8
+            + self.mcp.capacity()
+            + self.tool_parts.capacity() * INLINE * 4
+            + self.more_parts.capacity() * 4
+            + self.vocab_text.capacity()
+            + self.vocab_starts.capacity() * 4
+            + self.vocab_flags.capacity()
+            + map_bytes(&self.vocab_ids)
+            + self.part_postings.heap_bytes()
+            + self.suffixes.capacity() * 8
+            + self.suffix_samples.capacity() * 8
+            + map_bytes(&self.word_ids)
+            + self.description_words.heap_bytes()
+            + self.hint_words.heap_bytes()
+    }
 }
-
-mod by_term;
-mod terms;
-
-pub(crate) use terms::{GapHits, Scorer, TermParts};
 
 #[cfg(test)]
 mod tests;

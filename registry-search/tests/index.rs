@@ -5,10 +5,19 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use toolreg::pool::ToolInfo;
-use toolreg::search::ranked::Weights;
-use toolreg::search::text::js_trim;
-use toolreg::search::{SEED_BLEND_TERMS, SearchEngine, Strategy as SearchStrategy, query, seed};
+use toolreg_search::ToolDoc;
+use toolreg_search::ranked::Weights;
+use toolreg_search::text::js_trim;
+use toolreg_search::text::query;
+use toolreg_search::{SEED_BLEND_TERMS, SearchEngine, Strategy as SearchStrategy, seed};
+
+/// A tool as a host registers it: deferred when its name is an MCP tool's (`mcp__`), as the
+/// host's pool defers MCP tools.
+fn host_tool(name: impl Into<String>, description: impl Into<String>) -> ToolDoc {
+    let name = name.into();
+    let deferred = name.starts_with("mcp__");
+    ToolDoc::new(name, description).with_deferred(deferred)
+}
 
 const WORDS: &[&str] = &[
     "read", "file", "files", "search", "slack", "send", "message", "git", "status", "log", "note",
@@ -79,12 +88,12 @@ fn text() -> impl Strategy<Value = String> {
     })
 }
 
-fn tool() -> impl Strategy<Value = ToolInfo> {
+fn tool() -> impl Strategy<Value = ToolDoc> {
     (name(), text(), proptest::option::of(text()), any::<bool>()).prop_map(
         |(name, description, hint, defer)| {
-            let mut tool = ToolInfo::new(name, description);
+            let mut tool = host_tool(name, description);
             tool.search_hint = hint;
-            tool.flags.defer = defer;
+            tool.deferred |= defer;
             tool
         },
     )
@@ -99,8 +108,8 @@ fn query() -> impl Strategy<Value = String> {
     ]
 }
 
-fn check(tools: Vec<ToolInfo>, queries: Vec<String>, max: usize) -> Result<(), TestCaseError> {
-    let pool: Vec<Arc<ToolInfo>> = tools.into_iter().map(Arc::new).collect();
+fn check(tools: Vec<ToolDoc>, queries: Vec<String>, max: usize) -> Result<(), TestCaseError> {
+    let pool: Vec<Arc<ToolDoc>> = tools.into_iter().map(Arc::new).collect();
     let engine = SearchEngine::new(pool.clone(), SearchStrategy::Seed);
     let deferred = engine.deferred().to_vec();
     for query in queries {
@@ -113,7 +122,7 @@ fn check(tools: Vec<ToolInfo>, queries: Vec<String>, max: usize) -> Result<(), T
 
 /// Words a query can take from a pool: name pieces and inner slices of them (exact and partial
 /// part matches), description and hint words.
-fn pool_words(tools: &[ToolInfo]) -> Vec<String> {
+fn pool_words(tools: &[ToolDoc]) -> Vec<String> {
     let mut words = Vec::new();
     for tool in tools {
         let lower = tool.name.to_lowercase();
@@ -136,16 +145,16 @@ fn pool_words(tools: &[ToolInfo]) -> Vec<String> {
 
 /// A pool repeated `copies` times (ties at every place), with queries made of its own words:
 /// some required, some repeated.
-fn pool_with_own_queries() -> impl Strategy<Value = (Vec<ToolInfo>, Vec<String>)> {
+fn pool_with_own_queries() -> impl Strategy<Value = (Vec<ToolDoc>, Vec<String>)> {
     pool_with_own_queries_of(1..5)
 }
 
 /// [`pool_with_own_queries`] with queries of `terms` terms (before the repeated one).
 fn pool_with_own_queries_of(
     terms: std::ops::Range<usize>,
-) -> impl Strategy<Value = (Vec<ToolInfo>, Vec<String>)> {
+) -> impl Strategy<Value = (Vec<ToolDoc>, Vec<String>)> {
     (proptest::collection::vec(tool(), 1..30), 1usize..4).prop_flat_map(move |(tools, copies)| {
-        let pool: Vec<ToolInfo> = std::iter::repeat_n(tools, copies).flatten().collect();
+        let pool: Vec<ToolDoc> = std::iter::repeat_n(tools, copies).flatten().collect();
         let words = pool_words(&pool);
         let term = (
             proptest::sample::select(&["", "", "", "+"][..]),
@@ -164,8 +173,8 @@ fn pool_with_own_queries_of(
 }
 
 /// The seed scores the index gives chosen tools, and those of its rankings, equal the scan's.
-fn check_seed_scores(tools: Vec<ToolInfo>, queries: Vec<String>) -> Result<(), TestCaseError> {
-    let pool: Vec<Arc<ToolInfo>> = tools.into_iter().map(Arc::new).collect();
+fn check_seed_scores(tools: Vec<ToolDoc>, queries: Vec<String>) -> Result<(), TestCaseError> {
+    let pool: Vec<Arc<ToolDoc>> = tools.into_iter().map(Arc::new).collect();
     let engine = SearchEngine::new(pool, SearchStrategy::Seed);
     let index = engine.seed_index();
     for query in queries {
@@ -197,12 +206,8 @@ fn check_seed_scores(tools: Vec<ToolInfo>, queries: Vec<String>) -> Result<(), T
 /// The ranked strategy's result equals blending every deferred tool's ranked and seed scores
 /// (the seed's only for queries of at most `SEED_BLEND_TERMS` terms) and sorting them (score
 /// descending, pool order on ties), for queries no fast path answers.
-fn check_blend(
-    tools: Vec<ToolInfo>,
-    queries: Vec<String>,
-    max: usize,
-) -> Result<(), TestCaseError> {
-    let pool: Vec<Arc<ToolInfo>> = tools.into_iter().map(Arc::new).collect();
+fn check_blend(tools: Vec<ToolDoc>, queries: Vec<String>, max: usize) -> Result<(), TestCaseError> {
+    let pool: Vec<Arc<ToolDoc>> = tools.into_iter().map(Arc::new).collect();
     let engine = SearchEngine::new(pool.clone(), SearchStrategy::Ranked);
     let seed_weight = Weights::default().seed;
     for query in queries {
@@ -297,15 +302,15 @@ proptest! {
     }
 }
 
-fn deferred(name: &str, description: &str) -> ToolInfo {
-    let mut tool = ToolInfo::new(name, description);
-    tool.flags.defer = true;
+fn deferred(name: &str, description: &str) -> ToolDoc {
+    let mut tool = host_tool(name, description);
+    tool.deferred = true;
     tool
 }
 
 /// How many results (at most 5) the engine finds for `query`.
 /// [`check`] at each cut-off.
-fn check_at(tools: &[ToolInfo], queries: &[&str], cut_offs: &[usize]) {
+fn check_at(tools: &[ToolDoc], queries: &[&str], cut_offs: &[usize]) {
     for &max in cut_offs {
         check(
             tools.to_vec(),
@@ -316,8 +321,8 @@ fn check_at(tools: &[ToolInfo], queries: &[&str], cut_offs: &[usize]) {
     }
 }
 
-fn found(tools: &[ToolInfo], query: &str) -> usize {
-    let pool: Vec<Arc<ToolInfo>> = tools.iter().cloned().map(Arc::new).collect();
+fn found(tools: &[ToolDoc], query: &str) -> usize {
+    let pool: Vec<Arc<ToolDoc>> = tools.iter().cloned().map(Arc::new).collect();
     let engine = SearchEngine::new(pool, SearchStrategy::Seed);
     engine.search(query, 5).matches.len()
 }
@@ -325,7 +330,7 @@ fn found(tools: &[ToolInfo], query: &str) -> usize {
 #[test]
 fn ties_across_the_kth_place_keep_pool_order() {
     // Every `weather` tool scores 8; a later one scoring 10 must still displace the k-th.
-    let mut tools: Vec<ToolInfo> = (0..30)
+    let mut tools: Vec<ToolDoc> = (0..30)
         .map(|i| deferred(&format!("mcp__s{i}__getweather"), "weather now"))
         .collect();
     tools.push(deferred(
@@ -393,7 +398,7 @@ fn broad_terms_match_many_parts_and_stay_exact() {
 
 #[test]
 fn required_terms_drive_and_filter_under_pruning() {
-    let mut tools: Vec<ToolInfo> = (0..40)
+    let mut tools: Vec<ToolDoc> = (0..40)
         .map(|i| deferred(&format!("mcp__s{i}__getcity"), "city data city"))
         .collect();
     tools.insert(17, deferred("mcp__x__rarething", "city weather"));
@@ -414,7 +419,7 @@ fn required_terms_drive_and_filter_under_pruning() {
 #[test]
 fn index_equals_scan_on_punctuation_and_non_ascii_terms() {
     let tools = vec![
-        ToolInfo::new(
+        host_tool(
             "mcp__a__c_plus_plus",
             "compile c++ code, a.b tests (x) and naïve café",
         ),
@@ -456,15 +461,12 @@ fn memo_is_dropped_only_when_the_deferred_set_changes() {
 
 #[test]
 fn ranked_strategy_keeps_select_exact_name_and_required_meanings() {
-    let pool: Vec<Arc<ToolInfo>> = vec![
-        Arc::new(ToolInfo::new(
+    let pool: Vec<Arc<ToolDoc>> = vec![
+        Arc::new(host_tool(
             "mcp__slack__send_message",
             "Send a message to a channel",
         )),
-        Arc::new(ToolInfo::new(
-            "mcp__mail__send_email",
-            "Send an email message",
-        )),
+        Arc::new(host_tool("mcp__mail__send_email", "Send an email message")),
     ];
     let engine = SearchEngine::new(pool, SearchStrategy::Ranked);
     assert_eq!(

@@ -6,15 +6,15 @@
 //! changed server gets a shard of its own over its new tools. Seed scores have no global
 //! statistics (each tool's score depends on the tool and the query alone), so ranking each
 //! shard and merging by score, then pool position, gives exactly the ranking of one index
-//! over every tool: within a shard, local order is pool order. Past [`MAX_OVERLAYS`] server
+//! over every tool: within a shard, local order is pool order. Past `MAX_OVERLAYS` server
 //! shards, or once a quarter of the base is dead, the engine builds one index again.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::document::Document;
-use crate::index::{Scorer, SeedIndex};
-use crate::query::Terms;
+use super::index::{Scorer, SeedIndex};
+use crate::text::query::Terms;
 
 /// The most server shards beside the base before everything is indexed again.
 pub(super) const MAX_OVERLAYS: usize = 4;
@@ -56,7 +56,7 @@ fn server_of(tool: &impl Document) -> Option<String> {
 
 /// The seed index of an engine: one shard, or a base and a few server shards.
 #[derive(Debug)]
-pub(super) struct Shards<D> {
+pub(crate) struct Shards<D> {
     shards: Vec<Shard<D>>,
     /// For each deferred position: its shard and local position (only with several shards).
     owner: Vec<(u32, u32)>,
@@ -64,7 +64,7 @@ pub(super) struct Shards<D> {
 
 impl<D: Document> Shards<D> {
     /// One index over `deferred`.
-    pub(super) fn build(deferred: &[Arc<D>]) -> Shards<D> {
+    pub(crate) fn build(deferred: &[Arc<D>]) -> Shards<D> {
         Shards {
             shards: vec![Shard::new(None, deferred)],
             owner: Vec::new(),
@@ -80,13 +80,13 @@ impl<D: Document> Shards<D> {
 
     /// The base shard's index (the whole index when there is one shard).
     #[cfg(any(test, feature = "internals"))]
-    pub(super) fn base(&self) -> Option<&SeedIndex<D>> {
+    pub(crate) fn base(&self) -> Option<&SeedIndex<D>> {
         self.shards.first().map(|shard| &shard.index)
     }
 
     /// Each shard: its server (`None` for the base) and how many live tools it holds.
     #[cfg(any(test, feature = "internals"))]
-    pub(super) fn layout(&self) -> Vec<(Option<String>, usize)> {
+    pub(crate) fn layout(&self) -> Vec<(Option<String>, usize)> {
         (self.shards.iter())
             .map(|shard| (shard.server.clone(), shard.global.len() - shard.dead))
             .collect()
@@ -94,7 +94,7 @@ impl<D: Document> Shards<D> {
 
     /// Re-indexes the tools of `changed` servers only, for the new `deferred` list (whose other
     /// tools are those already indexed). `false` when a full build is due instead.
-    pub(super) fn replace_servers(
+    pub(crate) fn replace_servers(
         &mut self,
         deferred: &[Arc<D>],
         changed: &BTreeSet<String>,
@@ -162,19 +162,19 @@ impl<D: Document> Shards<D> {
     }
 
     /// The best `max_results` deferred positions for a keyword query, as one index ranks them.
-    pub(super) fn rank(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
+    pub(crate) fn rank(&self, terms: &Terms, max_results: usize) -> Vec<usize> {
         let ranked = self.rank_scored(terms, max_results);
         ranked.into_iter().map(|(at, _)| at).collect()
     }
 
     /// Like [`rank`](Self::rank), with each tool's seed score.
-    pub(super) fn rank_scored(&self, terms: &Terms, max_results: usize) -> Vec<(usize, u32)> {
+    pub(crate) fn rank_scored(&self, terms: &Terms, max_results: usize) -> Vec<(usize, u32)> {
         self.rank_scored_with(&self.scorer(&terms.scoring), terms, max_results)
     }
 
     /// [`rank_scored`](Self::rank_scored) with the terms as `scorer` (made from
     /// `terms.scoring`) looked them up.
-    pub(super) fn rank_scored_with(
+    pub(crate) fn rank_scored_with(
         &self,
         scorer: &ShardScorer<D>,
         terms: &Terms,
@@ -202,7 +202,7 @@ impl<D: Document> Shards<D> {
 
     /// The deferred positions that pass the required-term filter, sorted; `None` when nothing
     /// is required.
-    pub(super) fn required(&self, required: &[String]) -> Option<Vec<u32>> {
+    pub(crate) fn required(&self, required: &[String]) -> Option<Vec<u32>> {
         if let Some(index) = self.single() {
             return index.required(required);
         }
@@ -220,7 +220,7 @@ impl<D: Document> Shards<D> {
     }
 
     /// The seed scores of chosen deferred positions for the scoring terms `scoring`.
-    pub(super) fn scorer<'a>(&'a self, scoring: &'a [String]) -> ShardScorer<'a, D> {
+    pub(crate) fn scorer<'a>(&'a self, scoring: &'a [String]) -> ShardScorer<'a, D> {
         ShardScorer {
             shards: self,
             scorers: (self.shards.iter())
@@ -232,7 +232,7 @@ impl<D: Document> Shards<D> {
 
 /// Seed scores of chosen deferred positions for one query's terms, from each shard's
 /// [`Scorer`].
-pub(super) struct ShardScorer<'a, D> {
+pub(crate) struct ShardScorer<'a, D> {
     shards: &'a Shards<D>,
     /// One per shard.
     scorers: Vec<Scorer<'a, D>>,
@@ -240,7 +240,7 @@ pub(super) struct ShardScorer<'a, D> {
 
 impl<D: Document> ShardScorer<'_, D> {
     /// The seed score of each of the deferred positions `tools` (ascending, each once).
-    pub(super) fn scores(&self, tools: &[u32]) -> Vec<u32> {
+    pub(crate) fn scores(&self, tools: &[u32]) -> Vec<u32> {
         if let (Some(_), [scorer]) = (self.shards.single(), self.scorers.as_slice()) {
             return scorer.scores(tools);
         }

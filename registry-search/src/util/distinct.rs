@@ -10,7 +10,7 @@ const FEW: usize = 8;
 /// Distinct strings in the order they were first added, each with the number of times it
 /// was added.
 #[derive(Debug, Default)]
-pub(super) struct Distinct<'a> {
+pub(crate) struct Distinct<'a> {
     entries: Vec<(&'a str, u32)>,
     /// The position of each string, once there are more than [`FEW`].
     map: Option<HashMap<&'a str, usize, foldhash::fast::RandomState>>,
@@ -18,7 +18,7 @@ pub(super) struct Distinct<'a> {
 
 impl<'a> Distinct<'a> {
     /// Adds `text` once more: its position, and whether it is new (then it is at the end).
-    pub(super) fn insert(&mut self, text: &'a str) -> (usize, bool) {
+    pub(crate) fn insert(&mut self, text: &'a str) -> (usize, bool) {
         if let Some(at) = self.position(text) {
             if let Some((_, count)) = self.entries.get_mut(at) {
                 *count += 1;
@@ -41,7 +41,7 @@ impl<'a> Distinct<'a> {
     }
 
     /// The position of `text`, when it was added.
-    pub(super) fn position(&self, text: &str) -> Option<usize> {
+    pub(crate) fn position(&self, text: &str) -> Option<usize> {
         match &self.map {
             Some(map) => map.get(text).copied(),
             None => self.entries.iter().position(|(seen, _)| *seen == text),
@@ -49,24 +49,24 @@ impl<'a> Distinct<'a> {
     }
 
     /// Whether `text` was added.
-    pub(super) fn contains(&self, text: &str) -> bool {
+    pub(crate) fn contains(&self, text: &str) -> bool {
         self.position(text).is_some()
     }
 
     /// The strings with their counts, in the order they were first added.
-    pub(super) fn entries(&self) -> &[(&'a str, u32)] {
+    pub(crate) fn entries(&self) -> &[(&'a str, u32)] {
         &self.entries
     }
 
     /// The strings, in the order they were first added.
-    pub(super) fn texts(&self) -> impl ExactSizeIterator<Item = &'a str> + '_ {
+    pub(crate) fn texts(&self) -> impl ExactSizeIterator<Item = &'a str> + '_ {
         self.entries.iter().map(|(text, _)| *text)
     }
 }
 
 /// Pushes `name` to `found` unless it is there. Past a few names, `seen` holds them too, so
 /// that a long list of names is checked in linear time.
-pub(super) fn push_new(found: &mut Vec<String>, seen: &mut Option<HashSet<String>>, name: &str) {
+pub(crate) fn push_new(found: &mut Vec<String>, seen: &mut Option<HashSet<String>>, name: &str) {
     let new = match seen {
         Some(seen) => !seen.contains(name) && seen.insert(name.to_owned()),
         None => !found.iter().any(|known| known == name),
@@ -80,7 +80,7 @@ pub(super) fn push_new(found: &mut Vec<String>, seen: &mut Option<HashSet<String
 }
 
 /// A set of names, hashed with foldhash.
-pub(super) type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
+pub(crate) type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
 impl<'a> FromIterator<&'a str> for Distinct<'a> {
     fn from_iter<I: IntoIterator<Item = &'a str>>(texts: I) -> Self {
