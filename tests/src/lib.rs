@@ -11,5 +11,19 @@
 
 pub mod fuzz;
 
+/// The switch for the slow suites: `TOOLREG_SLOW_TESTS=1` (CI sets it).
+pub const SLOW_TESTS: &str = "TOOLREG_SLOW_TESTS";
+
+/// Whether the slow suites run: the compile-fail cases, the long shell differential, and the
+/// tests that install npm and PyPI packages themselves. Off, a suite says so and what turns it
+/// on; a plain `cargo test` stays within minutes.
+pub fn slow_tests(suite: &str) -> bool {
+    let on = std::env::var_os(SLOW_TESTS).is_some_and(|value| !value.is_empty() && value != "0");
+    if !on {
+        eprintln!("skipped: {suite} is a slow suite; set {SLOW_TESTS}=1 to run it (CI does)");
+    }
+    on
+}
+
 #[doc = include_str!("../../README.md")]
 mod readme {}

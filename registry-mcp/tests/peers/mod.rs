@@ -26,7 +26,12 @@ pub fn peers() -> Option<Peers> {
         "venv/bin/mcp-server-time",
     ];
     let missing = || needed.iter().find(|path| !dir.join(path).exists());
-    if missing().is_some() && std::env::var_os("TOOLREG_MCP_PEERS").is_none() {
+    // Installing them is slow: done by the tests only with `TOOLREG_SLOW_TESTS=1` (CI installs
+    // them first anyway).
+    let install = std::env::var_os("TOOLREG_REQUIRE_MCP_PEERS").is_some()
+        || std::env::var_os("TOOLREG_SLOW_TESTS")
+            .is_some_and(|value| !value.is_empty() && value != "0");
+    if missing().is_some() && std::env::var_os("TOOLREG_MCP_PEERS").is_none() && install {
         static INSTALL: OnceLock<()> = OnceLock::new();
         INSTALL.get_or_init(|| {
             let script = workspace.join("tests/mcp-peers/install.sh");

@@ -15,7 +15,11 @@ fn peers() -> Option<PathBuf> {
     let dir = std::env::var_os("TOOLREG_MCP_PEERS")
         .map_or_else(|| workspace.join("target/mcp-peers"), PathBuf::from);
     let server = dir.join("venv/bin/mcp-server-time");
-    if !server.exists() && std::env::var_os("TOOLREG_MCP_PEERS").is_none() {
+    if !server.exists()
+        && std::env::var_os("TOOLREG_MCP_PEERS").is_none()
+        && (std::env::var_os("TOOLREG_REQUIRE_MCP_PEERS").is_some()
+            || toolreg_tests::slow_tests("installing the MCP peers (npm, PyPI)"))
+    {
         static INSTALL: OnceLock<()> = OnceLock::new();
         INSTALL.get_or_init(|| {
             let script = workspace.join("tests/mcp-peers/install.sh");

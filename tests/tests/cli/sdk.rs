@@ -6,7 +6,8 @@
 //! real ToolSearch call) × beta set. Identical requests are checked once.
 //!
 //! The SDKs come from `tests/sdk-check/install.sh` (npm, pinned, into `target/sdk-check`); the
-//! test runs it when they are missing. When they cannot be installed it skips, saying why,
+//! test runs it when they are missing and `TOOLREG_SLOW_TESTS` is set. When they are not
+//! installed it skips, saying why,
 //! unless `TOOLREG_REQUIRE_SDK_CHECK` is set (CI sets it).
 
 use std::collections::HashSet;
@@ -25,7 +26,15 @@ fn sdk_node_modules() -> Option<PathBuf> {
     let node_modules = workspace().join("target/sdk-check/node/node_modules");
     if !node_modules.join(".bin/tsc").exists() {
         let script = workspace().join("tests/sdk-check/install.sh");
-        let status = Process::new("bash").arg(&script).status();
+        let install = std::env::var_os("TOOLREG_REQUIRE_SDK_CHECK").is_some()
+            || toolreg_tests::slow_tests("installing the SDK type check (npm)");
+        let status = if install {
+            Process::new("bash").arg(&script).status()
+        } else {
+            Err(std::io::Error::other(
+                "not installed outside the slow suites",
+            ))
+        };
         if !status.is_ok_and(|status| status.success()) || !node_modules.join(".bin/tsc").exists() {
             let reason = format!(
                 "the SDK type check could not be installed ({})",
