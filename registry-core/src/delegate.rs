@@ -54,7 +54,7 @@ use std::sync::Arc;
 
 use crate::context::{State, ToolContext};
 use crate::descriptor::ToolSpec;
-use crate::tool::{BoxFuture, Tool, ToolError};
+use crate::tool::{BoxFuture, ErrorKind, Tool, ToolError};
 
 /// The application's side of a tool of type `T`: what a call of `T` does.
 ///
@@ -132,4 +132,5 @@ fn not_delegated<T: ToolSpec>() -> ToolError {
         "the application does not provide {name}: it must implement `Delegate<{short}>` and \
          register it in the call's state (`State::with_delegate::<{ty}>`)"
     ))
+    .with_kind(ErrorKind::NotProvided)
 }

@@ -185,8 +185,8 @@ pub use registry::{Builtins, DuplicateTool, builtins, compare_names};
 pub use schema::InputSchema;
 pub use switches::{Features, Switches};
 pub use tool::{
-    BoxFuture, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Structured, Tool,
-    ToolError, ToolOutput,
+    BoxFuture, ErrorKind, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Structured,
+    Tool, ToolError, ToolOutput,
 };
 pub use toolreg_macros::{InputSchema, tool};
 pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use common::{block_on, call, call_with, error};
 use serde_json::json;
 use toolreg::tool_search::ToolSearchTool;
-use toolreg::{Delegate, State, ToolContext, ToolError, ToolOutput};
+use toolreg::{Delegate, ErrorKind, State, ToolContext, ToolError, ToolOutput};
 use toolreg_tools::agent::AgentTool;
 use toolreg_tools::default_state;
 use toolreg_tools::todo::{Todo, TodoList, TodoStatus, TodoWriteTool};
@@ -107,6 +107,7 @@ fn the_default_state_delegates_nothing() {
     let without = call::<WebFetchTool>(dir.path(), input.clone()).unwrap_err();
     let with = call_with::<WebFetchTool>(dir.path(), &default_state(), input).unwrap_err();
     assert_eq!(without, with);
+    assert_eq!(with.kind(), ErrorKind::NotProvided);
 }
 
 struct Search;
