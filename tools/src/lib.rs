@@ -26,11 +26,12 @@
 //!
 //! # Adding a built-in
 //! A new tool touches its own file and one line of one table:
-//! 1. `src/<tool>.rs` with the `#[tool]` struct and its `impl Tool` (a tool the application
+//! 1. `src/<file>.rs` with the `#[tool]` struct and its `impl Tool` (a tool the application
 //!    completes calls `ctx.delegate(self)`; a gated tool puts `feature = "..."` in its attribute
-//!    and a `#![cfg(...)]` at the top of its file), and its `pub mod` line here;
-//! 2. its type in [`BASE_ORDER`], where it belongs in the prompt-cache order (a test fails for a
-//!    registered tool that is not there).
+//!    and declares the feature in `Cargo.toml`);
+//! 2. `mod <file>::<Type>,` in [`BASE_ORDER`]'s table, where it belongs in the prompt-cache
+//!    order (with the `#[cfg(...)]` of a gated tool). The table declares the module; a test
+//!    fails for a registered tool that is not in it.
 //!
 //! Nothing else names it: its name is read from its descriptor, no count in a test depends on
 //! the set, and its schema snapshot (`tests/snapshots/schemas/`) is generated:
@@ -45,35 +46,7 @@
     deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
 )]
 
-pub mod agent;
-pub mod ask;
-pub mod bash;
-pub mod brief;
-pub mod browser;
-pub mod cron;
-pub mod edit;
-pub mod glob;
-pub mod grep;
-pub mod internal;
-pub mod lsp;
-pub mod mcp_resources;
-pub mod monitor;
-pub mod notebook;
-pub mod plan;
-pub mod powershell;
 pub mod profile;
-pub mod read;
-pub mod remote_trigger;
-pub mod skill;
-pub mod sleep;
-pub mod structured_output;
-pub mod tasks;
-pub mod team;
-pub mod todo;
-pub mod web;
-pub mod workflow;
-pub mod worktree;
-pub mod write;
 
 mod fs;
 mod util;
@@ -88,77 +61,95 @@ pub fn default_state() -> toolreg::State {
 
 use profile::feature;
 
-/// The names of tool types, read from their descriptors at compile time; an entry may carry a
-/// `#[cfg(...)]`, the gate of its tool.
-macro_rules! names_of {
-    ($($(#[$gate:meta])* $tool:ty),* $(,)?) => {
-        &[$($(#[$gate])* <$tool as toolreg::ToolSpec>::DESCRIPTOR.name),*]
+/// The built-ins' table: each entry is a tool type, its name read from its descriptor at compile
+/// time; `mod m::Tool` also declares the tool's module `m` (on the first entry of each module);
+/// an entry may carry the `#[cfg(...)]` of its tool, which a `mod` entry's module gets too.
+macro_rules! builtins {
+    ($(#[$doc:meta])* $vis:vis const $name:ident = [$($entries:tt)*];) => {
+        builtins!(@entries ($(#[$doc])* $vis const $name) [] $($entries)*);
+    };
+    (@entries ($($head:tt)*) [$($names:tt)*]) => {
+        $($head)*: &[&str] = &[$($names)*];
+    };
+    (@entries $head:tt [$($names:tt)*]
+        $(#[$gate:meta])* mod $module:ident :: $tool:ident $(, $($rest:tt)*)?) => {
+        $(#[$gate])*
+        pub mod $module;
+        builtins!(@entries $head [$($names)*
+            $(#[$gate])* <$module::$tool as toolreg::ToolSpec>::DESCRIPTOR.name,] $($($rest)*)?);
+    };
+    (@entries $head:tt [$($names:tt)*] $(#[$gate:meta])* $tool:path $(, $($rest:tt)*)?) => {
+        builtins!(@entries $head [$($names)*
+            $(#[$gate])* <$tool as toolreg::ToolSpec>::DESCRIPTOR.name,] $($($rest)*)?);
     };
 }
 
-/// The canonical order of the built-in set, as `get_all_base_tools` lists it (`docs/design.md`
-/// §2.1): every tool compiled into this build, by type, each name read from its descriptor. A
-/// caller keeps the names whose gates hold. The order is part of the prompt-cache key, so it
-/// only ever changes on purpose; a new built-in takes its place here, in one line.
-pub const BASE_ORDER: &[&str] = names_of![
-    agent::AgentTool,
-    agent::TaskOutputTool,
-    bash::BashTool,
-    glob::GlobTool,
-    grep::GrepTool,
-    plan::ExitPlanModeTool,
-    read::ReadTool,
-    edit::EditTool,
-    write::WriteTool,
-    notebook::NotebookEditTool,
-    web::WebFetchTool,
-    todo::TodoWriteTool,
-    web::WebSearchTool,
-    agent::TaskStopTool,
-    ask::AskUserQuestionTool,
-    skill::SkillTool,
-    plan::EnterPlanModeTool,
-    #[cfg(feature = "INTERNAL_BUILD")]
-    internal::ConfigTool,
-    #[cfg(feature = "INTERNAL_BUILD")]
-    internal::TungstenTool,
-    #[cfg(feature = "WEB_BROWSER_TOOL")]
-    browser::WebBrowserTool,
-    tasks::TaskCreateTool,
-    tasks::TaskGetTool,
-    tasks::TaskUpdateTool,
-    tasks::TaskListTool,
-    lsp::LspTool,
-    worktree::EnterWorktreeTool,
-    worktree::ExitWorktreeTool,
-    team::SendMessageTool,
-    team::TeamCreateTool,
-    team::TeamDeleteTool,
-    #[cfg(feature = "INTERNAL_BUILD")]
-    internal::ReplTool,
-    #[cfg(feature = "WORKFLOW_SCRIPTS")]
-    workflow::WorkflowTool,
-    #[cfg(any(feature = "PROACTIVE", feature = "KAIROS"))]
-    sleep::SleepTool,
-    #[cfg(feature = "AGENT_TRIGGERS")]
-    cron::CronCreateTool,
-    #[cfg(feature = "AGENT_TRIGGERS")]
-    cron::CronDeleteTool,
-    #[cfg(feature = "AGENT_TRIGGERS")]
-    cron::CronListTool,
-    #[cfg(feature = "AGENT_TRIGGERS")]
-    remote_trigger::RemoteTriggerTool,
-    #[cfg(feature = "MONITOR_TOOL")]
-    monitor::MonitorTool,
-    brief::BriefTool,
-    #[cfg(feature = "KAIROS")]
-    brief::SendUserFileTool,
-    powershell::PowerShellTool,
-    mcp_resources::ListMcpResourcesTool,
-    mcp_resources::ReadMcpResourceTool,
-    structured_output::StructuredOutputTool,
-    toolreg::tool_search::ToolSearchTool,
-];
+builtins! {
+    /// The canonical order of the built-in set, as `get_all_base_tools` lists it
+    /// (`docs/design.md` §2.1): every tool compiled into this build, by type, each name read from
+    /// its descriptor. A caller keeps the names whose gates hold. The order is part of the
+    /// prompt-cache key, so it only ever changes on purpose; a new built-in takes its place here,
+    /// in one line (`mod file::Type` when its file is new), and this table declares its module.
+    pub const BASE_ORDER = [
+        mod agent::AgentTool,
+        agent::TaskOutputTool,
+        mod bash::BashTool,
+        mod glob::GlobTool,
+        mod grep::GrepTool,
+        mod plan::ExitPlanModeTool,
+        mod read::ReadTool,
+        mod edit::EditTool,
+        mod write::WriteTool,
+        mod notebook::NotebookEditTool,
+        mod web::WebFetchTool,
+        mod todo::TodoWriteTool,
+        web::WebSearchTool,
+        agent::TaskStopTool,
+        mod ask::AskUserQuestionTool,
+        mod skill::SkillTool,
+        plan::EnterPlanModeTool,
+        #[cfg(feature = "INTERNAL_BUILD")]
+        mod internal::ConfigTool,
+        #[cfg(feature = "INTERNAL_BUILD")]
+        internal::TungstenTool,
+        #[cfg(feature = "WEB_BROWSER_TOOL")]
+        mod browser::WebBrowserTool,
+        mod tasks::TaskCreateTool,
+        tasks::TaskGetTool,
+        tasks::TaskUpdateTool,
+        tasks::TaskListTool,
+        mod lsp::LspTool,
+        mod worktree::EnterWorktreeTool,
+        worktree::ExitWorktreeTool,
+        mod team::SendMessageTool,
+        team::TeamCreateTool,
+        team::TeamDeleteTool,
+        #[cfg(feature = "INTERNAL_BUILD")]
+        internal::ReplTool,
+        #[cfg(feature = "WORKFLOW_SCRIPTS")]
+        mod workflow::WorkflowTool,
+        #[cfg(any(feature = "PROACTIVE", feature = "KAIROS"))]
+        mod sleep::SleepTool,
+        #[cfg(feature = "AGENT_TRIGGERS")]
+        mod cron::CronCreateTool,
+        #[cfg(feature = "AGENT_TRIGGERS")]
+        cron::CronDeleteTool,
+        #[cfg(feature = "AGENT_TRIGGERS")]
+        cron::CronListTool,
+        #[cfg(feature = "AGENT_TRIGGERS")]
+        mod remote_trigger::RemoteTriggerTool,
+        #[cfg(feature = "MONITOR_TOOL")]
+        mod monitor::MonitorTool,
+        mod brief::BriefTool,
+        #[cfg(feature = "KAIROS")]
+        brief::SendUserFileTool,
+        mod powershell::PowerShellTool,
+        mod mcp_resources::ListMcpResourcesTool,
+        mcp_resources::ReadMcpResourceTool,
+        mod structured_output::StructuredOutputTool,
+        toolreg::tool_search::ToolSearchTool,
+    ];
+}
 
 /// This build's built-ins in [`BASE_ORDER`], ready for the registry's rules; an error names
 /// both definitions when two registered tools (these or the application's own) share a name.
