@@ -4,8 +4,8 @@
 //! * [`fuzz`] holds the fuzz harnesses: one `pub fn <target>(data: &[u8])` per cargo-fuzz
 //!   target of `fuzz/` (which only forwards to them), so the same code runs under libFuzzer and,
 //!   over the committed seed corpora, as the ordinary test `tests/fuzz_corpus.rs`.
-//! * The README's example runs as a doctest of this library, so the README cannot drift from
-//!   the API.
+//! * The Rust examples of the README and of `docs/guide.md` run as doctests of this library, so
+//!   the documents cannot drift from the API.
 
 #![deny(missing_docs)]
 
@@ -27,3 +27,6 @@ pub fn slow_tests(suite: &str) -> bool {
 
 #[doc = include_str!("../../README.md")]
 mod readme {}
+
+#[doc = include_str!("../../docs/guide.md")]
+mod guide {}

@@ -359,7 +359,7 @@ fn strict_schema_requires_every_property_and_forbids_others() {
 }
 
 /// Every built-in whose input has a strict form is sent strict where strict tools are on; the
-/// others (a map or an untyped value in their input) are listed in the README.
+/// others (a map or an untyped value in their input) are listed in `docs/guide.md` (strict tools).
 #[test]
 fn every_builtin_with_a_strict_form_is_strict_and_its_schema_keeps_the_strict_subset() {
     const NOT_STRICT: [&str; 7] = [
