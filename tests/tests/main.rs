@@ -7,6 +7,7 @@
 
 mod common;
 
+mod added_builtin;
 mod bash_policy;
 mod bash_sandbox;
 #[path = "cli/main.rs"]
