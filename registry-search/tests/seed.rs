@@ -304,7 +304,7 @@ fn no_match_text_names_the_servers_still_connecting() {
 ///    scoring terms are lark, bitable: (12 + 2) + (12 + 2) = 28.
 /// 3. "select:<the name>": the name itself, whatever the scores.
 #[test]
-fn lesson_exercise_four_scores() {
+fn worked_example_of_design_9_scores_a_long_mcp_name() {
     let lark = tool(
         "mcp__claude_ai_OKEngine_LARK_MCP__lark_bitable_search_records",
         "Search records in a Lark Bitable table.",

@@ -30,7 +30,7 @@ fn has(env: &Env, rules: &PermissionContext, name: &str) -> bool {
 /// The availability matrix of `docs/design.md` §5.7, row by row: main thread, sub-agent, async
 /// agent, coordinator.
 #[test]
-fn availability_matrix_of_lesson_14_4() {
+fn availability_matrix_of_design_5_7() {
     let rules = profile::permissions();
     let kinds = [
         AgentKind::Main,

@@ -7,7 +7,7 @@ use toolreg_tools::profile::feature;
 /// only in the internal build). A custom agent loses what a sub-agent loses; an in-process teammate
 /// has the async set plus task tools and SendMessage, none of which is a row here.
 #[test]
-fn list_per_context_follows_the_availability_matrix_of_lesson_14_4() {
+fn list_per_context_follows_the_availability_matrix_of_design_5_7() {
     let internal = toolreg_tools::features().is_on(feature::INTERNAL_BUILD);
     for context in CONTEXTS {
         let column = match context {
