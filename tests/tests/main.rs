@@ -18,6 +18,7 @@ mod opened_paths;
 mod pool;
 mod registered;
 mod render;
+mod search_pools;
 mod self_contained;
 mod shell_differential;
 mod ui;
