@@ -15,11 +15,7 @@ pub trait Document {
     /// server's from [`server`](Self::server). By default, the name less a leading
     /// `mcp__<server>__`.
     fn own_name(&self) -> &str {
-        let name = self.name();
-        match name.strip_prefix("mcp__") {
-            Some(rest) => rest.split_once("__").map_or(rest, |(_, tool)| tool),
-            None => name,
-        }
+        unprefixed(self.name())
     }
     /// Old names still accepted by `select:` and exact-name queries.
     fn aliases(&self) -> &[String] {
@@ -50,20 +46,37 @@ pub trait Document {
     }
 }
 
+/// `name` less a leading `mcp__<server>__`: [`Document::own_name`]'s default.
+fn unprefixed(name: &str) -> &str {
+    match name.strip_prefix("mcp__") {
+        Some(rest) => rest.split_once("__").map_or(rest, |(_, tool)| tool),
+        None => name,
+    }
+}
+
 /// A plain [`Document`]: the fields, as given.
 ///
 /// ```
-/// use toolreg_search::ToolDoc;
+/// use toolreg_search::{Document, ToolDoc};
 ///
 /// let tool = ToolDoc::new("mcp__git__git_log", "Show the commit log").with_server("git");
 /// assert_eq!(tool.server.as_deref(), Some("git"));
 /// assert!(tool.deferred);
+/// assert_eq!(tool.own_name(), "git_log");
+///
+/// // A received name the pool normalized: the ranked strategy reads the one sent.
+/// let tool = ToolDoc::new("mcp__web__get_weather", "Weather").with_own_name("get weather");
+/// assert_eq!(tool.own_name(), "get weather");
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ToolDoc {
     /// The name the model calls the tool by.
     pub name: String,
+    /// The tool's own name ([`Document::own_name`]) where it is not the name less its
+    /// `mcp__<server>__` prefix: an MCP tool whose received name a pool normalized or
+    /// shortened.
+    pub own_name: Option<String>,
     /// Old names still accepted.
     pub aliases: Vec<String>,
     /// The description.
@@ -93,6 +106,12 @@ impl ToolDoc {
     /// The same tool, from MCP server `server`.
     pub fn with_server(mut self, server: impl Into<String>) -> ToolDoc {
         self.server = Some(server.into());
+        self
+    }
+
+    /// The same tool, with this own name (the name its server sent).
+    pub fn with_own_name(mut self, own_name: impl Into<String>) -> ToolDoc {
+        self.own_name = Some(own_name.into());
         self
     }
 
@@ -127,6 +146,11 @@ impl ToolDoc {
 impl Document for ToolDoc {
     fn name(&self) -> &str {
         &self.name
+    }
+    fn own_name(&self) -> &str {
+        self.own_name
+            .as_deref()
+            .unwrap_or_else(|| unprefixed(&self.name))
     }
     fn aliases(&self) -> &[String] {
         &self.aliases

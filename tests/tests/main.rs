@@ -19,6 +19,7 @@ mod opened_paths;
 mod pool;
 mod registered;
 mod render;
+mod search_pools;
 mod self_contained;
 mod shell_differential;
 mod ui;

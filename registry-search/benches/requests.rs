@@ -3,7 +3,7 @@
 //! sample runs the whole query list; divan's throughput is queries per second.
 //!
 //! ```text
-//! cargo bench -p toolreg --bench requests
+//! cargo bench -p toolreg-search --bench requests
 //! ```
 
 use std::collections::HashMap;
@@ -12,22 +12,20 @@ use std::sync::LazyLock;
 
 use divan::counter::ItemsCount;
 use serde_json::Value;
-use toolreg::search::eval::{self, EvalSet};
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg_search::{SearchEngine, Strategy, ToolDoc};
+
+mod common;
 
 /// Copies of the set: 4 × 2,479 = 9,916 tools, 40 × 2,479 = 99,160.
 const COPIES: [usize; 2] = [4, 40];
 
 fn read(file: &str) -> String {
-    let path = format!(
-        "{}/../data/eval/stabletoolbench/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/{file}", common::data_dir("stabletoolbench"));
     std::fs::read_to_string(path).expect("data/eval/stabletoolbench in the repository")
 }
 
 /// The set with its tools `copies` times, each copy under its own server names.
-fn set(copies: usize) -> EvalSet {
+fn set(copies: usize) -> common::Set {
     let tools = read("tools.jsonl");
     let mut lines = String::new();
     for copy in 0..copies {
@@ -45,13 +43,13 @@ fn set(copies: usize) -> EvalSet {
             lines.push('\n');
         }
     }
-    eval::parse("stabletoolbench", &lines, &read("queries.jsonl")).expect("the set parses")
+    common::parse("stabletoolbench", &lines, &read("queries.jsonl")).expect("the set parses")
 }
 
 struct Workload {
     requests: Vec<String>,
     keywords: Vec<String>,
-    engines: HashMap<&'static str, SearchEngine>,
+    engines: HashMap<&'static str, SearchEngine<ToolDoc>>,
 }
 
 static WORKLOADS: LazyLock<HashMap<usize, Workload>> = LazyLock::new(|| {

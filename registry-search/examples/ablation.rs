@@ -4,16 +4,17 @@
 //! switching it off loses recall on the held-out sets beyond the interval.
 //!
 //! ```text
-//! cargo run --release -p toolreg --features internals --example ablation -- \
+//! cargo run --release -p toolreg-search --example ablation -- \
 //!     data/eval/stabletoolbench data/eval/sealtools_test data/eval/metatool_single
 //! ```
 
 use std::process::ExitCode;
 
-use toolreg::search::eval::bootstrap::paired;
-use toolreg::search::eval::{EvalSet, TUNING_SET, engine_scores};
-use toolreg::search::ranked::Weights;
-use toolreg::search::{SearchEngine, Strategy};
+use common::pool::Set;
+use toolreg_search::eval::bootstrap::paired;
+use toolreg_search::eval::{TUNING_SET, engine_scores};
+use toolreg_search::ranked::Weights;
+use toolreg_search::{SearchEngine, Strategy};
 
 mod common;
 
@@ -51,11 +52,11 @@ fn main() -> ExitCode {
             }),
         ),
     ];
-    let recalls = |set: &EvalSet, weights: Weights| {
+    let recalls = |set: &Set, weights: Weights| {
         let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked).with_weights(weights);
         engine_scores(set, &engine, 5).recall
     };
-    let keywords: Vec<EvalSet> = sets
+    let keywords: Vec<Set> = sets
         .iter()
         .map(|(_, set)| set.name_keyword_queries())
         .collect();

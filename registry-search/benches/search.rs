@@ -1,9 +1,10 @@
 //! ToolSearch at scale: index build, per-query latency, memory per tool.
 //!
 //! Pools of 100, 1k, 10k and 100k deferred tools are made from `data/eval/sealtools_test`
-//! (real-looking names and descriptions), repeated under distinct server names.
+//! (real-looking names and descriptions), repeated under distinct server names and loaded as
+//! MCP servers' tools (`common`).
 //!
-//! `cargo bench -p toolreg --bench search` (the memory table prints first).
+//! `cargo bench -p toolreg-search --bench search` (the memory table prints first).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
@@ -12,10 +13,11 @@ use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
 use serde_json::{Value, json};
-use toolreg::pool::ToolInfo;
-use toolreg::search::ranked::{RankedIndex, Weights};
-use toolreg::search::seed::index::SeedIndex;
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg_search::ranked::{RankedIndex, Weights};
+use toolreg_search::seed::index::SeedIndex;
+use toolreg_search::{SearchEngine, Strategy, ToolDoc};
+
+mod common;
 
 /// Counts live heap bytes, to measure what an index keeps.
 struct Counting;
@@ -46,10 +48,7 @@ static ALLOCATOR: Counting = Counting;
 const SIZES: [usize; 4] = [100, 1_000, 10_000, 100_000];
 
 static SEALTOOLS: LazyLock<Vec<Value>> = LazyLock::new(|| {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../data/eval/sealtools_test/tools.jsonl"
-    );
+    let path = common::data_dir("sealtools_test") + "/tools.jsonl";
     let text = std::fs::read_to_string(path).expect("data/eval/sealtools_test in the repository");
     text.lines()
         .map(|line| {
@@ -67,7 +66,7 @@ static SEALTOOLS: LazyLock<Vec<Value>> = LazyLock::new(|| {
 });
 
 /// `n` deferred tools: the set repeated under servers `s0`, `s1`, … until there are `n`.
-fn pool(n: usize) -> Vec<Arc<ToolInfo>> {
+fn pool(n: usize) -> Vec<Arc<ToolDoc>> {
     let per = SEALTOOLS.len();
     let servers: Vec<(String, Value)> = (0..n.div_ceil(per))
         .map(|k| {
@@ -75,13 +74,13 @@ fn pool(n: usize) -> Vec<Arc<ToolInfo>> {
             (format!("s{k}"), Value::Array(SEALTOOLS[..take].to_vec()))
         })
         .collect();
-    toolreg::mcp::load_servers(servers.iter().map(|(s, v)| (s.as_str(), v))).tools
+    common::load_servers(servers.iter().map(|(s, v)| (s.as_str(), v))).expect("the tools load")
 }
 
-static POOLS: LazyLock<HashMap<usize, Vec<Arc<ToolInfo>>>> =
+static POOLS: LazyLock<HashMap<usize, Vec<Arc<ToolDoc>>>> =
     LazyLock::new(|| SIZES.iter().map(|&n| (n, pool(n))).collect());
 
-static ENGINES: LazyLock<HashMap<(usize, bool), SearchEngine>> = LazyLock::new(|| {
+static ENGINES: LazyLock<HashMap<(usize, bool), SearchEngine<ToolDoc>>> = LazyLock::new(|| {
     let mut engines = HashMap::new();
     for &n in &SIZES {
         for ranked in [false, true] {
@@ -187,7 +186,7 @@ fn ranked_request(bencher: divan::Bencher, n: usize) {
 
 /// 10,000 deferred tools over 100 servers of 100, and the same pool after one server re-listed
 /// with one tool fewer.
-type BeforeAfter = (Vec<Arc<ToolInfo>>, Vec<Arc<ToolInfo>>);
+type BeforeAfter = (Vec<Arc<ToolDoc>>, Vec<Arc<ToolDoc>>);
 
 static RELISTED: LazyLock<BeforeAfter> = LazyLock::new(|| {
     let lists = |last: usize| -> Vec<(String, Value)> {
@@ -203,7 +202,8 @@ static RELISTED: LazyLock<BeforeAfter> = LazyLock::new(|| {
             .collect()
     };
     let load = |lists: Vec<(String, Value)>| {
-        let mut pool = toolreg::mcp::load_servers(lists.iter().map(|(s, v)| (s.as_str(), v))).tools;
+        let mut pool = common::load_servers(lists.iter().map(|(s, v)| (s.as_str(), v)))
+            .expect("the tools load");
         pool.sort_by(|a, b| a.name.cmp(&b.name));
         pool
     };

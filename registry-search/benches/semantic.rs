@@ -6,24 +6,25 @@
 //! `tests/model/install.sh` installs it.
 //!
 //! ```text
-//! cargo bench -p toolreg --features semantic --bench semantic
+//! cargo bench -p toolreg-search --features semantic --bench semantic
 //! ```
 
 use std::hint::black_box;
 use std::sync::{Arc, LazyLock};
 
 use divan::counter::ItemsCount;
-use toolreg::search::eval::{self, EvalSet};
-use toolreg::search::semantic::{Embedder, SentenceEncoder};
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg_search::semantic::{Embedder, SentenceEncoder};
+use toolreg_search::{SearchEngine, Strategy, ToolDoc};
+
+mod common;
 
 struct Workload {
     encoder: Arc<SentenceEncoder>,
     requests: Vec<String>,
     keywords: Vec<String>,
     tool_texts: Vec<String>,
-    lexical: SearchEngine,
-    fused: SearchEngine,
+    lexical: SearchEngine<ToolDoc>,
+    fused: SearchEngine<ToolDoc>,
 }
 
 static WORKLOAD: LazyLock<Workload> = LazyLock::new(|| {
@@ -31,16 +32,8 @@ static WORKLOAD: LazyLock<Workload> = LazyLock::new(|| {
     let model = format!("{root}/target/models/all-MiniLM-L6-v2");
     let encoder =
         Arc::new(SentenceEncoder::load(&model).expect("the model (run tests/model/install.sh)"));
-    let read = |file: &str| {
-        std::fs::read_to_string(format!("{root}/data/eval/stabletoolbench/{file}"))
-            .expect("data/eval/stabletoolbench in the repository")
-    };
-    let set: EvalSet = eval::parse(
-        "stabletoolbench",
-        &read("tools.jsonl"),
-        &read("queries.jsonl"),
-    )
-    .expect("the set parses");
+    let (_, set) = common::read_set(&common::data_dir("stabletoolbench"))
+        .expect("data/eval/stabletoolbench in the repository");
     let requests = set
         .queries
         .iter()

@@ -4,7 +4,7 @@
 //! never used to choose.
 //!
 //! ```text
-//! cargo run --release -p toolreg --features semantic --example semantic -- \
+//! cargo run --release -p toolreg-search --features semantic --example semantic -- \
 //!     target/models/all-MiniLM-L6-v2 \
 //!     data/eval/stabletoolbench data/eval/sealtools_test data/eval/metatool_single
 //! ```
@@ -18,10 +18,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use toolreg::search::eval::{EvalSet, TUNING_SET, engine_scores};
-use toolreg::search::ranked::Weights;
-use toolreg::search::semantic::{Embedder, SentenceEncoder};
-use toolreg::search::{SearchEngine, Strategy};
+use common::pool::Set;
+use toolreg_search::eval::{TUNING_SET, engine_scores};
+use toolreg_search::ranked::Weights;
+use toolreg_search::semantic::{Embedder, SentenceEncoder};
+use toolreg_search::{SearchEngine, Strategy};
 
 mod common;
 
@@ -106,7 +107,7 @@ impl Embedder for Cached {
 }
 
 /// The queries at even (`0`) or odd (`1`) positions.
-fn half(set: &EvalSet, parity: usize) -> EvalSet {
+fn half(set: &Set, parity: usize) -> Set {
     let mut half = set.clone();
     half.queries = (set.queries.iter().enumerate())
         .filter(|(i, _)| i % 2 == parity)
@@ -152,7 +153,7 @@ fn main() -> ExitCode {
         .collect();
     let mut header = String::from("| weight |");
     let mut rule = String::from("|---:|");
-    let mut columns: Vec<(String, EvalSet)> = Vec::new();
+    let mut columns: Vec<(String, Set)> = Vec::new();
     for (name, set) in &sets {
         if name == TUNING_SET {
             columns.push((format!("{name} odd (tuned)"), half(set, 1)));

@@ -3,7 +3,7 @@
 //! class, the requests and tools concerned and the share of recall@5 they cost.
 //!
 //! ```text
-//! cargo run --release -p toolreg --example losses -- data/eval/stabletoolbench
+//! cargo run --release -p toolreg-search --example losses -- data/eval/stabletoolbench
 //! ```
 //!
 //! The classes, in the order they are tried:
@@ -18,8 +18,7 @@
 
 use std::process::ExitCode;
 
-use toolreg::pool::ToolInfo;
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg_search::{Document, SearchEngine, Strategy, ToolDoc};
 
 mod common;
 
@@ -32,17 +31,12 @@ const CLASSES: [&str; 6] = [
     "server absent, tool not in the top 100",
 ];
 
-fn server(tool: &ToolInfo) -> &str {
-    tool.mcp().map_or("", |mcp| mcp.server.as_str())
+fn server(tool: &ToolDoc) -> &str {
+    tool.server().unwrap_or_default()
 }
 
-fn twins(a: &ToolInfo, b: &ToolInfo) -> bool {
-    let name = |tool: &ToolInfo| {
-        let name = tool
-            .mcp()
-            .map_or(tool.name.as_str(), |mcp| mcp.tool.as_str());
-        name.to_lowercase()
-    };
+fn twins(a: &ToolDoc, b: &ToolDoc) -> bool {
+    let name = |tool: &ToolDoc| tool.own_name().to_lowercase();
     server(a) != server(b) && name(a) == name(b) && a.description == b.description
 }
 
@@ -55,7 +49,7 @@ fn main() -> ExitCode {
         }
     };
     let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked);
-    let by_name: std::collections::HashMap<&str, &ToolInfo> = set
+    let by_name: std::collections::HashMap<&str, &ToolDoc> = set
         .pool
         .iter()
         .map(|tool| (tool.name.as_str(), tool.as_ref()))
@@ -65,7 +59,7 @@ fn main() -> ExitCode {
     let (mut recall, mut plain_recall, mut plain) = (0f64, 0f64, 0usize);
     for query in &set.queries {
         let ranked = engine.search(&query.query, 100).matches;
-        let top: Vec<&ToolInfo> = ranked
+        let top: Vec<&ToolDoc> = ranked
             .iter()
             .take(5)
             .map(|name| by_name[name.as_str()])
