@@ -34,6 +34,8 @@ fn product_strings() -> Vec<String> {
             names::REPL,
             names::WORKFLOW,
             names::CRON_CREATE,
+            names::CRON_DELETE,
+            names::CRON_LIST,
             names::SEND_USER_FILE,
         ])
         .filter(|name| *name != names::TOOL_SEARCH)
