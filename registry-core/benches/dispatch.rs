@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::json;
+use toolreg::env::Switches;
 use toolreg::{
-    Dispatcher, Env, Switches, Tool, ToolContext, ToolError, ToolInfo, ToolSpec, ToolUse,
-    TurnOptions, tool,
+    Dispatcher, Env, Tool, ToolContext, ToolError, ToolInfo, ToolSpec, ToolUse, TurnOptions, tool,
 };
 
 /// Returns its text.

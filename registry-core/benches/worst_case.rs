@@ -8,13 +8,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use toolreg::cache::SchemaCache;
-use toolreg::catalog::Catalog;
 use toolreg::mcp::load_servers;
-use toolreg::permissions::{Behavior, PermissionContext, RuleSource, RuleTarget, Subject};
-use toolreg::render::{DeferStrategy, RenderOptions, render_anthropic};
-use toolreg::search::{SearchEngine, Strategy};
-use toolreg::{Env, ToolInfo, assemble_tool_pool};
+use toolreg::permissions::{RuleTarget, Subject};
+use toolreg::render::DeferStrategy;
+use toolreg::{
+    Behavior, Catalog, Env, PermissionContext, RenderOptions, RuleSource, SchemaCache,
+    SearchEngine, Strategy, ToolInfo, assemble_tool_pool, render_anthropic,
+};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 

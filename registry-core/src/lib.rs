@@ -29,15 +29,11 @@
 //! # }
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
-//! use std::sync::Arc;
-//! use toolreg::cache::SchemaCache;
 //! use toolreg::mcp::load_server;
-//! use toolreg::render::{RenderOptions, render_anthropic};
-//! use toolreg::search::{SearchEngine, Strategy};
-//! use toolreg::permissions::{Behavior, RuleSource};
 //! use toolreg::{
-//!     Catalog, Dispatcher, Env, PermissionContext, ToolOutput, ToolUse, TurnOptions,
-//!     assemble_tool_pool, builtins,
+//!     Behavior, Catalog, Dispatcher, Env, PermissionContext, RenderOptions, RuleSource,
+//!     SchemaCache, SearchEngine, Strategy, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool,
+//!     builtins, render_anthropic,
 //! };
 //! use serde_json::json;
 //!
@@ -141,67 +137,59 @@
 // The core defines a `#[tool]` of its own (ToolSearch), whose generated code names this crate.
 extern crate self as toolreg;
 
-pub mod cache;
-pub mod catalog;
-pub mod context;
-pub mod contexts;
-pub mod defer;
-pub mod delegate;
-pub mod descriptor;
 pub mod dispatch;
 pub mod env;
 pub mod mcp;
 pub mod permissions;
 pub mod pool;
-pub mod printable;
-pub mod profile;
-pub mod registry;
 pub mod render;
 pub mod sandbox;
 pub mod schema;
 pub mod search;
-pub mod searcher;
-pub mod switches;
 pub mod tool;
-pub mod tool_info;
-pub mod tool_search;
-pub mod turn;
 
-pub use catalog::{Catalog, get_all_base_tools, get_tools};
-pub use context::{Progress, ProgressSink, State, ToolContext};
-pub use contexts::{AgentKind, filter_tools_for_agent};
-pub use delegate::Delegate;
-pub use descriptor::{Flags, Source, ToolDescriptor, ToolSpec};
-pub use dispatch::{
-    Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,
-};
-pub use env::{Env, Provider, ToolSearchSettings};
-pub use permissions::{
-    Behavior, OutsideWrites, PermissionContext, PermissionMode, RuleSource, Subject,
-};
-pub use pool::{Pool, ToolInfo, assemble_tool_pool, merge_and_filter_tools};
-pub use profile::{Gates, Generic, Profile};
-pub use registry::{Builtins, DuplicateTool, builtins, compare_names};
-pub use schema::InputSchema;
-pub use switches::{Features, Switches};
-pub use tool::{
-    BoxFuture, ErrorKind, InputError, IntoToolOutput, ParsedInput, PermissionDecision, Structured,
-    Tool, ToolError, ToolOutput,
-};
+pub use dispatch::call::{Approval, Approver, ToolResult, ToolUse};
+pub use dispatch::dispatcher::Dispatcher;
+pub use dispatch::error::DispatchError;
+pub use dispatch::turn::{Turn, TurnOptions};
+pub use env::profile::{Generic, Profile};
+pub use env::settings::Env;
+pub use permissions::rule::{Behavior, RuleSource};
+pub use permissions::ruleset::{PermissionContext, PermissionMode};
+pub use pool::assemble::assemble_tool_pool;
+pub use pool::catalog::Catalog;
+pub use pool::info::{Pool, ToolInfo};
+pub use render::anthropic::render_anthropic;
+pub use render::cache::SchemaCache;
+pub use render::openai::render_openai;
+pub use render::options::RenderOptions;
+pub use schema::input::InputSchema;
+pub use search::engine::SearchEngine;
+pub use tool::body::{PermissionDecision, Tool};
+pub use tool::context::{State, ToolContext};
+pub use tool::delegate::Delegate;
+pub use tool::descriptor::{ToolDescriptor, ToolSpec};
+pub use tool::error::{ErrorKind, ToolError};
+pub use tool::output::{Structured, ToolOutput};
+pub use tool::registry::builtins;
 pub use toolreg_macros::{InputSchema, tool};
-pub use turn::{CallTiming, CancellationToken, Turn, TurnOptions};
+pub use toolreg_search::Strategy;
 
 /// What generated code needs. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::registry::Registration;
-    pub use crate::schema::{
-        ARRAY, Data, Enum, Field, INTEGER, Keywords, Message, Mode, NUMBER, Object, Repr, STRING,
-        Schema, Variant, admits, as_str, bound_problem, field_refusal, flatten_problem,
-        has_generated, message, message_len, object_problem, render, rendered_len, strict_capable,
-        strict_message, tagged_newtype_problem, to_json,
+    pub use crate::schema::checks::{
+        Message, admits, bound_problem, field_refusal, flatten_problem, message, message_len,
+        object_problem, strict_capable, strict_message, tagged_newtype_problem,
     };
-    pub use crate::tool::parse_input;
+    pub use crate::schema::kinds::{ARRAY, INTEGER, NUMBER, STRING};
+    pub use crate::schema::run_time::has_generated;
+    pub use crate::schema::write::{as_str, render, rendered_len};
+    pub use crate::schema::{
+        Data, Enum, Field, Keywords, Mode, Object, Repr, Schema, Variant, to_json,
+    };
+    pub use crate::tool::body::parse_input;
+    pub use crate::tool::registry::Registration;
     #[cfg(feature = "schemars")]
     pub use schemars;
 
@@ -230,7 +218,7 @@ pub mod __private {
     #[cfg(feature = "schemars")]
     impl<T: schemars::JsonSchema + ?Sized> FromSchemars for SchemaOf<T> {
         const SCHEMA: crate::schema::Schema =
-            crate::schema::Schema::Generated(crate::schema::generated_members::<T>);
+            crate::schema::Schema::Generated(crate::schema::interop::generated_members::<T>);
         const OPTIONAL: bool = false;
     }
 
@@ -244,7 +232,7 @@ pub mod __private {
     pub use inventory;
     pub use serde_json;
 
-    use crate::switches::Switches;
+    use crate::env::Switches;
 
     /// A run-time gate written as `fn() -> bool` or `fn(&Switches) -> bool`.
     pub trait GateFn<Marker> {

@@ -1,10 +1,10 @@
 //! Compile-time JSON Schemas for tool inputs.
 //!
-//! Every type that may appear as a field of a `#[tool]` struct implements [`InputSchema`]. The
-//! implementation is a `const` tree of [`Schema`] nodes; the macros escape every string (names,
-//! descriptions, patterns) and render every number and default value while they expand, so the
-//! tree needs no escaping or formatting at run time. A concrete tool's generated code measures
-//! the tree with [`rendered_len`] and writes it into a fixed-size byte array with [`render`],
+//! Every type that may appear as a field of a `#[tool]` struct implements
+//! [`InputSchema`](crate::InputSchema). The implementation is a `const` tree of [`Schema`] nodes;
+//! the macros escape every string (names, descriptions, patterns) and render every number and
+//! default value while they expand, so the tree needs no escaping or formatting at run time. A
+//! concrete tool's generated code measures the tree and writes it into a fixed-size byte array,
 //! both during const evaluation: the finished schema is a `&'static str` that exists before
 //! `main` runs, is byte-identical on every build, and costs nothing at start-up.
 //!
@@ -13,7 +13,8 @@
 //! disagrees with what serde accepts.
 //!
 //! ```
-//! use toolreg::schema::{InputSchema, Schema};
+//! use toolreg::InputSchema;
+//! use toolreg::schema::Schema;
 //! const ITEMS: Schema = <Vec<u8> as InputSchema>::SCHEMA;
 //! assert!(matches!(ITEMS, Schema::Array { unique: false, .. }));
 //! ```
@@ -92,7 +93,7 @@
 //! # Types from schemars
 //!
 //! With the `schemars` feature, a field whose type implements `schemars::JsonSchema` but not
-//! [`InputSchema`] is accepted (a type with both uses its `InputSchema`). Its schema cannot be
+//! [`InputSchema`](crate::InputSchema) is accepted (a type with both uses its `InputSchema`). Its schema cannot be
 //! built at compile time: schemars generates it the first time the tool's schema is rendered,
 //! and it is kept for the life of the process, so every request carries the same bytes; the
 //! tool's [`ToolDescriptor::input_schema`](crate::ToolDescriptor::input_schema) is then empty
@@ -124,143 +125,30 @@
 //!   outside [`STRICT_FORMATS`]. Such a tool is sent without strict mode, and
 //!   `#[tool(strict)]` on it is a compile error naming the field and the keyword.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
-use std::path::PathBuf;
-
-mod checks;
+pub(crate) mod checks;
+pub(crate) mod input;
 #[cfg(feature = "schemars")]
-mod interop;
-mod run_time;
+pub(crate) mod interop;
+pub(crate) mod kinds;
+pub(crate) mod run_time;
 mod tree;
-mod write;
-mod write_enum;
-mod write_object;
+pub(crate) mod write;
 
-pub use checks::{
-    ANY, ARRAY, BOOLEAN, INTEGER, Message, NULL, NUMBER, OBJECT, Refusal, STRICT_FORMATS, STRING,
-    admits, bound_problem, field_refusal, flatten_problem, kinds, message, message_len,
-    object_problem, strict_capable, strict_message, strict_refusal, tagged_newtype_problem,
-};
-#[cfg(feature = "schemars")]
-#[doc(hidden)]
-pub use interop::generated_members;
+pub use checks::{Refusal, STRICT_FORMATS, strict_refusal};
 #[cfg(feature = "schemars")]
 pub use interop::{RECURSION_DEPTH, json_schema};
-pub use run_time::{has_generated, to_json};
+pub use run_time::to_json;
 pub use tree::{Data, Enum, Field, Generated, Keywords, Kind, Object, Repr, Schema, Variant};
-pub use write::{Mode, as_str, render, rendered_len};
-
-/// A type that can be a field of a tool's input, with its JSON Schema known at compile time.
-///
-/// Implemented here for the standard types serde deserializes from JSON; derive it for your own
-/// structs and enums with `#[derive(InputSchema)]`.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no compile-time JSON schema",
-    label = "this field's schema needs `{Self}: InputSchema`",
-    note = "supported: bool, integers, floats, char, String, PathBuf, serde_json::Value, and Option, Box, Vec, VecDeque, HashSet, BTreeSet and String-keyed HashMap/BTreeMap of supported types",
-    note = "for a struct with named fields or an enum of your own, add `#[derive(InputSchema)]` to it; otherwise use a supported type"
-)]
-pub trait InputSchema {
-    /// The schema tree.
-    const SCHEMA: Schema;
-    /// True when serde accepts the field being absent (`Option<T>`), so it is not `required`.
-    const OPTIONAL: bool = false;
-}
-
-macro_rules! scalar {
-    ($($ty:ty => $kind:ident $low:literal $high:literal),* $(,)?) => {
-        $(impl InputSchema for $ty {
-            const SCHEMA: Schema = Schema::Scalar {
-                kind: Kind::$kind,
-                low: bound($low),
-                high: bound($high),
-            };
-        })*
-    };
-}
-
-/// A bound, or none for "".
-const fn bound(text: &'static str) -> Option<&'static str> {
-    if text.is_empty() { None } else { Some(text) }
-}
-
-// Integer bounds only where they tell the model something: past ±2^53 they are dropped.
-scalar! {
-    bool => Boolean "" "",
-    i8 => Integer "-128" "127",
-    i16 => Integer "-32768" "32767",
-    i32 => Integer "-2147483648" "2147483647",
-    i64 => Integer "" "",
-    i128 => Integer "" "",
-    u8 => Integer "0" "255",
-    u16 => Integer "0" "65535",
-    u32 => Integer "0" "4294967295",
-    u64 => Integer "0" "",
-    u128 => Integer "0" "",
-    f32 => Number "" "",
-    f64 => Number "" "",
-    String => Str "" "",
-    char => Str "1" "1",
-    PathBuf => Str "" "",
-}
-
-impl InputSchema for serde_json::Value {
-    const SCHEMA: Schema = Schema::Leaf("");
-}
-
-#[cfg(target_pointer_width = "64")]
-scalar! {
-    isize => Integer "" "",
-    usize => Integer "0" "",
-}
-#[cfg(not(target_pointer_width = "64"))]
-scalar! {
-    isize => Integer "-2147483648" "2147483647",
-    usize => Integer "0" "4294967295",
-}
-
-impl<T: InputSchema> InputSchema for Option<T> {
-    const SCHEMA: Schema = Schema::Optional(&T::SCHEMA);
-    const OPTIONAL: bool = true;
-}
-
-impl<T: InputSchema + ?Sized> InputSchema for Box<T> {
-    const SCHEMA: Schema = T::SCHEMA;
-    const OPTIONAL: bool = T::OPTIONAL;
-}
-
-macro_rules! seq {
-    ($($ty:ident $(: $bound:path)? => $unique:expr),* $(,)?) => {
-        $(impl<T: InputSchema $(+ $bound)?> InputSchema for $ty<T> {
-            const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique: $unique };
-        })*
-    };
-}
-
-seq! {
-    Vec => false,
-    VecDeque => false,
-    BTreeSet: Ord => true,
-}
-
-impl<T: InputSchema, S> InputSchema for HashSet<T, S> {
-    const SCHEMA: Schema = Schema::Array {
-        items: &T::SCHEMA,
-        unique: true,
-    };
-}
-
-impl<V: InputSchema, S> InputSchema for HashMap<String, V, S> {
-    const SCHEMA: Schema = Schema::Map(&V::SCHEMA);
-}
-
-impl<V: InputSchema> InputSchema for BTreeMap<String, V> {
-    const SCHEMA: Schema = Schema::Map(&V::SCHEMA);
-}
+pub use write::Mode;
 
 #[cfg(test)]
 mod tests {
+    use super::checks::strict_capable;
+    use super::write::{as_str, render, rendered_len};
     use super::*;
+    use crate::InputSchema;
+    use std::collections::BTreeSet;
+    use std::path::PathBuf;
 
     const FIELDS: &[Field] = &[
         Field {

@@ -5,14 +5,13 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::json;
-use toolreg::cache::SchemaCache;
+use toolreg::env::Gates;
 use toolreg::mcp::load_server;
-use toolreg::permissions::{Behavior, PermissionMode, RuleSource};
-use toolreg::render::{RenderOptions, render_anthropic};
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg::pool::merge_and_filter_tools;
 use toolreg::{
-    Catalog, Dispatcher, Env, Gates, PermissionContext, Profile, Tool, ToolContext, ToolError,
-    ToolInfo, ToolUse, assemble_tool_pool, builtins, merge_and_filter_tools, tool,
+    Behavior, Catalog, Dispatcher, Env, PermissionContext, PermissionMode, Profile, RenderOptions,
+    RuleSource, SchemaCache, SearchEngine, Strategy, Tool, ToolContext, ToolError, ToolInfo,
+    ToolUse, assemble_tool_pool, builtins, render_anthropic, tool,
 };
 
 /// Looks up an order by its number.

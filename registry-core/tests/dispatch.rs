@@ -5,15 +5,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolreg::dispatch::{
-    Approval, Approver, DispatchError, Dispatcher, McpCall, McpCaller, ToolResult, ToolUse,
-};
+use toolreg::dispatch::{McpCall, McpCaller};
 use toolreg::mcp::load_server;
-use toolreg::permissions::{Behavior, PermissionContext, PermissionMode, Refusal, RuleSource};
-use toolreg::pool::ToolInfo;
+use toolreg::permissions::Refusal;
+use toolreg::permissions::Subject;
+use toolreg::tool::BoxFuture;
 use toolreg::{
-    BoxFuture, Env, PermissionDecision, Subject, Tool, ToolContext, ToolError, ToolOutput,
-    ToolSpec, tool,
+    Approval, Approver, Behavior, DispatchError, Dispatcher, Env, PermissionContext,
+    PermissionDecision, PermissionMode, RuleSource, Tool, ToolContext, ToolError, ToolInfo,
+    ToolOutput, ToolResult, ToolSpec, ToolUse, tool,
 };
 
 /// Echoes its text.

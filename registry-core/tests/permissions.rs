@@ -5,10 +5,8 @@ use std::sync::Arc;
 
 use serde_json::json;
 use toolreg::mcp::load_server;
-use toolreg::permissions::{
-    Behavior, PermissionContext, Refusal, RuleSource, RuleValue, Subject, Verdict, content_matches,
-};
-use toolreg::pool::ToolInfo;
+use toolreg::permissions::{Refusal, RuleValue, Subject, Verdict, content_matches};
+use toolreg::{Behavior, PermissionContext, RuleSource, ToolInfo};
 
 fn rule(text: &str) -> RuleValue {
     RuleValue::parse(text)

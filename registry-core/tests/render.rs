@@ -4,17 +4,16 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use toolreg::Flags;
-use toolreg::cache::{CacheSettings, SchemaCache};
-use toolreg::env::{Env, Provider};
+use toolreg::env::Betas;
+use toolreg::env::Provider;
 use toolreg::mcp::load_server;
-use toolreg::pool::ToolInfo;
-use toolreg::profile::Betas;
+use toolreg::render::CacheSettings;
 use toolreg::render::{
     CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions, REFS_REMOVED_DISABLED,
-    REFS_REMOVED_GONE, RenderOptions, discovered_tools, render_anthropic, render_openai,
-    rewrite_tool_references,
+    REFS_REMOVED_GONE, discovered_tools, rewrite_tool_references,
 };
+use toolreg::tool::Flags;
+use toolreg::{Env, RenderOptions, SchemaCache, ToolInfo, render_anthropic, render_openai};
 
 fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
     let mut tool = ToolInfo::new(name, format!("{name} does things"));

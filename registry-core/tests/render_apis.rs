@@ -4,15 +4,16 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use toolreg::cache::SchemaCache;
-use toolreg::env::{Env, Provider};
+use toolreg::env::Betas;
+use toolreg::env::Provider;
 use toolreg::mcp::load_server;
-use toolreg::pool::ToolInfo;
-use toolreg::profile::{Betas, Profile};
 use toolreg::render::{
     CHAT_COMPLETIONS_MAX_TOOLS, DeferStrategy, MAX_DEFERRED_TOOLS, OpenAiFormat, OpenAiOptions,
-    OpenAiToolSearch, RenderError, RenderOptions, ServerSearch, chat_tool_search_text,
-    render_anthropic, render_openai, responses_tool_search_output,
+    OpenAiToolSearch, RenderError, ServerSearch, chat_tool_search_text,
+    responses_tool_search_output,
+};
+use toolreg::{
+    Env, Profile, RenderOptions, SchemaCache, ToolInfo, render_anthropic, render_openai,
 };
 
 fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
@@ -349,9 +350,8 @@ fn chat_tool_search_text_names_the_loaded_tools() {
 
 #[test]
 fn a_tool_result_goes_back_to_openai_as_each_api_takes_it() {
-    use toolreg::ToolOutput;
-    use toolreg::dispatch::ToolResult;
     use toolreg::render::openai_tool_result;
+    use toolreg::{ToolOutput, ToolResult};
     let pool = pool_with(1);
     let result = |content| ToolResult {
         tool_use_id: "call_9".into(),

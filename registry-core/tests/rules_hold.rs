@@ -7,13 +7,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::catalog::Catalog;
 use toolreg::mcp::load_server;
-use toolreg::permissions::{
-    Behavior, OutsideWrites, PermissionContext, PermissionMode, Refusal, RuleSource, RuleTarget,
-    Subject, Verdict,
+use toolreg::permissions::{OutsideWrites, Refusal, RuleTarget, Subject, Verdict};
+use toolreg::{
+    Behavior, Catalog, Env, PermissionContext, PermissionMode, RuleSource, ToolInfo,
+    assemble_tool_pool,
 };
-use toolreg::{Env, ToolInfo, assemble_tool_pool};
 
 fn names(pool: &[Arc<ToolInfo>]) -> Vec<&str> {
     pool.iter().map(|tool| tool.name.as_str()).collect()

@@ -6,12 +6,10 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolreg::dispatch::{Dispatcher, ToolResult, ToolUse};
-use toolreg::permissions::PermissionContext;
-use toolreg::pool::ToolInfo;
 use toolreg::schema::{Mode, RECURSION_DEPTH, to_json};
 use toolreg::{
-    Env, InputSchema, Tool, ToolContext, ToolError, ToolOutput, ToolSpec, impl_json_schema, tool,
+    Dispatcher, Env, InputSchema, PermissionContext, Tool, ToolContext, ToolError, ToolInfo,
+    ToolOutput, ToolResult, ToolSpec, ToolUse, impl_json_schema, tool,
 };
 
 /// Who to look for: a tagged union, as rmcp and rig users write them.

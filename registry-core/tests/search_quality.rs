@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use toolreg::search::eval::bootstrap::paired;
 use toolreg::search::eval::{self, EvalSet, TUNING_SET, baseline_scores, engine_scores};
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{SearchEngine, Strategy};
 
 /// The least gain in recall@5 over BM25 the held-out requests must show (the lower end of its
 /// interval). Measured on every query: +0.073 on sealtools_test, +0.073 on metatool_single.

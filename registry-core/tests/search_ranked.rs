@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use toolreg::mcp::load_servers;
-use toolreg::pool::ToolInfo;
 use toolreg::search::ranked::{RankedIndex, Weights};
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{SearchEngine, Strategy, ToolInfo};
 
 /// MCP tools of `servers`: (server, [(tool, description)]).
 fn pool(servers: &[(&str, &[(&str, &str)])]) -> Vec<Arc<ToolInfo>> {

@@ -4,9 +4,8 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use toolreg::ToolInfo;
 use toolreg::mcp::load_servers;
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{SearchEngine, Strategy, ToolInfo};
 
 const SERVERS: [&str; 11] = [
     "desktop-commander",

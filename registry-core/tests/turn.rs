@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolreg::dispatch::{DispatchError, Dispatcher, ToolUse};
+use toolreg::dispatch::{CallTiming, CancellationToken};
+use toolreg::tool::Progress;
 use toolreg::{
-    CallTiming, CancellationToken, Env, PermissionContext, Progress, State, Tool, ToolContext,
-    ToolError, ToolInfo, ToolSpec, TurnOptions, tool,
+    DispatchError, Dispatcher, Env, PermissionContext, State, Tool, ToolContext, ToolError,
+    ToolInfo, ToolSpec, ToolUse, TurnOptions, tool,
 };
 
 /// Waits, then answers; safe to run beside others.
@@ -364,7 +365,7 @@ fn in_a_send_handler<'a>(
     dispatcher: &'a Dispatcher,
     calls: &'a [ToolUse],
     options: &'a TurnOptions,
-) -> toolreg::BoxFuture<'a, toolreg::Turn> {
+) -> toolreg::tool::BoxFuture<'a, toolreg::Turn> {
     Box::pin(dispatcher.run_turn(calls, options))
 }
 

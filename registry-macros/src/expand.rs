@@ -217,7 +217,7 @@ pub fn tool(
                     description: #description,
                     prompt: #prompt,
                     search_hint: #search_hint,
-                    flags: ::toolreg::Flags {
+                    flags: ::toolreg::tool::Flags {
                         defer: #defer,
                         always_load: #always_load,
                         read_only: #read_only,
@@ -237,7 +237,7 @@ pub fn tool(
                     feature: #feature,
                     enabled: #enabled,
                     parse: #parse,
-                    source: ::toolreg::Source {
+                    source: ::toolreg::tool::Source {
                         type_path: ::core::concat!(::core::module_path!(), "::", #type_name),
                         file: ::core::file!(),
                         line: ::core::line!(),
@@ -268,10 +268,11 @@ fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
     let written = quote!(#path).to_string().replace(' ', "");
     let output_text = if key == "enabled" { "bool" } else { "String" };
     let message = format!("`{key} = {written}` is not a function the registry can call");
-    let label =
-        format!("expected `fn() -> {output_text}` or `fn(&toolreg::Switches) -> {output_text}`");
+    let label = format!(
+        "expected `fn() -> {output_text}` or `fn(&toolreg::env::Switches) -> {output_text}`"
+    );
     let note = format!(
-        "`{key}` takes a function with no parameters or one `&toolreg::Switches` parameter, returning `{output_text}`"
+        "`{key}` takes a function with no parameters or one `&toolreg::env::Switches` parameter, returning `{output_text}`"
     );
     let escape = |text: String| text.replace('{', "{{").replace('}', "}}");
     let (message, label, note) = (escape(message), escape(label), escape(note));
@@ -285,17 +286,17 @@ fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
         mod #module {
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
             pub trait #trait_name<Marker> {
-                fn eval(&self, switches: &::toolreg::Switches) -> #output;
+                fn eval(&self, switches: &::toolreg::env::Switches) -> #output;
             }
             impl<F: ::core::ops::Fn() -> #output> #trait_name<()> for F {
-                fn eval(&self, _: &::toolreg::Switches) -> #output {
+                fn eval(&self, _: &::toolreg::env::Switches) -> #output {
                     self()
                 }
             }
-            impl<F: ::core::ops::Fn(&::toolreg::Switches) -> #output>
-                #trait_name<(::toolreg::Switches,)> for F
+            impl<F: ::core::ops::Fn(&::toolreg::env::Switches) -> #output>
+                #trait_name<(::toolreg::env::Switches,)> for F
             {
-                fn eval(&self, switches: &::toolreg::Switches) -> #output {
+                fn eval(&self, switches: &::toolreg::env::Switches) -> #output {
                     self(switches)
                 }
             }
@@ -310,7 +311,7 @@ fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
     quote! {
         ::core::option::Option::Some({
             #items
-            |switches: &::toolreg::Switches| #call
+            |switches: &::toolreg::env::Switches| #call
         })
     }
 }

@@ -34,7 +34,7 @@ pub fn tool(
                     description: "",
                     prompt: ::core::option::Option::None,
                     search_hint: ::core::option::Option::None,
-                    flags: ::toolreg::Flags::NONE,
+                    flags: ::toolreg::tool::Flags::NONE,
                     max_result_size_chars: ::core::option::Option::None,
                     input_schema: "{}",
                     generated_input_schema: ::core::option::Option::None,
@@ -43,7 +43,7 @@ pub fn tool(
                     feature: ::core::option::Option::None,
                     enabled: ::core::option::Option::None,
                     parse: |_| ::core::unreachable!(),
-                    source: ::toolreg::Source {
+                    source: ::toolreg::tool::Source {
                         type_path: ::core::concat!(::core::module_path!(), "::", #name),
                         file: ::core::file!(),
                         line: ::core::line!(),

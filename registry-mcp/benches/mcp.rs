@@ -164,7 +164,7 @@ fn time() -> Option<&'static Time> {
 #[divan::bench(sample_count = 50)]
 fn call_upstream(bencher: divan::Bencher) {
     let Some(time) = time() else { return };
-    let switches = toolreg::Switches::default();
+    let switches = toolreg::env::Switches::default();
     let input = json!({"timezone": "UTC"});
     bencher.bench(|| {
         runtime().block_on(async {

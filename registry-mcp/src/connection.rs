@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use tokio::io::AsyncReadExt as _;
 use tokio::sync::{Notify, mpsc};
 use toolreg::dispatch::McpCall;
-use toolreg::printable::{Layout, printable};
+use toolreg::mcp::{Layout, printable};
 use toolreg::sandbox::contained;
 use toolreg::{ToolError, ToolOutput};
 

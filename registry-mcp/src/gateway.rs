@@ -27,8 +27,8 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
-use toolreg::search::{SearchEngine, Strategy};
-use toolreg::{Dispatcher, Progress, ToolInfo, ToolUse, TurnOptions};
+use toolreg::tool::Progress;
+use toolreg::{Dispatcher, SearchEngine, Strategy, ToolInfo, ToolUse, TurnOptions};
 
 use crate::content::tool_result_to_call_result;
 
@@ -166,7 +166,7 @@ impl Gateway {
                 tokio::spawn(async move {
                     let _ = peer.notify_progress(update).await;
                 });
-            }) as Arc<toolreg::ProgressSink>
+            }) as Arc<toolreg::tool::ProgressSink>
         });
         let options = TurnOptions {
             cancel: ctx.ct.clone(),

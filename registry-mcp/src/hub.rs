@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::sync::Notify;
-use toolreg::BoxFuture;
 use toolreg::dispatch::{McpCall, McpCaller};
 use toolreg::mcp::{McpTools, load_servers};
+use toolreg::tool::BoxFuture;
 use toolreg::{ToolError, ToolOutput};
 
 use crate::config::{McpConfig, ServerSpec};

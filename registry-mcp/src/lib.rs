@@ -53,7 +53,7 @@
 //!   turn's progress sink; results map to the tool's output as [`content`] describes, cut at
 //!   [`Limits::max_result_chars`].
 //! * What a server wrote (its stderr tail, its error messages) is printed with its control
-//!   characters escaped ([`toolreg::printable`]) wherever [`ServerError`] is shown.
+//!   characters escaped ([`toolreg::mcp::printable`]) wherever [`ServerError`] is shown.
 //!
 //! # What the gateway guarantees (server)
 //! Every request gets an answer, also one it cannot read: [`framing`] reads the client's

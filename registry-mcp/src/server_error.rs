@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use toolreg::printable::{Layout, printable};
+use toolreg::mcp::{Layout, printable};
 
 /// Why a server is not connected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub struct ServerError {
 
 impl fmt::Display for ServerError {
     /// The problem and the stderr tail, every control character escaped (see
-    /// [`toolreg::printable`]): this text is printed on terminals.
+    /// [`toolreg::mcp::printable`]): this text is printed on terminals.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut text = String::new();
         self.write_raw(&mut text)?;

@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use serde_json::json;
 use toolreg::dispatch::OUTPUT_TRUNCATED;
+use toolreg::tool::Progress;
 use toolreg::{
-    Dispatcher, Env, PermissionContext, PermissionMode, Progress, ToolOutput, ToolResult, ToolUse,
+    Dispatcher, Env, PermissionContext, PermissionMode, ToolOutput, ToolResult, ToolUse,
     TurnOptions,
 };
 use toolreg_mcp::{McpConfig, McpHub, ServerError, ServerSpec, ServerState, Timeouts};

@@ -7,13 +7,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use toolreg::cache::SchemaCache;
 use toolreg::mcp::load_servers;
-use toolreg::render::{DeferStrategy, RenderOptions, render_anthropic};
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg::render::DeferStrategy;
+use toolreg::tool::Progress;
 use toolreg::{
-    Dispatcher, Env, PermissionContext, PermissionMode, Progress, ToolInfo, ToolOutput, ToolUse,
-    TurnOptions,
+    Dispatcher, Env, PermissionContext, PermissionMode, RenderOptions, SchemaCache, SearchEngine,
+    Strategy, ToolInfo, ToolOutput, ToolUse, TurnOptions, render_anthropic,
 };
 use toolreg_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
 
@@ -249,7 +248,7 @@ async fn cancelling_a_turn_cancels_the_call_on_the_server_and_progress_reaches_t
     );
     let dispatcher = dispatcher(&hub);
     let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
-    let cancel = toolreg::CancellationToken::new();
+    let cancel = toolreg::dispatch::CancellationToken::new();
     let options = TurnOptions {
         cancel: cancel.clone(),
         progress: Some(Arc::new({

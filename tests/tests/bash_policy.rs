@@ -11,9 +11,10 @@ use std::fs;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use toolreg::dispatch::{DispatchError, Dispatcher, ToolResult, ToolUse};
-use toolreg::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
-use toolreg::{ToolOutput, assemble_tool_pool};
+use toolreg::{
+    Behavior, DispatchError, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolOutput,
+    ToolResult, ToolUse, assemble_tool_pool,
+};
 
 fn dispatch(
     mode: PermissionMode,

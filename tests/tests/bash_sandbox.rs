@@ -10,10 +10,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use toolreg::dispatch::{Dispatcher, ToolResult, ToolUse};
-use toolreg::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
 use toolreg::sandbox::Sandboxing;
-use toolreg::{ToolOutput, assemble_tool_pool};
+use toolreg::{
+    Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolOutput, ToolResult,
+    ToolUse, assemble_tool_pool,
+};
 
 fn sandboxing() -> Option<Sandboxing> {
     match Sandboxing::detect() {
@@ -170,7 +171,7 @@ fn unavailable_sandbox_makes_every_command_ask() {
     assert!(
         matches!(
             result.error,
-            Some(toolreg::dispatch::DispatchError::NeedsApproval { .. })
+            Some(toolreg::DispatchError::NeedsApproval { .. })
         ),
         "{}",
         output(&result)

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::Value;
+use toolreg::env::Features;
 use toolreg::mcp::{McpTools, load_servers};
-use toolreg::{Catalog, Env, Features, ToolInfo};
+use toolreg::{Catalog, Env, ToolInfo};
 use toolreg_tools::profile;
 
 /// The availability matrix of `docs/design.md` §5.7: for each tool, main thread, sub-agent, async

@@ -7,12 +7,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
 use serde_json::json;
-use toolreg::cache::SchemaCache;
-use toolreg::dispatch::{Dispatcher, McpCall, McpCaller, ToolUse};
-use toolreg::permissions::PermissionMode;
-use toolreg::render::{DeferStrategy, RenderOptions, render_anthropic};
-use toolreg::search::{SearchEngine, Strategy, ToolSearcher};
-use toolreg::{BoxFuture, ToolError, ToolInfo, ToolOutput, assemble_tool_pool};
+use toolreg::dispatch::{McpCall, McpCaller};
+use toolreg::render::DeferStrategy;
+use toolreg::search::ToolSearcher;
+use toolreg::tool::BoxFuture;
+use toolreg::{
+    Dispatcher, PermissionMode, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolError,
+    ToolInfo, ToolOutput, ToolUse, assemble_tool_pool, render_anthropic,
+};
 
 /// One pool with its search engine and its render from a fresh cache.
 struct Snapshot {

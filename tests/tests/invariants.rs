@@ -19,18 +19,17 @@ use toolreg_tools::profile::{self, switch};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolreg::cache::SchemaCache;
-use toolreg::contexts::is_allowed_for_agent;
-use toolreg::dispatch::{Dispatcher, McpCall, McpCaller, ToolUse};
+use toolreg::dispatch::{McpCall, McpCaller};
+use toolreg::env::AgentKind;
 use toolreg::mcp::{load_servers, normalize_name_for_mcp};
-use toolreg::permissions::{
-    Behavior, PermissionContext, RuleSource, RuleTarget, RuleValue, Subject, Verdict,
-};
-use toolreg::render::{self, DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions};
-use toolreg::search::{SearchEngine, Strategy as SearchStrategy};
+use toolreg::permissions::{RuleTarget, RuleValue, Subject, Verdict};
+use toolreg::pool::filter_tools_for_agent;
+use toolreg::pool::is_allowed_for_agent;
+use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions};
+use toolreg::tool::BoxFuture;
 use toolreg::{
-    AgentKind, BoxFuture, ToolError, ToolInfo, ToolOutput, assemble_tool_pool,
-    filter_tools_for_agent,
+    Behavior, Dispatcher, PermissionContext, RenderOptions, RuleSource, SchemaCache, SearchEngine,
+    Strategy as SearchStrategy, ToolError, ToolInfo, ToolOutput, ToolUse, assemble_tool_pool,
 };
 
 fn cases() -> u32 {
@@ -247,7 +246,7 @@ proptest! {
                 discovered: every.iter().map(|name| (*name).to_owned()).collect(),
                 ..Default::default()
             };
-            let rendered = render::render_anthropic(&env, &pool, &SchemaCache::new(), &options).unwrap();
+            let rendered = toolreg::render_anthropic(&env, &pool, &SchemaCache::new(), &options).unwrap();
             let tools: Vec<Value> = serde_json::from_str(&rendered.tools).unwrap();
             for tool in &tools {
                 let name = tool["name"].as_str().unwrap();
@@ -259,7 +258,7 @@ proptest! {
             }
         }
         for format in [OpenAiFormat::ChatCompletions, OpenAiFormat::Responses] {
-            let tools: Vec<Value> = serde_json::from_str(&render::render_openai(&pool, &OpenAiOptions { format, strict: false, ..Default::default() }).unwrap().tools).unwrap();
+            let tools: Vec<Value> = serde_json::from_str(&toolreg::render_openai(&pool, &OpenAiOptions { format, strict: false, ..Default::default() }).unwrap().tools).unwrap();
             for tool in &tools {
                 let name = tool.get("name").or_else(|| tool.pointer("/function/name")).and_then(Value::as_str).unwrap();
                 prop_assert!(!forbidden_names.contains(name), "{name} rendered for OpenAI");

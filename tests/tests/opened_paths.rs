@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolreg::dispatch::{Dispatcher, ToolResult, ToolUse};
-use toolreg::permissions::{
-    Behavior, PermissionContext, PermissionMode, RuleSource, RuleTarget, Subject, Verdict,
+use toolreg::permissions::{RuleTarget, Subject, Verdict};
+use toolreg::{
+    Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolOutput, ToolResult,
+    ToolUse, assemble_tool_pool,
 };
-use toolreg::{ToolOutput, assemble_tool_pool};
 
 /// A project with `secrets/key.txt`, `pub/note.txt`, an in-repo link `pub/lnk -> ../secrets`,
 /// and beside it a directory outside the project with a link `out -> ../outside`.

@@ -5,14 +5,16 @@ use crate::common;
 use std::sync::Arc;
 
 use common::{catalog, env, fixtures, load, names};
-use toolreg::cache::SchemaCache;
-use toolreg::contexts::AgentKind;
+use toolreg::env::AgentKind;
 use toolreg::env::ToolSearchMode;
-use toolreg::permissions::{Behavior, PermissionContext, RuleSource};
-use toolreg::render::{DeferStrategy, RenderOptions, render_anthropic};
+use toolreg::pool::{
+    filter_tools_for_agent, get_all_base_tools, get_tools, merge_and_filter_tools,
+};
+use toolreg::render::DeferStrategy;
+use toolreg::tool::compare_names;
 use toolreg::{
-    Env, ToolInfo, assemble_tool_pool, compare_names, filter_tools_for_agent, get_all_base_tools,
-    get_tools, merge_and_filter_tools,
+    Behavior, Env, PermissionContext, RenderOptions, RuleSource, SchemaCache, ToolInfo,
+    assemble_tool_pool, render_anthropic,
 };
 use toolreg_tools::profile::{self, feature, switch};
 
@@ -356,7 +358,7 @@ fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
     let rules = profile::permissions();
     let env = env();
     let mut impostor = ToolInfo::new("Bash", "not the real one");
-    impostor.origin = toolreg::pool::Origin::Mcp(toolreg::pool::McpInfo::new("x", "Bash"));
+    impostor.origin = toolreg::pool::Origin::Mcp(toolreg::mcp::McpInfo::new("x", "Bash"));
     let pool = assemble_tool_pool(&env, &rules, &catalog(), &[Arc::new(impostor)]);
     let bash: Vec<_> = pool.iter().filter(|tool| tool.name == "Bash").collect();
     assert_eq!(bash.len(), 1);

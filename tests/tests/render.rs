@@ -10,11 +10,11 @@ use std::path::PathBuf;
 
 use common::{catalog, env, fixtures, load};
 use serde_json::{Value, json};
-use toolreg::cache::{CacheSettings, SchemaCache};
-use toolreg::render::{
-    DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions, render_anthropic, render_openai,
+use toolreg::render::CacheSettings;
+use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions};
+use toolreg::{
+    Pool, RenderOptions, SchemaCache, assemble_tool_pool, render_anthropic, render_openai,
 };
-use toolreg::{Pool, assemble_tool_pool};
 
 fn pool() -> Pool {
     let rules = toolreg_tools::profile::permissions();
@@ -61,7 +61,7 @@ fn render_all(pool: &Pool) -> Value {
 
 #[test]
 fn fixed_pool_renders_to_the_golden_json() {
-    if toolreg_tools::features() != toolreg::Features::none() {
+    if toolreg_tools::features() != toolreg::env::Features::none() {
         return; // the golden file is for the default build's catalog
     }
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("snapshots/render/fixed-pool.json");

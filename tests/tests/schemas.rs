@@ -451,13 +451,13 @@ fn strict_rendering_keeps_a_hand_written_leaf_whole_and_sends_its_tool_non_stric
     );
     let pool = vec![std::sync::Arc::new(toolreg::ToolInfo::from_builtin(
         descriptor,
-        &toolreg::Switches::default(),
+        &toolreg::env::Switches::default(),
     ))];
     let options = toolreg::render::OpenAiOptions {
         strict: true,
         ..Default::default()
     };
-    let rendered = toolreg::render::render_openai(&pool, &options).expect("renders");
+    let rendered = toolreg::render_openai(&pool, &options).expect("renders");
     let tools: Value = serde_json::from_str(&rendered.tools).unwrap();
     assert_eq!(tools[0]["function"]["strict"], false);
     assert_eq!(tools[0]["function"]["parameters"], leaf);

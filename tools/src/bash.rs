@@ -9,7 +9,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use toolreg::permissions::shell;
 use toolreg::sandbox::{SandboxPolicy, Sandboxing, contained};
-use toolreg::{PermissionDecision, Subject, Tool, ToolContext, ToolError, tool};
+use toolreg::{PermissionDecision, Tool, ToolContext, ToolError, tool};
+use toolreg::permissions::Subject;
 
 use crate::profile::names::{EDIT, READ};
 

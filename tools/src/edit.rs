@@ -1,7 +1,8 @@
 //! Edit: exact string replacement in a file, written atomically.
 
 use serde::{Deserialize, Serialize};
-use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
+use toolreg::permissions::Subject;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 use crate::fs::{check_output_size, existing_size, read_text, replace_if_unchanged};
 use crate::profile::names::READ;

@@ -8,7 +8,8 @@ use std::time::SystemTime;
 use globset::GlobBuilder;
 use serde::{Deserialize, Serialize};
 use toolreg::permissions::path::{check_glob_nesting, resolve as resolve_path};
-use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
+use toolreg::permissions::Subject;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 use crate::profile::names::{GLOB, READ};
 use crate::util::{modified, resolve, walker};

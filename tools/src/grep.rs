@@ -8,9 +8,10 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContex
 use ignore::overrides::OverrideBuilder;
 use ignore::types::TypesBuilder;
 use serde::{Deserialize, Serialize};
-use toolreg::permissions::PathGuard;
+use toolreg::permissions::path::PathGuard;
 use toolreg::permissions::path::check_glob_nesting;
-use toolreg::{InputSchema, Subject, Tool, ToolContext, ToolError, tool};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
+use toolreg::permissions::Subject;
 
 use crate::profile::names::{GREP, READ};
 use crate::util::{checked_dir, modified, resolve, walker};

@@ -18,7 +18,7 @@
 //! Compile-time gates are this crate's cargo features (`MONITOR_TOOL`, `PROACTIVE`, `KAIROS`,
 //! `KAIROS_BRIEF`, `AGENT_TRIGGERS`, `WEB_BROWSER_TOOL`, `COORDINATOR_MODE`, `FORK_SUBAGENT`,
 //! `WORKFLOW_SCRIPTS`, `INTERNAL_BUILD`; none by default): a gated tool's module compiles to
-//! nothing without its feature. Run-time gates read [`Switches`](toolreg::Switches):
+//! nothing without its feature. Run-time gates read [`Switches`](toolreg::env::Switches):
 //! the task tools `todo_v2`, LSP `lsp`, the worktree tools `worktree_mode`, the team tools
 //! (SendMessage, TeamCreate, TeamDelete) `agent_swarms`, PowerShell `powershell`. The gates that
 //! depend on more than one tool's own switch (Glob and Grep without embedded search tools,
@@ -147,20 +147,20 @@ builtins! {
         mod mcp_resources::ListMcpResourcesTool,
         mcp_resources::ReadMcpResourceTool,
         mod structured_output::StructuredOutputTool,
-        toolreg::tool_search::ToolSearchTool,
+        toolreg::search::ToolSearchTool,
     ];
 }
 
 /// This build's built-ins in [`BASE_ORDER`], ready for the registry's rules; an error names
 /// both definitions when two registered tools (these or the application's own) share a name.
-pub fn catalog() -> Result<toolreg::Catalog, &'static toolreg::DuplicateTool> {
+pub fn catalog() -> Result<toolreg::Catalog, &'static toolreg::tool::DuplicateTool> {
     link();
     toolreg::builtins().map(|builtins| toolreg::Catalog::new(builtins, BASE_ORDER))
 }
 
 /// The compile-time gates of this build, as the registry's rules read them.
-pub fn features() -> toolreg::Features {
-    let mut features = toolreg::Features::none();
+pub fn features() -> toolreg::env::Features {
+    let mut features = toolreg::env::Features::none();
     features.set(feature::KAIROS, cfg!(feature = "KAIROS"));
     features.set(feature::KAIROS_BRIEF, cfg!(feature = "KAIROS_BRIEF"));
     features.set(feature::FORK_SUBAGENT, cfg!(feature = "FORK_SUBAGENT"));

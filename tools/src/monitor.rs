@@ -2,7 +2,8 @@
 #![cfg(feature = "MONITOR_TOOL")]
 
 use serde::{Deserialize, Serialize};
-use toolreg::{Subject, Tool, ToolContext, ToolError, ToolOutput, tool};
+use toolreg::permissions::Subject;
+use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 /// Starts a command in the background and watches its output: each new line it prints is delivered to you as a notification while you keep working, until it exits or `timeout_ms` passes.
 ///

@@ -5,7 +5,8 @@ use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
+use toolreg::permissions::Subject;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 use crate::fs::open_regular;
 use crate::util::{checked, cut_chars, numbered, resolve};

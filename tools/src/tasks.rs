@@ -2,7 +2,8 @@
 //! host. Enabled by the run-time switch `todo_v2`.
 
 use serde::{Deserialize, Serialize};
-use toolreg::{InputSchema, Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
+use toolreg::env::Switches;
 
 use crate::profile::switch;
 

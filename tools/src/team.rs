@@ -3,7 +3,8 @@
 //! (coordinator mode and in-process teammates use it without a team).
 
 use serde::{Deserialize, Serialize};
-use toolreg::{Switches, Tool, ToolContext, ToolError, ToolOutput, tool};
+use toolreg::env::Switches;
+use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::profile::switch;
 

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toolreg::permissions::PathGuard;
+use toolreg::permissions::path::PathGuard;
 use toolreg::permissions::path::resolve as resolve_path;
 use toolreg::{ToolContext, ToolError};
 

@@ -1,7 +1,8 @@
 //! Write: creates or replaces a whole file, atomically.
 
 use serde::{Deserialize, Serialize};
-use toolreg::{Subject, Tool, ToolContext, ToolError, tool};
+use toolreg::permissions::Subject;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 use crate::fs::{atomic_write, check_output_size, existing_size};
 use crate::profile::names::EDIT;

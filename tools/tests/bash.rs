@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use common::{error, text};
 use serde_json::json;
-use toolreg::{Switches, Tool, ToolContext};
+use toolreg::env::Switches;
+use toolreg::{Tool, ToolContext};
 use toolreg_tools::bash::{BashTool, MAX_OUTPUT_CHARS};
 
 #[test]
@@ -86,7 +87,7 @@ fn rule_subject_is_the_command() {
     let ctx = ToolContext::new(std::path::Path::new("."), &switches);
     assert_eq!(
         tool.rule_subject(&ctx),
-        Some(toolreg::Subject::Command("npm test".into()))
+        Some(toolreg::permissions::Subject::Command("npm test".into()))
     );
     assert!(tool.validate_input(&ctx).is_ok());
 }

@@ -3,7 +3,8 @@
 use std::collections::BTreeSet;
 use toolreg_tools::profile::switch;
 
-use toolreg::{Switches, ToolDescriptor, builtins};
+use toolreg::env::Switches;
+use toolreg::{ToolDescriptor, builtins};
 use toolreg_tools::BASE_ORDER;
 
 fn registered() -> Vec<&'static ToolDescriptor> {

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toolreg::profile::Betas;
+use toolreg::env::Betas;
 use toolreg_tools::profile::{self, names, switch};
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use common::{block_on, call, call_with, error};
 use serde_json::json;
-use toolreg::tool_search::ToolSearchTool;
+use toolreg::search::ToolSearchTool;
 use toolreg::{Delegate, ErrorKind, State, ToolContext, ToolError, ToolOutput};
 use toolreg_tools::agent::AgentTool;
 use toolreg_tools::default_state;
@@ -153,8 +153,8 @@ fn tool_search_without_a_search_engine_says_so() {
 
 #[test]
 fn tool_search_answers_with_tool_reference_blocks_from_the_attached_engine() {
-    use toolreg::search::{SearchEngine, Strategy};
-    use toolreg::{Switches, Tool, ToolInfo};
+    use toolreg::env::Switches;
+    use toolreg::{SearchEngine, Strategy, Tool, ToolInfo};
 
     let lazy = ToolInfo::new("mcp__nb__run_cell", "Run a jupyter notebook cell");
     let engine = SearchEngine::new(vec![Arc::new(lazy)], Strategy::Seed);

@@ -15,8 +15,11 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
+use toolreg::dispatch::CancellationToken;
+use toolreg::env::Switches;
 use toolreg::sandbox::Sandboxing;
-use toolreg::{CancellationToken, IntoToolOutput as _, Switches, Tool as _, ToolContext};
+use toolreg::tool::IntoToolOutput as _;
+use toolreg::{Tool as _, ToolContext};
 use toolreg_tools::bash::BashTool;
 
 const TOOLREG: &str = env!("CARGO_BIN_EXE_toolreg");

@@ -3,14 +3,15 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::defer::{
+use toolreg::env::Switches;
+use toolreg::env::{Features, Provider, ToolSearchMode, ToolSearchSettings};
+use toolreg::mcp::load_server;
+use toolreg::search::{
     RequestModel, TokenCounter, deferral, is_tool_search_enabled,
     is_tool_search_enabled_optimistic, tool_search_mode, tool_search_needed,
 };
-use toolreg::env::{Env, Features, Provider, ToolSearchMode, ToolSearchSettings};
-use toolreg::mcp::load_server;
-use toolreg::pool::ToolInfo;
-use toolreg::{Flags, Switches};
+use toolreg::tool::Flags;
+use toolreg::{Env, ToolInfo};
 use toolreg_tools::profile::{self, ClaudeCode, feature, switch};
 
 /// The mode in effect when `ENABLE_TOOL_SEARCH` holds `value` (or is unset).

@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
-use toolreg::PermissionContext;
-use toolreg::defer::deferral;
-use toolreg::permissions::{Behavior, RuleSource};
-use toolreg::{AgentKind, Env, Flags, ToolInfo, filter_tools_for_agent, merge_and_filter_tools};
+use toolreg::env::AgentKind;
+use toolreg::pool::{filter_tools_for_agent, merge_and_filter_tools};
+use toolreg::search::deferral;
+use toolreg::tool::Flags;
+use toolreg::{Behavior, Env, PermissionContext, RuleSource, ToolInfo};
 use toolreg_tools::profile::{self, feature, switch};
 
 /// Tools a user might name like the design's built-ins.
@@ -104,7 +105,8 @@ fn legacy_names_map_to_current_ones_under_the_design_profile() {
 
 #[test]
 fn the_design_profile_sends_the_designs_beta_headers() {
-    use toolreg::profile::{Betas, Profile};
+    use toolreg::Profile;
+    use toolreg::env::Betas;
     assert_eq!(profile::ClaudeCode.betas(), Some(profile::BETAS));
     assert_eq!(
         profile::BETAS,

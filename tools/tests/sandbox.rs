@@ -10,8 +10,10 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
+use toolreg::env::Switches;
 use toolreg::sandbox::{Sandbox, SandboxPolicy, Sandboxing};
-use toolreg::{IntoToolOutput as _, Switches, Tool as _, ToolContext, ToolOutput};
+use toolreg::tool::IntoToolOutput as _;
+use toolreg::{Tool as _, ToolContext, ToolOutput};
 use toolreg_tools::bash::BashTool;
 
 /// The sandbox, or `None` (and a printed reason) where it does not work and is not required.

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::cache::SchemaCache;
-use toolreg::render::{RenderOptions, render_anthropic};
-use toolreg::{Env, ToolOutput, ToolUse, TurnOptions};
+use toolreg::{
+    Env, RenderOptions, SchemaCache, ToolOutput, ToolUse, TurnOptions, render_anthropic,
+};
 
 #[test]
 fn the_pool_has_tool_search_and_the_render_announces_the_deferred_tool() {

@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::{CallTiming, ToolOutput, ToolUse, TurnOptions};
+use toolreg::dispatch::CallTiming;
+use toolreg::{ToolOutput, ToolUse, TurnOptions};
 
 fn forecast(id: &str, city: &str) -> ToolUse {
     ToolUse::new(id, "Forecast", json!({"city": city, "delay_ms": 300}))

@@ -1,27 +1,19 @@
 //! Deny path rules expanded into the existing paths they cover: what a sandbox has to mask or
-//! keep read-only, since a mount namespace (or Landlock) names paths, not patterns.
-//!
-//! Each rule is expanded from the longest leading part of its pattern that holds no glob
-//! character (`Read(//etc/**)` starts at `/etc`, `Read(*.env)` at the project root): the
-//! shallowest existing paths the rule matches are kept (what is below them is covered with
-//! them; `dir/**` covers `dir` itself), found by walking without following links. Only what exists when the expansion runs
-//! is found: a file created later that a pattern would cover is not. A walk that would visit
-//! more than [`MAX_EXPAND_VISITS`] entries, and a `~/` rule without a home directory, are
-//! errors: the caller should refuse rather than run with a rule left out.
 
 use std::path::{Path, PathBuf};
 
-use super::context::{OutsideWrites, PermissionContext};
 use super::path::{PathGuard, absolute, resolve_base};
+use super::ruleset::OutsideWrites;
+use crate::PermissionContext;
 use crate::sandbox::SandboxPolicy;
 
 /// The most directory entries one expansion visits.
-pub const MAX_EXPAND_VISITS: usize = 100_000;
+pub(crate) const MAX_EXPAND_VISITS: usize = 100_000;
 
 /// Why deny rules could not be expanded into paths.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExpandError {
-    /// The rule's pattern would need a walk over more than [`MAX_EXPAND_VISITS`] entries.
+    /// The rule's pattern would need a walk over more than 100,000 entries.
     TooBroad {
         /// The rule, with its source.
         rule: String,
@@ -147,7 +139,7 @@ impl PermissionContext {
 mod tests {
     use std::path::Path;
 
-    use crate::permissions::{Behavior, PermissionContext, RuleSource};
+    use crate::{Behavior, PermissionContext, RuleSource};
 
     fn covered(root: &Path, rules: &[&str]) -> Vec<String> {
         let mut ctx = PermissionContext::new();

@@ -14,22 +14,32 @@
 //!
 //! A rule *with* content (`Bash(npm test:*)`, `Read(./secrets/**)`) never removes a tool; it is
 //! matched at call time against the call's [`Subject`], which the tool reports: a shell
-//! command ([`shell`], [`command_matches`]), a file path ([`path`]) or plain text
-//! ([`content_matches`]). [`PermissionContext::check`] gives the order in which rules decide.
+//! command ([`shell`], [`Verdict`]), a file path ([`path`]) or plain text
+//! ([`content_matches`]). [`PermissionContext::check`](crate::PermissionContext::check) gives the order in which rules decide.
+//!
+//! # Deny rules as paths, for a sandbox
+//! keep read-only, since a mount namespace (or Landlock) names paths, not patterns.
+//!
+//! Each rule is expanded from the longest leading part of its pattern that holds no glob
+//! character (`Read(//etc/**)` starts at `/etc`, `Read(*.env)` at the project root): the
+//! shallowest existing paths the rule matches are kept (what is below them is covered with
+//! them; `dir/**` covers `dir` itself), found by walking without following links. Only what exists when the expansion runs
+//! is found: a file created later that a pattern would cover is not. A walk that would visit
+//! more than 100,000 entries, and a `~/` rule without a home directory, are
+//! errors: the caller should refuse rather than run with a rule left out.
 
 mod content;
-mod context;
 mod expand;
 pub mod path;
-mod rule;
+pub(crate) mod rule;
+pub(crate) mod ruleset;
 pub mod shell;
 mod subject;
 mod verdict;
 
-pub use content::{command_matches, content_matches};
-pub use context::{OutsideWrites, PermissionContext, PermissionMode};
-pub use expand::{ExpandError, MAX_EXPAND_VISITS};
-pub use path::PathGuard;
-pub use rule::{Behavior, PermissionRule, RuleSource, RuleTarget, RuleValue};
+pub use content::content_matches;
+pub use expand::ExpandError;
+pub use rule::{PermissionRule, RuleTarget, RuleValue};
+pub use ruleset::OutsideWrites;
 pub use subject::{Access, PathSubject, Subject};
 pub use verdict::{Refusal, Verdict};

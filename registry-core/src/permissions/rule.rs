@@ -92,7 +92,7 @@ impl<'a> RuleTarget<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct RuleValue {
     /// The tool name, as written (a context with legacy names maps them when the rule is added:
-    /// [`PermissionContext::set_legacy_names`](super::PermissionContext::set_legacy_names)).
+    /// [`PermissionContext::set_legacy_names`](crate::PermissionContext::set_legacy_names)).
     pub tool: String,
     /// The content between the parentheses, unescaped; `None` for the whole tool.
     pub content: Option<String>,

@@ -7,7 +7,7 @@ use super::path::{PathError, PatternError};
 use super::rule::PermissionRule;
 use super::shell::NotUnderstood;
 
-/// The rules' answer for one call ([`PermissionContext::check`](super::PermissionContext::check)).
+/// The rules' answer for one call ([`PermissionContext::check`](crate::PermissionContext::check)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     /// The call is refused.

@@ -7,15 +7,13 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{
-    CacheControl, DeferStrategy, MAX_DEFERRED_TOOLS, RenderError, RenderOptions, ServerSearch,
-    announce, tools_json,
+    CacheControl, DeferStrategy, MAX_DEFERRED_TOOLS, RenderError, ServerSearch, announce,
+    tools_json,
 };
-use crate::cache::{CachedTool, SchemaCache};
-use crate::env::Env;
-use crate::profile::Betas;
-use crate::registry::compare_names;
-use crate::tool_info::ToolInfo;
-use crate::tool_search;
+use crate::env::Betas;
+use crate::render::CachedTool;
+use crate::tool::compare_names;
+use crate::{Env, RenderOptions, SchemaCache, ToolInfo};
 
 impl Betas {
     /// Today's API: tool search is generally available on the first-party API (no header); the
@@ -126,6 +124,25 @@ impl Prepared {
 /// # Errors
 /// [`RenderError::InvalidSchema`] for a tool whose schema is not JSON;
 /// [`RenderError::TooManyDeferred`] past [`MAX_DEFERRED_TOOLS`].
+///
+/// ```
+/// use toolreg::mcp::load_server;
+/// use toolreg::{Catalog, Env, PermissionContext, RenderOptions, SchemaCache, assemble_tool_pool, builtins, render_anthropic};
+/// use serde_json::{Value, json};
+///
+/// let mcp = load_server("git", &json!([{"name": "git_log", "inputSchema": {"type": "object"}}]));
+/// let env = Env::default();
+/// let pool = assemble_tool_pool(&env, &PermissionContext::new(), &Catalog::new(builtins().unwrap(), &[]), &mcp.tools);
+/// // One cache per session: a tool's bytes stay the same from request to request.
+/// let cache = SchemaCache::new();
+/// let options = RenderOptions { tool_search: true, ..Default::default() };
+/// let rendered = render_anthropic(&env, &pool, &cache, &options).unwrap();
+/// let tools: Vec<Value> = serde_json::from_str(&rendered.tools).unwrap();
+/// assert!(tools.iter().any(|tool| tool["name"] == "ToolSearch"));
+/// // The deferred tool is announced by name, not sent.
+/// assert!(tools.iter().all(|tool| tool["name"] != "mcp__git__git_log"));
+/// assert!(rendered.deferred_tools_message.unwrap().contains("mcp__git__git_log"));
+/// ```
 pub fn render_anthropic(
     env: &Env,
     pool: &[Arc<ToolInfo>],
@@ -137,7 +154,7 @@ pub fn render_anthropic(
     let mut chosen: Vec<Chosen<'_>> = Vec::new();
     let mut announced: Vec<&str> = Vec::new();
     for tool in pool {
-        let is_tool_search = tool.name == tool_search::NAME;
+        let is_tool_search = tool.name == crate::search::TOOL_NAME;
         if !search_on {
             if !is_tool_search {
                 chosen.push(Chosen::Tool {

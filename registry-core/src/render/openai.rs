@@ -8,12 +8,9 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::{CHAT_COMPLETIONS_MAX_TOOLS, RenderError, announce, tools_json};
-use crate::cache::InvalidSchema;
-use crate::dispatch::ToolResult;
-use crate::registry::compare_names;
-use crate::tool::ToolOutput;
-use crate::tool_info::ToolInfo;
-use crate::tool_search;
+use crate::render::InvalidSchema;
+use crate::tool::compare_names;
+use crate::{ToolInfo, ToolOutput, ToolResult};
 
 /// The OpenAI request shape.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -128,8 +125,8 @@ enum Role {
 ///
 /// ```
 /// use toolreg::mcp::load_server;
-/// use toolreg::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch, render_openai};
-/// use toolreg::{Catalog, Env, PermissionContext, assemble_tool_pool, builtins};
+/// use toolreg::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+/// use toolreg::{Catalog, Env, PermissionContext, assemble_tool_pool, builtins, render_openai};
 /// use serde_json::{Value, json};
 ///
 /// let listed = json!([{"name": "create_issue", "inputSchema": {"type": "object"}}]);
@@ -164,7 +161,9 @@ pub fn render_openai(
             what: "server-side tool search (use the Responses API, or client-side search)",
         });
     }
-    let has_search = pool.iter().any(|tool| tool.name == tool_search::NAME);
+    let has_search = pool
+        .iter()
+        .any(|tool| tool.name == crate::search::TOOL_NAME);
     let mode = if has_search {
         options.tool_search
     } else {
@@ -173,7 +172,7 @@ pub fn render_openai(
     let mut chosen: Vec<(&Arc<ToolInfo>, Role)> = Vec::new();
     let mut announced: Vec<&str> = Vec::new();
     for tool in pool {
-        let is_search = tool.name == tool_search::NAME;
+        let is_search = tool.name == crate::search::TOOL_NAME;
         let role = match (mode, is_search, tool.is_deferred()) {
             (OpenAiToolSearch::Off, true, _) => None,
             (OpenAiToolSearch::Off, false, _) | (_, false, false) => Some(Role::Function {
@@ -271,7 +270,7 @@ fn schema(tool: &ToolInfo, strict: bool) -> Result<(Box<RawValue>, bool), Invali
 
 /// The Responses API's answer to a client-executed `tool_search_call`: a `tool_search_output`
 /// input item carrying the definitions of the tools ToolSearch matched (`matches`, from
-/// [`SearchOutput::matches`](crate::searcher::SearchOutput::matches)), as function tools.
+/// [`SearchOutput::matches`](crate::search::SearchOutput::matches)), as function tools.
 /// Names not in `pool` are skipped, and so are tools that are not deferred: the request's
 /// `tools` already carries them (`select:Read` loads nothing new).
 ///
@@ -361,7 +360,7 @@ pub fn openai_tool_result(
         .filter_map(|block| block.get("tool_name").and_then(Value::as_str))
         .map(str::to_owned)
         .collect();
-    let search = call_name == tool_search::NAME && !result.is_error();
+    let search = call_name == crate::search::TOOL_NAME && !result.is_error();
     let text = || -> String {
         match &result.content {
             ToolOutput::Text(text) => text.clone(),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::tool_info::ToolInfo;
+use crate::ToolInfo;
 
 /// What replaces tool references when tool search is off.
 pub const REFS_REMOVED_DISABLED: &str = "[Tool references removed - tool search not enabled]";

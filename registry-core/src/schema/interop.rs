@@ -45,7 +45,8 @@ use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Map, Value};
 
-use super::{Generated, InputSchema, Mode, to_json};
+use super::{Generated, Mode, to_json};
+use crate::InputSchema;
 
 /// How many levels of a recursive schemars type are written out before its schema accepts any
 /// value.

@@ -7,6 +7,7 @@
 //! next passes write them in the same order.
 
 use super::tree::{Data, Field, Generated as GeneratedText, Keywords, Schema};
+use super::write::generated::Generated;
 use super::write::{Mode, Out, write_node};
 
 /// Renders `schema` at run time: the schema of a type outside a tool's descriptor, or a tree
@@ -14,7 +15,8 @@ use super::write::{Mode, Out, write_node};
 /// writer meets them).
 ///
 /// ```
-/// use toolreg::schema::{InputSchema, Mode, to_json};
+/// use toolreg::InputSchema;
+/// use toolreg::schema::{Mode, to_json};
 /// assert_eq!(to_json(&<Option<u64> as InputSchema>::SCHEMA, Mode::Standard), r#"{"type":"integer","minimum":0}"#);
 /// ```
 pub fn to_json(schema: &Schema, mode: Mode) -> String {
@@ -59,68 +61,6 @@ pub fn to_json(schema: &Schema, mode: Mode) -> String {
     write_node(&mut out, schema, None, &Keywords::NONE, mode);
     // The renderer writes UTF-8 only.
     String::from_utf8(buf).unwrap_or_default()
-}
-
-/// What the writer does with a [`Schema::Generated`] node.
-pub(super) enum Generated<'a> {
-    /// During const evaluation its function cannot be called: it renders as `{}`. (A tree
-    /// holding one is rendered at run time instead; see [`has_generated`](super::has_generated).)
-    Absent,
-    /// Counts the nodes and records their functions, in the order met.
-    Record {
-        seen: usize,
-        into: &'a mut [Option<fn() -> GeneratedText>],
-    },
-    /// Writes the texts the functions returned, in the same order.
-    Texts {
-        next: usize,
-        texts: &'a [GeneratedText],
-    },
-}
-
-/// The members to write for the next [`Schema::Generated`] node (recording its function on
-/// a recording pass).
-pub(super) const fn next_generated(
-    out: &mut Out<'_>,
-    generate: fn() -> GeneratedText,
-) -> GeneratedText {
-    const NONE: GeneratedText = GeneratedText {
-        description: None,
-        members: "",
-    };
-    match &mut out.generated {
-        Generated::Absent => NONE,
-        Generated::Record { seen, into } => {
-            if let Some((_, rest)) = into.split_at_mut_checked(*seen)
-                && let Some(slot) = rest.first_mut()
-            {
-                *slot = Some(generate);
-            }
-            *seen += 1;
-            NONE
-        }
-        Generated::Texts { next, texts } => {
-            let text = match texts.split_at_checked(*next) {
-                Some((_, rest)) => match rest.first() {
-                    Some(text) => *text,
-                    None => NONE,
-                },
-                None => NONE,
-            };
-            *next += 1;
-            text
-        }
-    }
-}
-
-/// The function of a [`Schema::Generated`] node written here (also under an `Option`, which
-/// the standard rendering writes as its inner schema).
-pub(super) const fn generated_of(node: &Schema, mode: Mode) -> Option<fn() -> GeneratedText> {
-    match (node, mode) {
-        (Schema::Generated(generate), _) => Some(*generate),
-        (Schema::Optional(inner), Mode::Standard) => generated_of(inner, mode),
-        _ => None,
-    }
 }
 
 /// The node's members, then the keywords; in the strict rendering an `Option`'s keywords go to

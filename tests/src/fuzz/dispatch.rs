@@ -3,11 +3,13 @@
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
-use toolreg::dispatch::{DispatchError, Dispatcher, ToolUse};
+use toolreg::permissions::Subject;
 use toolreg::permissions::path::{absolute, resolve};
 use toolreg::permissions::{Access, Verdict};
-use toolreg::search::{SearchEngine, Strategy};
-use toolreg::{Env, PermissionContext, Subject, ToolContext, ToolInfo, ToolOutput};
+use toolreg::{
+    DispatchError, Dispatcher, Env, PermissionContext, SearchEngine, Strategy, ToolContext,
+    ToolInfo, ToolOutput, ToolUse,
+};
 use toolreg_tools::profile::{self, switch};
 
 use super::input::{arbitrary_json, object_for};

@@ -4,10 +4,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::Value;
-use toolreg::cache::SchemaCache;
+use toolreg::env::Features;
 use toolreg::mcp::{McpLimits, McpProblem, McpTools, load_servers_with};
-use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions, RenderOptions};
-use toolreg::{Features, ToolInfo, assemble_tool_pool, render};
+use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions};
+use toolreg::{RenderOptions, SchemaCache, ToolInfo, assemble_tool_pool};
 use toolreg_tools::profile;
 
 use super::{SERVER_NAMES, catalog};
@@ -194,11 +194,11 @@ fn render_once(tools: &[Arc<ToolInfo>]) {
         strategy: DeferStrategy::AllDeferred,
         ..RenderOptions::default()
     };
-    let rendered = render::render_anthropic(&env, &pool, &SchemaCache::new(), &options)
+    let rendered = toolreg::render_anthropic(&env, &pool, &SchemaCache::new(), &options)
         .expect("loaded schemas render");
     let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
     assert_eq!(array.len(), pool.len());
-    let openai = render::render_openai(
+    let openai = toolreg::render_openai(
         &pool,
         &OpenAiOptions {
             format: OpenAiFormat::Responses,

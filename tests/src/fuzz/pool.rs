@@ -5,12 +5,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use toolreg::env::ToolSearchSettings;
+use toolreg::env::{AgentKind, Features, Provider, Switches};
 use toolreg::mcp::load_servers;
-use toolreg::permissions::{Behavior, PermissionContext, RuleSource};
-use toolreg::{
-    AgentKind, Env, Features, Provider, Switches, ToolInfo, assemble_tool_pool,
-    filter_tools_for_agent,
-};
+use toolreg::pool::filter_tools_for_agent;
+use toolreg::{Behavior, Env, PermissionContext, RuleSource, ToolInfo, assemble_tool_pool};
 use toolreg_tools::profile::{self, feature, switch};
 
 use super::{Gen, SERVER_NAMES, TOOL_NAMES, builtin_names, catalog};

@@ -4,14 +4,14 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use toolreg::cache::{CacheSettings, SchemaCache};
-use toolreg::defer::deferral;
-use toolreg::profile::Betas;
+use toolreg::env::Betas;
+use toolreg::render::CacheSettings;
 use toolreg::render::{
-    self, CHAT_COMPLETIONS_MAX_TOOLS, CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions,
-    OpenAiToolSearch, RenderError, RenderOptions, ServerSearch,
+    CHAT_COMPLETIONS_MAX_TOOLS, CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions,
+    OpenAiToolSearch, RenderError, ServerSearch,
 };
-use toolreg::{Env, ToolInfo};
+use toolreg::search::deferral;
+use toolreg::{Env, RenderOptions, SchemaCache, ToolInfo};
 
 use super::{Gen, TOOL_NAMES, random_pool, unique_names};
 
@@ -92,14 +92,14 @@ fn bad_schema_tool(error: &RenderError) -> &str {
 
 fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
     let cache = SchemaCache::new();
-    let rendered = match render::render_anthropic(env, pool, &cache, options) {
+    let rendered = match toolreg::render_anthropic(env, pool, &cache, options) {
         Ok(rendered) => rendered,
         Err(error) => {
             assert!(has_bad_schema(pool, bad_schema_tool(&error)), "{error}");
             return;
         }
     };
-    let again = render::render_anthropic(env, pool, &cache, options).expect("renders again");
+    let again = toolreg::render_anthropic(env, pool, &cache, options).expect("renders again");
     assert_eq!(rendered, again, "a warm cache renders the same bytes");
     let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
     assert_eq!(rendered.tool_count, array.len());
@@ -220,7 +220,7 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
 
 fn check_openai(pool: &[Arc<ToolInfo>], options: &OpenAiOptions) {
     let chat = options.format == OpenAiFormat::ChatCompletions;
-    let rendered = match render::render_openai(pool, options) {
+    let rendered = match toolreg::render_openai(pool, options) {
         Ok(rendered) => rendered,
         Err(RenderError::Unsupported { .. }) => {
             assert!(chat && options.tool_search == OpenAiToolSearch::Server);

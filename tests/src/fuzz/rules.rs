@@ -5,9 +5,9 @@ use std::sync::OnceLock;
 
 use toolreg::permissions::path::{absolute, resolve};
 use toolreg::permissions::{
-    Behavior, OutsideWrites, PermissionContext, PermissionMode, PermissionRule, Refusal,
-    RuleSource, RuleTarget, RuleValue, Subject, Verdict, shell,
+    OutsideWrites, PermissionRule, Refusal, RuleTarget, RuleValue, Subject, Verdict, shell,
 };
+use toolreg::{Behavior, PermissionContext, PermissionMode, RuleSource};
 
 use super::Gen;
 

@@ -7,9 +7,11 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use toolreg::permissions::OutsideWrites;
+use toolreg::permissions::Subject;
 use toolreg::permissions::path::resolve;
-use toolreg::permissions::{Behavior, RuleSource, RuleTarget, Verdict};
-use toolreg::{OutsideWrites, PermissionContext, Subject};
+use toolreg::permissions::{RuleTarget, Verdict};
+use toolreg::{Behavior, PermissionContext, RuleSource};
 
 /// Where scratch directories go: tmpfs, so the file tools' fsyncs cost nothing.
 const SHM: &str = "/dev/shm";

@@ -3,12 +3,11 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use toolreg::defer::deferral;
+use toolreg::search::deferral;
 use toolreg::search::seed;
 use toolreg::search::text::js_trim;
 use toolreg::search::text::query::select_names;
-use toolreg::search::{SearchEngine, Strategy};
-use toolreg::{Env, ToolInfo};
+use toolreg::{Env, SearchEngine, Strategy, ToolInfo};
 
 use super::{FRAGMENTS, Gen, TOOL_NAMES, random_pool, unique_names};
 

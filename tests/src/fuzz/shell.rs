@@ -22,9 +22,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
-use toolreg::permissions::{
-    Behavior, PermissionContext, PermissionMode, RuleSource, RuleTarget, Subject, Verdict, shell,
-};
+use toolreg::permissions::{RuleTarget, Subject, Verdict, shell};
+use toolreg::{Behavior, PermissionContext, PermissionMode, RuleSource};
 
 use super::Gen;
 

@@ -6,7 +6,7 @@
 //! workers.
 
 use toolreg::ToolInfo;
-use toolreg::profile::{AgentKind, Gates};
+use toolreg::env::{AgentKind, Gates};
 
 use super::{feature, names};
 

@@ -22,10 +22,9 @@
 
 use std::sync::Arc;
 
-use toolreg::ToolDescriptor;
-use toolreg::ToolInfo;
+use toolreg::{Profile, ToolDescriptor, ToolInfo};
 
-use toolreg::profile::{AgentKind, Betas, Gates, Profile};
+use toolreg::env::{AgentKind, Betas, Gates};
 
 mod agents;
 pub mod names;
@@ -100,7 +99,7 @@ pub mod feature {
     pub const INTERNAL_BUILD: &str = "INTERNAL_BUILD";
 }
 
-/// Tools that are in the base list but not offered by [`get_tools`](toolreg::get_tools): the MCP
+/// Tools that are in the base list but not offered by [`get_tools`](toolreg::pool::get_tools): the MCP
 /// resource tools come back with a server that offers resources, StructuredOutput is added by
 /// the hosts that need it.
 pub const SPECIAL_TOOLS: [&str; 3] = [
@@ -221,5 +220,5 @@ impl Profile for ClaudeCode {
 /// The design's default list of models without tool references: names containing `haiku`
 /// (`docs/design.md` §8.4; the list is configurable there). This is the design's choice, not a fact
 /// about the API: today's API documentation lists Claude Haiku 4.5 among the models with tool
-/// search. A request can pass its own list in [`RequestModel`](toolreg::defer::RequestModel).
+/// search. A request can pass its own list in [`RequestModel`](toolreg::search::RequestModel).
 pub const MODELS_WITHOUT_TOOL_REFERENCES: [&str; 1] = ["haiku"];

@@ -130,7 +130,7 @@ pub const READ_MCP_RESOURCE: &str = name::<mcp_resources::ReadMcpResourceTool>()
 pub const STRUCTURED_OUTPUT: &str = name::<structured_output::StructuredOutputTool>();
 
 /// Loads deferred tools.
-pub const TOOL_SEARCH: &str = name::<toolreg::tool_search::ToolSearchTool>();
+pub const TOOL_SEARCH: &str = name::<toolreg::search::ToolSearchTool>();
 
 /// Old names still accepted in permission rules, with the current name (a permission context
 /// from [`permissions`](super::permissions) renames them); each built-in also lists its old

@@ -2,10 +2,10 @@
 //! `ENABLE_TOOL_SEARCH`, the first-party API's host and the beta headers. The generic core sees
 //! only their typed result, an [`Env`].
 
-use toolreg::PermissionContext;
-use toolreg::env::{Env, Provider, ToolSearchMode, ToolSearchSettings};
-use toolreg::profile::Betas;
-use toolreg::switches::{Features, is_falsy, is_truthy};
+use toolreg::env::Betas;
+use toolreg::env::{Features, is_falsy, is_truthy};
+use toolreg::env::{Provider, ToolSearchMode, ToolSearchSettings};
+use toolreg::{Env, PermissionContext};
 
 use super::{ClaudeCode, names, switch};
 

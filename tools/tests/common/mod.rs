@@ -4,7 +4,9 @@
 use std::future::Future;
 use std::path::Path;
 
-use toolreg::{IntoToolOutput, State, Switches, Tool, ToolContext, ToolError, ToolOutput};
+use toolreg::env::Switches;
+use toolreg::tool::IntoToolOutput;
+use toolreg::{State, Tool, ToolContext, ToolError, ToolOutput};
 
 /// Runs a future to completion on a fresh current-thread runtime (timers and processes on).
 pub fn block_on<F: Future>(future: F) -> F::Output {

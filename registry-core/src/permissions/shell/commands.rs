@@ -37,8 +37,8 @@ pub(super) enum Class {
 
 /// Commands that only read and print, each with the options that would make it write a file
 /// or run a program (an option given as `--name` also matches `--name=value`; `-x` matches a
-/// short option anywhere in a cluster). `git` is read-only with one of [`GIT_READ_ONLY`]'s
-/// subcommands and no option before it.
+/// short option anywhere in a cluster). `git` is read-only with one of its read-only
+/// subcommands (`blame`, `describe`, `diff`, `log`, …) and no option before it.
 pub const READ_ONLY: &[(&str, &[&str])] = &[
     (":", &[]),
     ("[", &[]),

@@ -27,7 +27,7 @@
 //!   after a wrapper are dropped with it (`env A=1 rm`, `sudo A=1 rm`).
 //! - What each command may do, by its name ([`commands`](self) lists; see
 //!   [`SimpleCommand::read_only`] and [`SimpleCommand::may_run_arguments`]): only read
-//!   ([`READ_ONLY`]), change files but run none of its arguments ([`INERT`]), or — any other
+//!   ([`READ_ONLY`]), change files but run none of its arguments (`INERT`), or — any other
 //!   program, `stdbuf`, `setsid`, `su`, `script` and interpreters included — possibly run its
 //!   arguments, whose argument strings that parse as command lines are then parsed too
 //!   ([`SimpleCommand::argument_forms`]).
@@ -72,7 +72,7 @@
 //!   `getopts`, `printf`, `wait`, `test -v`, and `[[` with `-v`, `-R` or an arithmetic
 //!   comparison; parameter expansions with a subscript, an indirection (`${!x}`), a substring
 //!   (`${x:n}`) or a transformation (`${x@P}`); an assignment (also after `env`) to a variable
-//!   bash or the loader runs as code ([`EVALUATED_VARIABLES`]: `PS4`, `BASH_ENV`,
+//!   bash or the loader runs as code (`PS4`, `BASH_ENV`,
 //!   `LD_PRELOAD`, `PROMPT_COMMAND`, …).
 //! - An expansion or glob among the arguments of a program that may run its arguments
 //!   (`setsid "$X"`): it could be any command. So is an argument of such a program that holds
@@ -96,9 +96,9 @@ use std::fmt;
 mod commands;
 mod lex;
 
+pub use commands::READ_ONLY;
 pub(crate) use commands::tokens;
 use commands::{Class, classify, evaluated_variable};
-pub use commands::{EVALUATED_VARIABLES, GIT_READ_ONLY, GIT_WRITES, INERT, READ_ONLY};
 use lex::{Lexer, Tok, Word};
 
 const MAX_DEPTH: usize = 3;

@@ -22,12 +22,13 @@ use std::process::Command;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use toolreg::cache::{CacheSettings, SchemaCache};
-use toolreg::render::{
-    OpenAiFormat, OpenAiOptions, RenderOptions, render_anthropic, render_openai,
-};
+use toolreg::env::Switches;
+use toolreg::render::CacheSettings;
+use toolreg::render::{OpenAiFormat, OpenAiOptions};
 use toolreg::schema::{Mode, STRICT_FORMATS, strict_refusal, to_json};
-use toolreg::{Switches, ToolDescriptor, ToolInfo, ToolSpec};
+use toolreg::{
+    RenderOptions, SchemaCache, ToolDescriptor, ToolInfo, ToolSpec, render_anthropic, render_openai,
+};
 
 use super::super::roundtrip::{Rng, generate};
 use super::python_servers as py;

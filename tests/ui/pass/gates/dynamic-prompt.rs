@@ -1,5 +1,6 @@
 // `prompt` gives a dynamic text, `fn() -> String` or `fn(&Switches) -> String`.
-use toolreg::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::env::Switches;
+use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 fn agent_prompt(switches: &Switches) -> String {

@@ -1,5 +1,6 @@
 // `enabled` takes `fn() -> bool` or `fn(&Switches) -> bool`.
-use toolreg::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::env::Switches;
+use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 fn never() -> bool {
@@ -7,7 +8,7 @@ fn never() -> bool {
 }
 
 mod gates {
-    pub fn lsp_on(switches: &toolreg::Switches) -> bool {
+    pub fn lsp_on(switches: &toolreg::env::Switches) -> bool {
         switches.is_on("lsp")
     }
 }

@@ -3,7 +3,8 @@
 // features, hence the `unexpected_cfgs` allowance for `feature = not(...)`.
 #![allow(unexpected_cfgs)]
 
-use toolreg::{Switches, Tool, ToolContext, ToolError, ToolSpec, tool};
+use toolreg::env::Switches;
+use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 
 fn edit_enabled() -> bool {

@@ -26,10 +26,10 @@ fn main() {
         r#"{"type":"object","properties":{},"additionalProperties":false}"#
     );
     assert_eq!(descriptor.aliases, &[] as &[&str]);
-    assert_eq!(descriptor.flags, toolreg::Flags::NONE);
+    assert_eq!(descriptor.flags, toolreg::tool::Flags::NONE);
     assert!(descriptor.search_hint.is_none());
     assert!(descriptor.feature.is_none());
     assert!(descriptor.max_result_size_chars.is_none());
-    assert!(descriptor.is_enabled(&toolreg::Switches::default()));
+    assert!(descriptor.is_enabled(&toolreg::env::Switches::default()));
     assert!(descriptor.source.type_path.ends_with("::TaskListTool"));
 }

@@ -197,7 +197,7 @@ pub struct TurnArgs {
     /// for standard input.
     pub file: PathBuf,
     /// The most concurrency-safe calls running at once.
-    #[arg(long, default_value_t = toolreg::turn::DEFAULT_MAX_CONCURRENCY)]
+    #[arg(long, default_value_t = toolreg::dispatch::DEFAULT_MAX_CONCURRENCY)]
     pub max_concurrency: usize,
     /// Each call's timeout in seconds (fractions allowed).
     #[arg(long, value_name = "SECONDS")]

@@ -6,11 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use toolreg::dispatch::{Dispatcher, ToolUse};
-use toolreg::printable::{Layout, printable};
+use toolreg::mcp::{Layout, printable};
 use toolreg::render::{self, OpenAiFormat};
-use toolreg::search::{SearchEngine, Strategy};
-use toolreg::{ToolInfo, TurnOptions};
+use toolreg::{Dispatcher, SearchEngine, Strategy, ToolInfo, ToolUse, TurnOptions};
 
 use crate::cli::{
     Args, Command, Format, McpCommand, SearchArgs, SearchStrategy, ServeMode, TurnArgs,
@@ -92,8 +90,8 @@ fn flags(tool: &ToolInfo, deferred: bool) -> String {
 /// standard mode and when it cannot be on (then nothing is deferred), on, or on only when the
 /// deferred tools reach a share of the model's context window.
 fn search_mode(setup: &Setup) -> (Value, Option<String>) {
-    use toolreg::defer::{is_tool_search_enabled_optimistic, tool_search_mode};
     use toolreg::env::ToolSearchMode;
+    use toolreg::search::{is_tool_search_enabled_optimistic, tool_search_mode};
     let settings = &setup.env.tool_search;
     match (
         is_tool_search_enabled_optimistic(settings),

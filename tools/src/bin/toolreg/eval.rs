@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use toolreg::search::eval::bootstrap::paired;
 use toolreg::search::eval::{self, QueryScores, TUNING_SET, baseline_scores, engine_scores};
-use toolreg::search::{SearchEngine, Strategy};
+use toolreg::{SearchEngine, Strategy};
 
 use crate::cli::EvalArgs;
 use crate::commands::{Result, out};

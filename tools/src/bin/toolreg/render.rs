@@ -6,13 +6,13 @@ use std::process::ExitCode;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use toolreg::cache::{CacheSettings, SchemaCache};
-use toolreg::defer::{RequestModel, is_tool_search_enabled, tool_search_needed};
-use toolreg::profile::Betas;
+use toolreg::env::Betas;
+use toolreg::render::CacheSettings;
 use toolreg::render::{
-    self, BETA_HEADER, CacheControl, OpenAiFormat, OpenAiOptions, OpenAiToolSearch, RenderOptions,
-    ServerSearch,
+    self, BETA_HEADER, CacheControl, OpenAiFormat, OpenAiOptions, OpenAiToolSearch, ServerSearch,
 };
+use toolreg::search::{RequestModel, is_tool_search_enabled, tool_search_needed};
+use toolreg::{RenderOptions, SchemaCache};
 
 use crate::cli::{BetaSet, DeferStrategy, Format, RenderArgs};
 use crate::commands::out;
@@ -114,7 +114,7 @@ pub fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
                 },
             };
             let rendered =
-                render::render_anthropic(env, &setup.pool, &SchemaCache::new(), &options)
+                toolreg::render_anthropic(env, &setup.pool, &SchemaCache::new(), &options)
                     .map_err(|error| error.to_string())?;
             if let Some(beta) = rendered.beta {
                 headers.insert(BETA_HEADER.into(), json!(beta));
@@ -157,7 +157,7 @@ pub fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
                 discovered,
             };
             let rendered =
-                render::render_openai(&setup.pool, &options).map_err(|error| error.to_string())?;
+                toolreg::render_openai(&setup.pool, &options).map_err(|error| error.to_string())?;
             let items = with_announcement(rendered.deferred_tools_message, conversation);
             let tools = raw(rendered.tools)?;
             match format {

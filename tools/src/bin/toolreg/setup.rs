@@ -5,10 +5,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
+use toolreg::env::AgentKind;
 use toolreg::mcp::load_servers;
-use toolreg::permissions::{Behavior, PermissionContext, PermissionMode, RuleSource};
+use toolreg::pool::filter_tools_for_agent;
 use toolreg::sandbox::Sandboxing;
-use toolreg::{AgentKind, Env, ToolInfo, assemble_tool_pool, filter_tools_for_agent};
+use toolreg::{
+    Behavior, Env, PermissionContext, PermissionMode, RuleSource, ToolInfo, assemble_tool_pool,
+};
 use toolreg_tools::profile::{self, switch};
 
 use crate::cli::{Context, Mode, PoolArgs};

@@ -1,0 +1,501 @@
+//! MCP tools received at run time: from a server's `tools/list` result to pool entries.
+//!
+//! # Names
+//! A tool is called `mcp__<server>__<tool>`, each part normalized by replacing every character
+//! outside `[A-Za-z0-9_-]` with `_`. The received names are kept beside it ([`McpInfo`]), and
+//! so is the tool's permission name, the same string before any of the changes below: that is
+//! what permission rules match, so the changes never move a tool out of a rule's reach.
+//!
+//! When that name is longer than 64 characters (the APIs' limit) or was already given to an
+//! earlier tool (two raw names can normalize alike, in one server or across servers), the tool
+//! gets `<name cut to 55 characters>_<8 hex digits>` instead: the digits are the FNV-1a hash of
+//! the raw server name, a NUL byte and the raw tool name (and, should that name be taken too,
+//! a NUL byte and a counter). Tools are named in the order given — servers in order, tools in
+//! list order — so the first of two clashing tools keeps the plain name, and the same input
+//! gives the same names on every machine. Naming takes constant time per tool however many
+//! tools share a name.
+//!
+//! # Annotations
+//! `annotations.readOnlyHint: true` makes a tool read-only and concurrency-safe. A tool that is
+//! not read-only is destructive unless `annotations.destructiveHint` is `false`: the MCP
+//! spec's default for an absent hint is `true`, and dispatch asks before a destructive tool
+//! runs unless a rule allows it.
+//!
+//! # Malformed and oversized entries
+//! An entry without a string `name`, or whose `inputSchema` is missing or not a JSON object, or
+//! past one of the [`McpLimits`], is skipped and reported as an [`McpError`] naming the server,
+//! the entry's index and, when it has one, the tool; the rest of the server's tools still load.
+//! Loading takes time and memory linear in the input.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+mod printable;
+
+mod names;
+
+pub use names::{McpAnnotations, McpInfo, mcp_tool_name, normalize_name_for_mcp};
+pub use printable::{Layout, printable};
+
+use crate::ToolInfo;
+use crate::pool::Origin;
+use crate::tool::Flags;
+
+/// The most characters of an MCP tool's description that are sent and searched.
+pub const MAX_DESCRIPTION_CHARS: usize = 2048;
+
+/// What ends a description that was cut to [`MAX_DESCRIPTION_CHARS`].
+pub const TRUNCATION_MARKER: &str = "… [description truncated]";
+
+/// The most characters of an MCP tool's display title kept.
+pub const MAX_TITLE_CHARS: usize = 256;
+
+/// The longest tool name the APIs accept.
+pub const MAX_NAME_LEN: usize = 64;
+
+/// What one server may send. Each limit is checked before the entry is copied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct McpLimits {
+    /// Tools loaded from one server; the entries after it are reported once and skipped.
+    /// Default 10,000, the most tools a model request may carry.
+    pub max_tools_per_server: usize,
+    /// Bytes of a raw tool name. Default 1,024 (names longer than 64 characters are
+    /// shortened, see the module docs; a longer one is not a name).
+    pub max_name_bytes: usize,
+    /// Bytes of an input schema as JSON text. Default 256 KiB (the largest schema among the
+    /// eleven real servers of the fixtures is 5.4 KB).
+    pub max_schema_bytes: usize,
+    /// Nesting levels of an input schema. Default 64 (the deepest real one has 11).
+    pub max_schema_depth: usize,
+}
+
+impl Default for McpLimits {
+    fn default() -> Self {
+        McpLimits {
+            max_tools_per_server: 10_000,
+            max_name_bytes: 1024,
+            max_schema_bytes: 256 * 1024,
+            max_schema_depth: 64,
+        }
+    }
+}
+
+/// What was wrong with an entry or a result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpProblem {
+    /// The result is not `{"tools": [...]}`, an array, or a JSON-RPC response with one.
+    NotAToolsList,
+    /// The entry is not a JSON object.
+    NotAnObject,
+    /// The entry has no `name`.
+    MissingName,
+    /// `name` is not a string.
+    NameNotAString,
+    /// `name` is empty.
+    EmptyName,
+    /// `name` is longer than [`McpLimits::max_name_bytes`].
+    NameTooLong {
+        /// Its length in bytes.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The entry has no `inputSchema`.
+    MissingSchema,
+    /// `inputSchema` is not a JSON object.
+    SchemaNotAnObject,
+    /// `inputSchema` nests deeper than [`McpLimits::max_schema_depth`].
+    SchemaTooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// `inputSchema` is larger than [`McpLimits::max_schema_bytes`] as JSON text.
+    SchemaTooLarge {
+        /// The limit.
+        limit: usize,
+    },
+    /// The server listed more tools than [`McpLimits::max_tools_per_server`]; the entries from
+    /// the error's index on were skipped.
+    TooManyTools {
+        /// How many were skipped.
+        skipped: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+impl fmt::Display for McpProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            McpProblem::NotAToolsList => {
+                f.write_str("expected a tools/list result: {\"tools\": [...]} or an array of tools")
+            }
+            McpProblem::NotAnObject => f.write_str("a tool must be a JSON object"),
+            McpProblem::MissingName => f.write_str("missing `name`"),
+            McpProblem::NameNotAString => f.write_str("`name` must be a string"),
+            McpProblem::EmptyName => f.write_str("`name` is empty"),
+            McpProblem::NameTooLong { bytes, limit } => {
+                write!(f, "`name` is {bytes} bytes long; the limit is {limit}")
+            }
+            McpProblem::MissingSchema => f.write_str("missing `inputSchema`"),
+            McpProblem::SchemaNotAnObject => f.write_str("`inputSchema` must be a JSON object"),
+            McpProblem::SchemaTooDeep { limit } => {
+                write!(f, "`inputSchema` nests deeper than {limit} levels")
+            }
+            McpProblem::SchemaTooLarge { limit } => {
+                write!(f, "`inputSchema` is larger than {limit} bytes")
+            }
+            McpProblem::TooManyTools { skipped, limit } => write!(
+                f,
+                "the server lists more than {limit} tools; these {skipped} entries were not loaded"
+            ),
+        }
+    }
+}
+
+/// An entry of a `tools/list` result that could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpError {
+    /// The server it came from.
+    pub server: String,
+    /// The entry's index in the list; `None` when the whole result was unusable.
+    pub index: Option<usize>,
+    /// The entry's raw name, when it had one (cut to 100 characters).
+    pub tool: Option<String>,
+    /// What was wrong.
+    pub problem: McpProblem,
+}
+
+impl fmt::Display for McpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "mcp server `{}`", self.server)?;
+        if let Some(index) = self.index {
+            write!(f, ", tools[{index}]")?;
+        }
+        if let Some(tool) = &self.tool {
+            write!(f, " (`{}`)", tool.escape_debug())?;
+        }
+        write!(f, ": {}", self.problem)
+    }
+}
+
+impl std::error::Error for McpError {}
+
+/// The tools loaded from one or more servers, and the entries that were skipped.
+#[derive(Debug, Clone, Default)]
+pub struct McpTools {
+    /// The loaded tools, servers in order, tools in list order.
+    pub tools: Vec<Arc<ToolInfo>>,
+    /// The skipped entries.
+    pub errors: Vec<McpError>,
+}
+
+/// Loads tools from `(server, tools/list result)` pairs with the default [`McpLimits`]. A
+/// result is `{"tools": [...]}`, a bare array, or a JSON-RPC response whose `result` is one of
+/// those.
+pub fn load_servers<'a>(servers: impl IntoIterator<Item = (&'a str, &'a Value)>) -> McpTools {
+    load_servers_with(&McpLimits::default(), servers)
+}
+
+/// [`load_servers`] with other limits.
+pub fn load_servers_with<'a>(
+    limits: &McpLimits,
+    servers: impl IntoIterator<Item = (&'a str, &'a Value)>,
+) -> McpTools {
+    let mut out = McpTools::default();
+    let mut names = Names::default();
+    for (server, result) in servers {
+        load_into(&mut out, &mut names, limits, server, result);
+    }
+    out
+}
+
+/// Loads one server's tools.
+///
+/// `result` is the server's `tools/list` result (`{"tools": [...]}`) or its `tools` array. A
+/// tool the loader refuses is left out and named in [`McpTools::errors`].
+///
+/// ```
+/// use toolreg::mcp::load_server;
+/// use serde_json::json;
+///
+/// let listed = json!({"tools": [
+///     {"name": "read_file", "description": "Read a file", "inputSchema": {"type": "object"}},
+///     {"name": "bad name!", "inputSchema": "not a schema"},
+/// ]});
+/// let loaded = load_server("files", &listed);
+/// assert_eq!(loaded.tools[0].name, "mcp__files__read_file");
+/// assert_eq!(loaded.errors.len(), 1);
+/// ```
+pub fn load_server(server: &str, result: &Value) -> McpTools {
+    load_servers([(server, result)])
+}
+
+fn tool_list(result: &Value) -> Option<&Vec<Value>> {
+    let mut result = result;
+    // A JSON-RPC response wraps the result once; nothing nests deeper.
+    for _ in 0..2 {
+        match result {
+            Value::Array(items) => return Some(items),
+            Value::Object(map) => match (map.get("tools"), map.get("result")) {
+                (Some(Value::Array(items)), _) => return Some(items),
+                (None, Some(inner)) => result = inner,
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn load_into(
+    out: &mut McpTools,
+    names: &mut Names,
+    limits: &McpLimits,
+    server: &str,
+    result: &Value,
+) {
+    let error = |index, tool: Option<&str>, problem| McpError {
+        server: server.to_owned(),
+        index,
+        tool: tool.map(|name| name.chars().take(100).collect()),
+        problem,
+    };
+    let Some(items) = tool_list(result) else {
+        out.errors
+            .push(error(None, None, McpProblem::NotAToolsList));
+        return;
+    };
+    for (index, item) in items.iter().enumerate() {
+        if index == limits.max_tools_per_server {
+            out.errors.push(error(
+                Some(index),
+                None,
+                McpProblem::TooManyTools {
+                    skipped: items.len() - index,
+                    limit: limits.max_tools_per_server,
+                },
+            ));
+            break;
+        }
+        match tool_info(server, item, names, limits) {
+            Ok(tool) => out.tools.push(Arc::new(tool)),
+            Err((tool, problem)) => out.errors.push(error(Some(index), tool, problem)),
+        }
+    }
+}
+
+type EntryError<'a> = (Option<&'a str>, McpProblem);
+
+fn tool_info<'a>(
+    server: &str,
+    item: &'a Value,
+    names: &mut Names,
+    limits: &McpLimits,
+) -> Result<ToolInfo, EntryError<'a>> {
+    let Some(object) = item.as_object() else {
+        return Err((None, McpProblem::NotAnObject));
+    };
+    let raw_name = match object.get("name") {
+        Some(Value::String(name)) if name.len() > limits.max_name_bytes => {
+            return Err((
+                Some(name),
+                McpProblem::NameTooLong {
+                    bytes: name.len(),
+                    limit: limits.max_name_bytes,
+                },
+            ));
+        }
+        Some(Value::String(name)) if !name.is_empty() => name.as_str(),
+        Some(Value::String(_)) => return Err((None, McpProblem::EmptyName)),
+        Some(_) => return Err((None, McpProblem::NameNotAString)),
+        None => return Err((None, McpProblem::MissingName)),
+    };
+    let fail = |problem| Err((Some(raw_name), problem));
+    let schema = match object.get("inputSchema") {
+        Some(schema @ Value::Object(_)) => schema,
+        Some(_) => return fail(McpProblem::SchemaNotAnObject),
+        None => return fail(McpProblem::MissingSchema),
+    };
+    if depth_exceeds(schema, limits.max_schema_depth) {
+        return fail(McpProblem::SchemaTooDeep {
+            limit: limits.max_schema_depth,
+        });
+    }
+    let Some(input_schema) = to_json_capped(schema, limits.max_schema_bytes) else {
+        return fail(McpProblem::SchemaTooLarge {
+            limit: limits.max_schema_bytes,
+        });
+    };
+    let output_schema = match object.get("outputSchema") {
+        Some(schema @ Value::Object(_)) if !depth_exceeds(schema, limits.max_schema_depth) => {
+            to_json_capped(schema, limits.max_schema_bytes).map(Arc::from)
+        }
+        _ => None,
+    };
+    let description = object
+        .get("description")
+        .and_then(Value::as_str)
+        .map(cap_description)
+        .unwrap_or_default();
+    let meta = object.get("_meta");
+    let search_hint = meta
+        .and_then(|meta| meta.get("anthropic/searchHint"))
+        .and_then(Value::as_str)
+        .map(|hint| hint.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|hint| !hint.is_empty());
+    let always_load = meta
+        .and_then(|meta| meta.get("anthropic/alwaysLoad"))
+        .and_then(Value::as_bool)
+        == Some(true);
+    let hint = |name: &str| {
+        object
+            .get("annotations")
+            .and_then(|annotations| annotations.get(name))
+            .and_then(Value::as_bool)
+    };
+    let annotations = McpAnnotations {
+        read_only: hint("readOnlyHint"),
+        destructive: hint("destructiveHint"),
+        idempotent: hint("idempotentHint"),
+        open_world: hint("openWorldHint"),
+    };
+    let read_only = annotations.read_only == Some(true);
+    // The MCP spec: `destructiveHint` defaults to true and means something only when the tool
+    // is not read-only. An absent hint is taken at its default, so a tool that does not say
+    // it is harmless asks before it runs, unless a rule allows it.
+    let destructive = !read_only && hint("destructiveHint") != Some(false);
+    let title = [
+        object.get("title"),
+        object.get("annotations").and_then(|a| a.get("title")),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(Value::as_str)
+    .find(|title| !title.trim().is_empty())
+    .map(|title| title.chars().take(MAX_TITLE_CHARS).collect());
+    let mut mcp = McpInfo::new(server, raw_name);
+    mcp.title = title;
+    mcp.annotations = annotations;
+    Ok(ToolInfo {
+        name: names.unique(&mcp),
+        aliases: Vec::new(),
+        description,
+        search_hint,
+        input_schema: Arc::from(input_schema),
+        strict_input_schema: None,
+        output_schema,
+        flags: Flags {
+            always_load,
+            read_only,
+            concurrency_safe: read_only,
+            destructive,
+            ..Flags::NONE
+        },
+        max_result_size_chars: None,
+        origin: Origin::Mcp(mcp),
+        deferral: None,
+    })
+}
+
+/// Whether `value` nests more than `limit` levels (an object or array is one level), found
+/// without recursion so any depth is safe to ask about.
+fn depth_exceeds(value: &Value, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        if depth + 1 > limit {
+            return true;
+        }
+        stack.extend(children.map(|child| (child, depth + 1)));
+    }
+    false
+}
+
+/// `value` as JSON text, or `None` once it passes `limit` bytes (nothing beyond the limit is
+/// allocated).
+fn to_json_capped(value: &Value, limit: usize) -> Option<String> {
+    struct Capped {
+        bytes: Vec<u8>,
+        limit: usize,
+    }
+    impl io::Write for Capped {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.bytes.len() + buf.len() > self.limit {
+                return Err(io::Error::other("over the limit"));
+            }
+            self.bytes.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut out = Capped {
+        bytes: Vec::new(),
+        limit,
+    };
+    serde_json::to_writer(&mut out, value).ok()?;
+    String::from_utf8(out.bytes).ok()
+}
+
+/// Cuts a description to [`MAX_DESCRIPTION_CHARS`] characters, the marker included.
+pub fn cap_description(text: &str) -> String {
+    let Some((cut, _)) = text.char_indices().nth(MAX_DESCRIPTION_CHARS) else {
+        return text.to_owned();
+    };
+    let keep = MAX_DESCRIPTION_CHARS - TRUNCATION_MARKER.chars().count();
+    let end = text.char_indices().nth(keep).map_or(cut, |(at, _)| at);
+    let mut out = text.get(..end).unwrap_or_default().to_owned();
+    out.push_str(TRUNCATION_MARKER);
+    out
+}
+
+/// The display names given so far.
+#[derive(Default)]
+struct Names {
+    taken: HashSet<String>,
+    /// For each raw `server NUL tool`, the counter its next hashed candidate starts from: every
+    /// counter below it is taken, so naming the n-th copy of one name takes constant time.
+    next: HashMap<String, u32>,
+}
+
+impl Names {
+    fn unique(&mut self, mcp: &McpInfo) -> String {
+        let plain = &mcp.permission_name;
+        if plain.len() <= MAX_NAME_LEN && !self.taken.contains(plain) {
+            self.taken.insert(plain.clone());
+            return plain.clone();
+        }
+        // `plain` is ASCII, so any byte offset is a character boundary.
+        let stem = plain.get(..MAX_NAME_LEN - 9).unwrap_or(plain);
+        let key = format!("{}\0{}", mcp.server, mcp.tool);
+        let counter = self.next.entry(key.clone()).or_insert(0);
+        loop {
+            let hash = match *counter {
+                0 => fnv1a(key.as_bytes()),
+                n => fnv1a(format!("{key}\0{n}").as_bytes()),
+            };
+            *counter += 1;
+            let candidate = format!("{stem}_{:08x}", hash as u32);
+            if self.taken.insert(candidate.clone()) {
+                return candidate;
+            }
+        }
+    }
+}
+
+/// 64-bit FNV-1a.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

@@ -1,0 +1,75 @@
+//! An MCP tool's names and hints as its server sent them, and how they become tool names.
+
+/// The MCP side of a tool: which server it came from and its names as received.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct McpInfo {
+    /// The server name as configured.
+    pub server: String,
+    /// The tool name as the server sent it.
+    pub tool: String,
+    /// The server name normalized for tool names (`[A-Za-z0-9_-]`).
+    pub normalized_server: String,
+    /// `mcp__<normalized server>__<normalized tool>`: what permission rules name, whatever
+    /// display name the pool gives the tool (no length or uniqueness rule applied).
+    pub permission_name: String,
+    /// The display title the server sent (`title`, else `annotations.title`), for listings;
+    /// the model never sees it.
+    pub title: Option<String>,
+    /// The behaviour hints the server sent, as sent (`None` where absent). They are the
+    /// server's claims: the pool's flags read `readOnlyHint` and `destructiveHint`, and no hint
+    /// allows a call by itself.
+    pub annotations: McpAnnotations,
+}
+
+/// An MCP tool's `annotations` hints, as the server sent them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct McpAnnotations {
+    /// `readOnlyHint` (the spec's default: false).
+    pub read_only: Option<bool>,
+    /// `destructiveHint` (default: true, meaningful only when not read-only).
+    pub destructive: Option<bool>,
+    /// `idempotentHint` (default: false).
+    pub idempotent: Option<bool>,
+    /// `openWorldHint` (default: true).
+    pub open_world: Option<bool>,
+}
+
+impl McpInfo {
+    /// The names of tool `tool` of server `server`, as received.
+    pub fn new(server: impl Into<String>, tool: impl Into<String>) -> McpInfo {
+        let (server, tool) = (server.into(), tool.into());
+        McpInfo {
+            normalized_server: normalize_name_for_mcp(&server),
+            permission_name: mcp_tool_name(&server, &tool),
+            server,
+            tool,
+            title: None,
+            annotations: McpAnnotations::default(),
+        }
+    }
+}
+
+/// Replaces every character outside `[A-Za-z0-9_-]` with `_`.
+pub fn normalize_name_for_mcp(name: &str) -> String {
+    name.chars()
+        .map(|ch| {
+            if ch.is_ascii_alphanumeric() || ch == '_' || ch == '-' {
+                ch
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// `mcp__<server>__<tool>`, both parts normalized (no length or uniqueness rule applied): the
+/// tool's permission name.
+pub fn mcp_tool_name(server: &str, tool: &str) -> String {
+    format!(
+        "mcp__{}__{}",
+        normalize_name_for_mcp(server),
+        normalize_name_for_mcp(tool)
+    )
+}

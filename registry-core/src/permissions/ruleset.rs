@@ -1,0 +1,625 @@
+//! The session's rules, mode and working directories, and what they say about one call.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use super::content::{command_matches, content_matches};
+use super::path::{
+    Bases, PathGlob, PathGuard, PatternError, Roots, absolute, resolve, resolve_base,
+};
+use super::rule::{Behavior, PermissionRule, RuleSource, RuleTarget, RuleValue};
+use super::shell;
+use super::subject::{Access, Subject};
+use super::verdict::{Refusal, Verdict};
+
+/// The permission mode of the session.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PermissionMode {
+    /// Ask where a rule or the tool says so.
+    #[default]
+    Default,
+    /// Edits are allowed without asking.
+    AcceptEdits,
+    /// Nothing asks; deny rules still apply.
+    BypassPermissions,
+    /// Planning: the host decides what runs.
+    Plan,
+}
+
+/// What happens to a write outside every working directory.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OutsideWrites {
+    /// The user is asked, unless a path rule allows that path (the default).
+    #[default]
+    Ask,
+    /// Refused, whatever the rules and the mode say.
+    Refuse,
+    /// No boundary: writes go wherever the rules let them.
+    Allow,
+}
+
+/// The rules by source, the mode, and the directories path rules and the working-directory
+/// boundary are relative to.
+///
+/// ```
+/// use std::path::Path;
+/// use toolreg::permissions::{RuleTarget, Subject, Verdict};
+/// use toolreg::{Behavior, PermissionContext, RuleSource};
+///
+/// let rules = PermissionContext::new()
+///     .with(Behavior::Allow, RuleSource::User, "Bash(git status:*)")
+///     .with(Behavior::Deny, RuleSource::Project, "Bash(rm:*)");
+/// let bash = RuleTarget::named("Bash");
+/// let verdict = |command: &str| rules.check(bash, Some(&Subject::Command(command.into())), Path::new("."));
+/// assert!(matches!(verdict("git status --short"), Verdict::Allow));
+/// assert!(matches!(verdict("ls; rm -rf build"), Verdict::Deny(_)));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct PermissionContext {
+    /// The session's mode.
+    pub mode: PermissionMode,
+    /// What happens to writes outside the working directories.
+    pub outside_writes: OutsideWrites,
+    by_source: [Vec<PermissionRule>; RuleSource::ALL.len()],
+    project_root: Option<PathBuf>,
+    home: Option<PathBuf>,
+    additional_dirs: Vec<PathBuf>,
+    legacy_names: &'static [(&'static str, &'static str)],
+    index: OnceLock<Index>,
+}
+
+/// A rule's place in scan order: its source, then its position among that source's rules.
+type Position = (usize, usize);
+
+/// The rules by the tool they name, so a lookup does not scan every rule.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    /// Whole-tool rules by tool name: the first of each behaviour.
+    whole: HashMap<String, [Option<Position>; 3]>,
+    /// Server rules (`mcp__server`, `mcp__server__*`) by normalized server name.
+    servers: HashMap<String, [Option<Position>; 3]>,
+    /// Rules with content by tool name, in scan order.
+    content: HashMap<String, Vec<Position>>,
+    /// The path glob of each rule with content, compiled the first time a path is checked
+    /// against it (a command rule's content is never compiled).
+    globs: HashMap<Position, OnceLock<Result<Arc<PathGlob>, PatternError>>>,
+}
+
+fn slot(behavior: Behavior) -> usize {
+    match behavior {
+        Behavior::Allow => 0,
+        Behavior::Deny => 1,
+        Behavior::Ask => 2,
+    }
+}
+
+impl PermissionContext {
+    /// An empty context.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a rule string for a behaviour and source.
+    pub fn add(&mut self, behavior: Behavior, source: RuleSource, rule: &str) -> &mut Self {
+        if let Some(rules) = self.by_source.get_mut(source.rank()) {
+            rules.push(PermissionRule {
+                value: RuleValue::parse(rule).renamed(self.legacy_names),
+                behavior,
+                source,
+            });
+        }
+        self.index = OnceLock::new();
+        self
+    }
+
+    /// Builder form of [`add`](Self::add).
+    pub fn with(mut self, behavior: Behavior, source: RuleSource, rule: &str) -> Self {
+        self.add(behavior, source, rule);
+        self
+    }
+
+    /// Old tool names that rules may still use, with the current names (a profile's, e.g.
+    /// `toolreg_tools::profile::names::LEGACY`): rules added before
+    /// and after are renamed.
+    pub fn set_legacy_names(
+        &mut self,
+        legacy: &'static [(&'static str, &'static str)],
+    ) -> &mut Self {
+        self.legacy_names = legacy;
+        for rule in self.by_source.iter_mut().flatten() {
+            rule.value = std::mem::take(&mut rule.value).renamed(legacy);
+        }
+        self.index = OnceLock::new();
+        self
+    }
+
+    /// All rules, in scan order (by source, then as added).
+    pub fn rules(&self) -> impl Iterator<Item = &PermissionRule> {
+        self.by_source.iter().flatten()
+    }
+
+    /// Sets the project root: the base of relative path rules and the first working directory.
+    /// Without one, the calling context's working directory is used.
+    pub fn set_project_root(&mut self, root: impl Into<PathBuf>) -> &mut Self {
+        self.project_root = Some(root.into());
+        self
+    }
+
+    /// Sets the home directory, the base of `~/` path rules. An empty path sets none: then a
+    /// deny or ask rule with a `~/` pattern refuses every path it is checked against.
+    pub fn set_home(&mut self, home: impl Into<PathBuf>) -> &mut Self {
+        let home = home.into();
+        self.home = (!home.as_os_str().is_empty()).then_some(home);
+        self
+    }
+
+    /// Adds a directory, besides the project root, inside which writes need no asking.
+    pub fn add_working_directory(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.additional_dirs.push(dir.into());
+        self
+    }
+
+    /// The directories, besides the project root, inside which writes need no asking.
+    pub fn working_directories(&self) -> impl Iterator<Item = &Path> {
+        self.additional_dirs.iter().map(PathBuf::as_path)
+    }
+
+    /// The project root, when one was set.
+    pub fn project_root(&self) -> Option<&Path> {
+        self.project_root.as_deref()
+    }
+
+    fn rule(&self, (source, i): Position) -> Option<&PermissionRule> {
+        self.by_source.get(source)?.get(i)
+    }
+
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| {
+            let mut index = Index::default();
+            for (source, rules) in self.by_source.iter().enumerate() {
+                for (i, rule) in rules.iter().enumerate() {
+                    let position = (source, i);
+                    if rule.value.content.is_some() {
+                        index.globs.insert(position, OnceLock::new());
+                        index
+                            .content
+                            .entry(rule.value.tool.clone())
+                            .or_default()
+                            .push(position);
+                        continue;
+                    }
+                    let first = |map: &mut HashMap<String, [Option<Position>; 3]>, key| {
+                        let entry: &mut [Option<Position>; 3] = map.entry(key).or_default();
+                        if let Some(slot @ None) = entry.get_mut(slot(rule.behavior)) {
+                            *slot = Some(position);
+                        }
+                    };
+                    first(&mut index.whole, rule.value.tool.clone());
+                    if let Some(server) = rule.value.server_prefix() {
+                        first(&mut index.servers, server.to_owned());
+                    }
+                }
+            }
+            index
+        })
+    }
+
+    fn whole_tool_rule(&self, behavior: Behavior, tool: RuleTarget<'_>) -> Option<&PermissionRule> {
+        let index = self.index();
+        let at = |map: &HashMap<String, [Option<Position>; 3]>, key: &str| {
+            map.get(key)
+                .and_then(|slots| slots.get(slot(behavior)).copied().flatten())
+        };
+        let by_name = at(&index.whole, tool.name);
+        let by_server = tool.server.and_then(|server| at(&index.servers, server));
+        let first = match (by_name, by_server) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        first.and_then(|position| self.rule(position))
+    }
+
+    /// The first rule without content that denies `tool` as a whole.
+    pub fn deny_rule_for_tool(&self, tool: RuleTarget<'_>) -> Option<&PermissionRule> {
+        self.whole_tool_rule(Behavior::Deny, tool)
+    }
+
+    /// The first rule without content that allows `tool` as a whole.
+    pub fn allow_rule_for_tool(&self, tool: RuleTarget<'_>) -> Option<&PermissionRule> {
+        self.whole_tool_rule(Behavior::Allow, tool)
+    }
+
+    /// The first rule without content that asks before `tool` runs.
+    pub fn ask_rule_for_tool(&self, tool: RuleTarget<'_>) -> Option<&PermissionRule> {
+        self.whole_tool_rule(Behavior::Ask, tool)
+    }
+
+    /// The rules with content for `tool` and the `also` tools, in scan order.
+    fn content_rules(&self, tool: &str, also: &[&str]) -> Vec<&PermissionRule> {
+        self.content_positions(tool, also)
+            .into_iter()
+            .filter_map(|position| self.rule(position))
+            .collect()
+    }
+
+    /// The rules with content for `tool` and the `also` tools with their compiled path globs,
+    /// in scan order.
+    fn path_rules(
+        &self,
+        tool: &str,
+        also: &[&str],
+    ) -> Vec<(&PermissionRule, Result<&Arc<PathGlob>, &PatternError>)> {
+        self.path_rules_at(self.content_positions(tool, also))
+    }
+
+    /// The rules at `positions` with their compiled path globs.
+    fn path_rules_at(
+        &self,
+        positions: Vec<Position>,
+    ) -> Vec<(&PermissionRule, Result<&Arc<PathGlob>, &PatternError>)> {
+        let index = self.index();
+        positions
+            .into_iter()
+            .filter_map(|position| {
+                let rule = self.rule(position)?;
+                let pattern = rule.value.content.as_deref()?;
+                let glob = index
+                    .globs
+                    .get(&position)?
+                    .get_or_init(|| PathGlob::new(pattern).map(Arc::new));
+                Some((rule, glob.as_ref()))
+            })
+            .collect()
+    }
+
+    /// The positions of the rules with content for `tool` and the `also` tools, in scan order.
+    fn content_positions(&self, tool: &str, also: &[&str]) -> Vec<Position> {
+        let mut positions = self.content_positions_of(&[tool]);
+        positions.extend(self.content_positions_of(also));
+        positions.sort_unstable();
+        positions.dedup();
+        positions
+    }
+
+    /// The positions of the rules with content for `tools`, unordered.
+    fn content_positions_of(&self, tools: &[&str]) -> Vec<Position> {
+        let index = self.index();
+        tools
+            .iter()
+            .filter_map(|name| index.content.get(*name))
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    /// What the rules say about one call of `tool` whose input has `subject`, made from the
+    /// working directory `cwd`; [`Verdict::Undecided`] leaves it to the tool's own check.
+    ///
+    /// In order: a whole-tool deny rule, then a deny rule with content matching the subject,
+    /// refuse; a write outside the working directories with [`OutsideWrites::Refuse`] is
+    /// refused; a command the shell checker cannot follow is refused while a deny rule with
+    /// content exists for the tool, in every mode; a path that cannot be resolved is refused;
+    /// an ask rule (whole, or with matching content) asks; so does a command the checker cannot
+    /// follow while an ask rule with content exists for the tool (in
+    /// [`PermissionMode::BypassPermissions`], where nothing asks, that is refused); an allow
+    /// rule with matching content allows — for a command, every simple command, nested ones
+    /// included, must be matched by one or only read ([`shell::SimpleCommand::read_only`]); a
+    /// whole-tool allow rule allows, except a write outside the working directories, which
+    /// asks ([`OutsideWrites::Ask`]) unless a path rule allows that path.
+    pub fn check(&self, tool: RuleTarget<'_>, subject: Option<&Subject>, cwd: &Path) -> Verdict {
+        if let Some(rule) = self.deny_rule_for_tool(tool) {
+            return Verdict::Deny(Refusal::Rule(rule.clone()));
+        }
+        let content = match subject {
+            Some(subject) => self.check_content(tool, subject, cwd),
+            None => ContentCheck::default(),
+        };
+        if let Some(refusal) = content.deny {
+            return Verdict::Deny(refusal);
+        }
+        let outside = content
+            .outside
+            .filter(|_| self.outside_writes != OutsideWrites::Allow);
+        if let (Some(path), OutsideWrites::Refuse) = (&outside, self.outside_writes) {
+            return Verdict::Deny(Refusal::OutsideWorkingDirectories { path: path.clone() });
+        }
+        if let Some(rule) = self.ask_rule_for_tool(tool) {
+            return Verdict::Ask(format!("rule {rule} asks before {} runs", tool.name));
+        }
+        match content.ask {
+            Some(Ask::Rule(reason)) => return Verdict::Ask(reason),
+            Some(Ask::Unverifiable { rule, why }) => {
+                return if self.mode == PermissionMode::BypassPermissions {
+                    Verdict::Deny(Refusal::Unverifiable {
+                        rule: rule.clone(),
+                        why,
+                    })
+                } else {
+                    Verdict::Ask(format!(
+                        "the command could not be checked against rule {rule}: {why}"
+                    ))
+                };
+            }
+            None => {}
+        }
+        if content.allow {
+            return Verdict::Allow;
+        }
+        if let Some(path) = outside {
+            return Verdict::Ask(format!(
+                "{} would write {}, which is outside the working directories",
+                tool.name,
+                path.display()
+            ));
+        }
+        if self.allow_rule_for_tool(tool).is_some() {
+            return Verdict::Allow;
+        }
+        Verdict::Undecided
+    }
+
+    fn check_content(
+        &self,
+        tool: RuleTarget<'_>,
+        subject: &Subject,
+        cwd: &Path,
+    ) -> ContentCheck<'_> {
+        let rules = || self.content_rules(tool.name, subject.also());
+        match subject {
+            Subject::Text(text) => {
+                let rules = rules();
+                let matching = |behavior| {
+                    rules.iter().copied().find(|rule| {
+                        rule.behavior == behavior
+                            && rule
+                                .value
+                                .content
+                                .as_deref()
+                                .is_some_and(|pattern| content_matches(pattern, text))
+                    })
+                };
+                ContentCheck {
+                    deny: matching(Behavior::Deny).cloned().map(Refusal::Rule),
+                    ask: matching(Behavior::Ask).map(|rule| {
+                        Ask::Rule(format!("rule {rule} asks before {} runs", tool.name))
+                    }),
+                    allow: matching(Behavior::Allow).is_some(),
+                    outside: None,
+                }
+            }
+            Subject::Command(line) => check_command(tool, &rules(), line),
+            Subject::Path(path) => {
+                let resolved = match resolve(&absolute(cwd, &path.path)) {
+                    Ok(resolved) => resolved,
+                    Err(error) => {
+                        return ContentCheck {
+                            deny: Some(Refusal::Unresolvable(error)),
+                            ..ContentCheck::default()
+                        };
+                    }
+                };
+                let mut check = self.check_path(tool, path.also, path.reads_as, &resolved, cwd);
+                if path.access == Access::Write && !self.inside_working_dirs(&resolved, cwd) {
+                    check.outside = Some(resolved);
+                }
+                check
+            }
+        }
+    }
+
+    /// The path rules for `tool` and the `also` tools, and the deny and ask path rules of the
+    /// `reads_as` tools, against `resolved`.
+    fn check_path(
+        &self,
+        tool: RuleTarget<'_>,
+        also: &[&str],
+        reads_as: &[&str],
+        resolved: &Path,
+        cwd: &Path,
+    ) -> ContentCheck<'_> {
+        let bases = self.bases(cwd);
+        let mut check = ContentCheck::default();
+        let mut positions = self.content_positions(tool.name, also);
+        positions.extend(
+            self.content_positions_of(reads_as)
+                .into_iter()
+                .filter(|&at| self.rule(at).is_some_and(|r| r.behavior != Behavior::Allow)),
+        );
+        positions.sort_unstable();
+        positions.dedup();
+        for (rule, glob) in self.path_rules_at(positions) {
+            let matched = match glob {
+                // A `~/` rule without a home directory cannot tell what it covers: a deny or
+                // ask rule refuses, an allow rule matches nothing.
+                Ok(glob) if glob.needs_unknown_home(&bases) => {
+                    if rule.behavior != Behavior::Allow {
+                        check
+                            .deny
+                            .get_or_insert(Refusal::UnknownHome { rule: rule.clone() });
+                    }
+                    continue;
+                }
+                Ok(glob) => glob.matches(&bases, resolved),
+                // A deny or ask rule that cannot be read refuses rather than being ignored.
+                Err(error) if rule.behavior != Behavior::Allow => {
+                    check.deny.get_or_insert(Refusal::InvalidPattern {
+                        rule: rule.clone(),
+                        error: error.clone(),
+                    });
+                    continue;
+                }
+                Err(_) => false,
+            };
+            if !matched {
+                continue;
+            }
+            match rule.behavior {
+                Behavior::Deny => {
+                    check.deny.get_or_insert(Refusal::Rule(rule.clone()));
+                }
+                Behavior::Ask => {
+                    check.ask.get_or_insert_with(|| {
+                        Ask::Rule(format!(
+                            "rule {rule} asks before {} touches {}",
+                            tool.name,
+                            resolved.display()
+                        ))
+                    });
+                }
+                Behavior::Allow => check.allow = true,
+            }
+        }
+        check
+    }
+
+    /// The deny rules with path content for `tool` and the `also` tools, compiled, for a tool
+    /// that walks a directory and must leave out what they deny below its root (Glob, Grep).
+    /// Rules whose pattern is invalid are left out here; [`check`](Self::check) refuses the
+    /// call itself for them.
+    pub fn path_guard(&self, tool: &str, also: &[&str], cwd: &Path) -> PathGuard {
+        let denies = self
+            .path_rules(tool, also)
+            .into_iter()
+            .filter(|(rule, _)| rule.behavior == Behavior::Deny)
+            .filter_map(|(rule, glob)| Some((Arc::clone(glob.ok()?), rule.to_string())))
+            .collect();
+        PathGuard::new(self.bases(cwd), denies)
+    }
+
+    /// The bases of path rules for a call made from `cwd`, canonicalized.
+    fn bases(&self, cwd: &Path) -> Bases {
+        Bases::new(Roots {
+            project: self.project_root.as_deref().unwrap_or(cwd),
+            home: self.home.as_deref(),
+        })
+    }
+
+    /// Whether `canonical` is in the project root (or `cwd`) or an additional working directory.
+    fn inside_working_dirs(&self, canonical: &Path, cwd: &Path) -> bool {
+        std::iter::once(self.project_root.as_deref().unwrap_or(cwd))
+            .chain(self.additional_dirs.iter().map(PathBuf::as_path))
+            .any(|dir| canonical.starts_with(resolve_base(&absolute(cwd, dir))))
+    }
+}
+
+/// Why rules with content ask.
+enum Ask<'a> {
+    /// A rule matched; the reason for the user.
+    Rule(String),
+    /// The command could not be split with confidence and this rule might match it.
+    Unverifiable {
+        rule: &'a PermissionRule,
+        why: shell::NotUnderstood,
+    },
+}
+
+/// What the rules with content said.
+#[derive(Default)]
+struct ContentCheck<'a> {
+    deny: Option<Refusal>,
+    ask: Option<Ask<'a>>,
+    allow: bool,
+    /// The canonical path of a write outside the working directories.
+    outside: Option<PathBuf>,
+}
+
+fn check_command<'a>(
+    tool: RuleTarget<'_>,
+    rules: &[&'a PermissionRule],
+    line: &str,
+) -> ContentCheck<'a> {
+    let mut check = ContentCheck::default();
+    if rules.is_empty() {
+        return check;
+    }
+    let commands = match shell::split(line) {
+        Ok(commands) => commands,
+        Err(why) => {
+            // What the checker cannot follow could be any command: with a deny rule in force
+            // it is refused (in every mode), with an ask rule it asks.
+            let first = |behavior| rules.iter().copied().find(|r| r.behavior == behavior);
+            if let Some(rule) = first(Behavior::Deny) {
+                check.deny = Some(Refusal::Unverifiable {
+                    rule: rule.clone(),
+                    why,
+                });
+            } else {
+                check.ask = first(Behavior::Ask).map(|rule| Ask::Unverifiable { rule, why });
+            }
+            return check;
+        }
+    };
+    let pattern = |rule: &PermissionRule| rule.value.content.clone().unwrap_or_default();
+    let any_form = |behavior| {
+        rules.iter().copied().find_map(|rule| {
+            let pattern = pattern(rule);
+            (rule.behavior == behavior)
+                .then(|| {
+                    commands
+                        .iter()
+                        .find(|command| runs_what_matches(command, &pattern))
+                })
+                .flatten()
+                .map(|command| (rule, command))
+        })
+    };
+    check.deny = any_form(Behavior::Deny).map(|(rule, _)| Refusal::Rule(rule.clone()));
+    check.ask = any_form(Behavior::Ask).map(|(rule, command)| {
+        Ask::Rule(format!(
+            "rule {rule} asks before {} runs `{}`",
+            tool.name, command.text
+        ))
+    });
+    // Allowed when every simple command, nested ones included, is allowed by a rule or only
+    // reads, and a rule allowed one of them (a line of read-only commands alone is the tool's
+    // own business).
+    let allowed = |command: &shell::SimpleCommand| {
+        !command.writes_files
+            && rules.iter().any(|rule| {
+                rule.behavior == Behavior::Allow && command_matches(&pattern(rule), &command.text)
+            })
+    };
+    check.allow = commands.iter().any(allowed)
+        && commands
+            .iter()
+            .all(|command| command.read_only || allowed(command));
+    check
+}
+
+/// Whether `command` may run something a deny or ask rule's `pattern` names: one of its forms,
+/// a command held in one of its arguments, or, for a program that may run its arguments, the
+/// pattern's command among its words or among the words of a command held in its arguments
+/// (`chrt 0 bash -c 'chroot / rm t'`: `chroot` may run `rm` too).
+fn runs_what_matches(command: &shell::SimpleCommand, pattern: &str) -> bool {
+    command
+        .forms
+        .iter()
+        .chain(&command.argument_forms)
+        .any(|form| command_matches(pattern, form))
+        || (command.may_run_arguments
+            && std::iter::once(&command.text)
+                .chain(&command.argument_forms)
+                .any(|text| mentions(text, pattern)))
+}
+
+/// Whether the words a rule's `pattern` starts with (up to its first wildcard) appear in a row
+/// among the tokens of `text`, the first by its base name (`/bin/rm` is `rm`).
+fn mentions(text: &str, pattern: &str) -> bool {
+    let literal = pattern.strip_suffix(":*").unwrap_or(pattern);
+    let words: Vec<&str> = literal
+        .split_whitespace()
+        .take_while(|word| !word.contains('*'))
+        .collect();
+    let Some((first, rest)) = words.split_first() else {
+        return false;
+    };
+    let tokens = shell::tokens(text);
+    tokens.iter().enumerate().any(|(i, token)| {
+        let name = token.rsplit('/').next().unwrap_or(token);
+        name == *first
+            && tokens
+                .get(i + 1..)
+                .is_some_and(|after| after.starts_with(rest))
+    })
+}
