@@ -137,6 +137,7 @@
 // The core defines a `#[tool]` of its own (ToolSearch), whose generated code names this crate.
 extern crate self as toolreg;
 
+pub mod conversation;
 pub mod dispatch;
 pub mod env;
 pub mod mcp;

@@ -1,8 +1,11 @@
 //! What a call is made of: the model's [`ToolUse`], the [`ToolResult`] sent back, and what the
 //! host provides for a call: an [`McpCaller`] for MCP tools, an [`Approver`] for calls that ask.
 
+use std::future::Future;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
 use crate::DispatchError;
 
@@ -118,5 +121,93 @@ impl ToolResult {
             fields.insert("is_error".into(), Value::Bool(true));
         }
         block
+    }
+}
+
+/// A question for the user, owned, for an [`Approver`] written as an `async fn` or closure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApprovalRequest {
+    /// The tool's name in the pool.
+    pub tool: String,
+    /// The call's input.
+    pub input: Value,
+    /// Why it asks.
+    pub reason: String,
+    /// The `tool_use` block.
+    pub tool_use_id: String,
+}
+
+/// Any `Fn(ApprovalRequest) -> impl Future<Output = bool>` is an approver:
+///
+/// ```
+/// use std::sync::Arc;
+/// use toolreg::dispatch::ApprovalRequest;
+/// use toolreg::{Catalog, Dispatcher, Env, PermissionContext, builtins};
+///
+/// async fn ask_on_terminal(request: ApprovalRequest) -> bool {
+///     eprintln!("run {}? ({})", request.tool, request.reason);
+///     false // read the answer here
+/// }
+///
+/// let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), Vec::new(), ".")
+///     .with_approver(Arc::new(ask_on_terminal));
+/// ```
+impl<F, Fut> Approver for F
+where
+    F: Fn(ApprovalRequest) -> Fut + Send + Sync,
+    Fut: Future<Output = bool> + Send + 'static,
+{
+    fn approve<'a>(&'a self, request: Approval<'a>) -> BoxFuture<'a, bool> {
+        Box::pin(self(ApprovalRequest {
+            tool: request.tool.name.clone(),
+            input: request.input.clone(),
+            reason: request.reason.to_owned(),
+            tool_use_id: request.tool_use_id.to_owned(),
+        }))
+    }
+}
+
+/// One call of an MCP tool, owned, for an [`McpCaller`] written as an `async fn` or closure.
+#[derive(Debug, Clone)]
+pub struct McpRequest {
+    /// The server, as configured.
+    pub server: String,
+    /// The tool's name as the server sent it.
+    pub tool: String,
+    /// The input, a JSON object.
+    pub input: Value,
+    /// The `tool_use` block.
+    pub tool_use_id: String,
+    /// Fires when the turn is cancelled (the call's future is also dropped then).
+    pub cancel: CancellationToken,
+}
+
+/// Any `Fn(McpRequest) -> impl Future<Output = Result<ToolOutput, ToolError>>` calls MCP tools:
+///
+/// ```
+/// use std::sync::Arc;
+/// use toolreg::dispatch::McpRequest;
+/// use toolreg::{Dispatcher, Env, PermissionContext, ToolError, ToolOutput};
+///
+/// async fn call(request: McpRequest) -> Result<ToolOutput, ToolError> {
+///     Ok(ToolOutput::Text(format!("{} on {}", request.tool, request.server)))
+/// }
+///
+/// let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), Vec::new(), ".")
+///     .with_mcp(Arc::new(call));
+/// ```
+impl<F, Fut> McpCaller for F
+where
+    F: Fn(McpRequest) -> Fut + Send + Sync,
+    Fut: Future<Output = Result<ToolOutput, ToolError>> + Send + 'static,
+{
+    fn call_tool<'a>(&'a self, call: McpCall<'a>) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(self(McpRequest {
+            server: call.server.to_owned(),
+            tool: call.tool.to_owned(),
+            input: call.input.clone(),
+            tool_use_id: call.ctx.tool_use_id().to_owned(),
+            cancel: call.ctx.cancellation().cloned().unwrap_or_default(),
+        }))
     }
 }

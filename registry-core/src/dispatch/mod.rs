@@ -34,6 +34,6 @@ pub(crate) mod error;
 mod schema_check;
 pub(crate) mod turn;
 
-pub use call::{McpCall, McpCaller};
+pub use call::{ApprovalRequest, McpCall, McpCaller, McpRequest};
 pub use dispatcher::{OUTPUT_TRUNCATED, cap_output};
 pub use turn::{CallTiming, CancellationToken, DEFAULT_MAX_CONCURRENCY};

@@ -188,6 +188,11 @@ impl<'a> ToolContext<'a> {
         self
     }
 
+    /// The turn's cancellation, when one is attached.
+    pub(crate) fn cancellation(&self) -> Option<&'a CancellationToken> {
+        self.cancel
+    }
+
     /// Whether the turn was cancelled: a tool that runs long should stop soon after.
     pub fn is_cancelled(&self) -> bool {
         self.cancel.is_some_and(CancellationToken::is_cancelled)

@@ -1,0 +1,52 @@
+//! The loop between a model and the tools: a response read into calls
+//! ([`parse_response`], or [`StreamAssembler`] for a streamed one), the calls run
+//! ([`Dispatcher::run_response`](crate::Dispatcher::run_response)), their answers in the API's
+//! form ([`Turn::to_messages`](crate::Turn::to_messages)), for the three APIs of [`Api`].
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! use toolreg::conversation::{Api, Stop, parse_response};
+//! use toolreg::{Catalog, Dispatcher, Env, PermissionContext, TurnOptions, assemble_tool_pool, builtins};
+//! use serde_json::json;
+//!
+//! let (env, rules) = (Env::default(), PermissionContext::new());
+//! let pool = assemble_tool_pool(&env, &rules, &Catalog::new(builtins().unwrap(), &[]), &[]);
+//! let dispatcher = Dispatcher::new(env, rules, pool.clone(), ".");
+//!
+//! // A Chat Completions response whose second call's arguments are not JSON.
+//! let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+//!     "role": "assistant", "content": null, "tool_calls": [
+//!         {"id": "call_1", "type": "function", "function": {"name": "ToolSearch", "arguments": "{\"query\": \"weather\"}"}},
+//!         {"id": "call_2", "type": "function", "function": {"name": "ToolSearch", "arguments": "{\"query\": "}},
+//!     ]}}]});
+//! let response = parse_response(Api::ChatCompletions, &body).unwrap();
+//! assert_eq!(response.stop, Stop::ToolUse);
+//! let turn = dispatcher.run_response(&response, &TurnOptions::default()).await;
+//! let messages = turn.to_messages(&response, &pool, false).unwrap();
+//! assert_eq!(messages[1]["role"], "tool");
+//! assert_eq!(messages[1]["tool_call_id"], "call_2");
+//! assert!(messages[1]["content"].as_str().unwrap().contains("not valid JSON"));
+//! # }
+//! ```
+
+mod answer;
+mod partial;
+mod response;
+mod stream;
+
+pub use answer::cancelled_answers;
+pub use partial::partial_json;
+pub use response::{ModelResponse, ResponseError, Stop, ToolCall, parse_response};
+pub use stream::{MAX_EVENT_BYTES, PartialCall, StreamAssembler, StreamError};
+
+/// A model API's request and response shapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Api {
+    /// Anthropic Messages.
+    Anthropic,
+    /// OpenAI Chat Completions.
+    ChatCompletions,
+    /// OpenAI Responses.
+    Responses,
+}
