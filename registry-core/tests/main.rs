@@ -6,6 +6,7 @@
 
 mod assembly;
 mod conversation;
+mod conversation_loop;
 mod core_sources;
 mod dispatch;
 mod mcp;

@@ -64,6 +64,7 @@ fn openai(
         strict: false,
         tool_search,
         discovered: discovered.iter().map(|name| (*name).to_owned()).collect(),
+        namespaces: false,
     };
     render_openai(pool, &options).map(|out| (array(&out.tools), out.deferred_tools_message))
 }

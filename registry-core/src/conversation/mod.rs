@@ -1,7 +1,9 @@
 //! The loop between a model and the tools: a response read into calls
 //! ([`parse_response`], or [`StreamAssembler`] for a streamed one), the calls run
 //! ([`Dispatcher::run_response`](crate::Dispatcher::run_response)), their answers in the API's
-//! form ([`Turn::to_messages`](crate::Turn::to_messages)), for the three APIs of [`Api`].
+//! form ([`Turn::to_messages`](crate::Turn::to_messages)), for the three APIs of [`Api`]; and a
+//! [`Conversation`] that keeps the history, the deferred tools it discovered, and the next
+//! request's tools (with tool changes that keep the prompt cache).
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -33,11 +35,13 @@
 mod answer;
 mod partial;
 mod response;
+mod session;
 mod stream;
 
 pub use answer::cancelled_answers;
 pub use partial::partial_json;
 pub use response::{ModelResponse, ResponseError, Stop, ToolCall, parse_response};
+pub use session::{Conversation, INLINE_TOOLS_BETA, Request, TOOL_CHANGES_BETA};
 pub use stream::{MAX_EVENT_BYTES, PartialCall, StreamAssembler, StreamError};
 
 /// A model API's request and response shapes.

@@ -33,6 +33,7 @@ pub use cache::{CacheSettings, CachedTool, InvalidSchema};
 
 pub(crate) mod anthropic;
 pub(crate) mod cache;
+mod namespaces;
 pub(crate) mod openai;
 pub(crate) mod options;
 mod references;

@@ -57,6 +57,12 @@ pub struct OpenAiOptions {
     /// Deferred tools the conversation already loaded (Chat Completions with
     /// [`Client`](OpenAiToolSearch::Client)).
     pub discovered: BTreeSet<String>,
+    /// Responses: each MCP server's functions grouped as one `namespace` tool named
+    /// `mcp__<server>`, inside which they keep the rest of their names (the model's calls name
+    /// the namespace, and [`parse_response`](crate::conversation::parse_response) joins them
+    /// back). With [`Server`](OpenAiToolSearch::Server) search the API then loads a server's
+    /// deferred tools together.
+    pub namespaces: bool,
 }
 
 /// A rendered OpenAI request's tool parts.
@@ -248,10 +254,17 @@ pub fn render_openai(
         })
         .collect();
     announced.sort_by(|a, b| compare_names(a, b));
+    let (tools, tool_count) = if options.namespaces && !chat {
+        let rendered: Vec<Value> = serde_json::from_str(&tools_json(&entries)).unwrap_or_default();
+        let grouped = super::namespaces::group(rendered, pool);
+        (tools_json(&grouped), grouped.len())
+    } else {
+        (tools_json(&entries), entries.len())
+    };
     Ok(RenderedOpenAi {
-        tools: tools_json(&entries),
+        tools,
         deferred_tools_message: announce(&announced),
-        tool_count: entries.len(),
+        tool_count,
     })
 }
 

@@ -334,6 +334,7 @@ pub fn render(data: &[u8]) {
             OpenAiToolSearch::Server,
         ]),
         discovered: options.discovered.clone(),
+        namespaces: g.bool(),
     };
     check_openai(&pool, &openai);
 }

@@ -3,7 +3,8 @@
 //! each body; see its header). The matrix: format × strategy × strict × tool-search mode ×
 //! provider (first-party, Bedrock, Vertex, Foundry, kill switch) × catalog (the demo, the 11
 //! captured MCP servers) × agent context × conversation (none, or one that loaded tools with a
-//! real ToolSearch call) × beta set. Identical requests are checked once.
+//! real ToolSearch call) × beta set × MCP servers as namespaces (Responses). Identical requests
+//! are checked once.
 //!
 //! The SDKs come from `tests/sdk-check/install.sh` (npm, pinned, into `target/sdk-check`); the
 //! test runs it when they are missing and `TOOLREG_SLOW_TESTS` is set. When they are not
@@ -240,17 +241,20 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
                         };
                         // The API's own search leaves its blocks only where it was on.
                         let talk_too = !server || (mode == "tst" && provider != "kill-switch");
-                        let betas: &[&str] = if anthropic && provider == "first-party" {
-                            &["current", "profile"]
+                        // The beta set (Anthropic), and MCP servers as namespaces (Responses).
+                        let variants: &[(&str, bool)] = if anthropic && provider == "first-party" {
+                            &[("current", false), ("profile", false)]
+                        } else if api == "openai-responses" {
+                            &[("current", false), ("current", true)]
                         } else {
-                            &["current"]
+                            &[("current", false)]
                         };
                         for strict in [false, true] {
                             for talk in [false, true] {
                                 if talk && !talk_too {
                                     continue;
                                 }
-                                for beta in betas {
+                                for &(beta, namespaces) in variants {
                                     let mut args = catalog.args.clone();
                                     args.extend(
                                         [
@@ -268,6 +272,9 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
                                     );
                                     if strict {
                                         args.push("--strict".into());
+                                    }
+                                    if namespaces {
+                                        args.push("--namespaces".into());
                                     }
                                     if talk {
                                         args.push("--messages".into());
@@ -308,10 +315,11 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
                                         (true, _) => json!("openai"),
                                     };
                                     let name = format!(
-                                        "{api}/{}/{context}/{provider}/{mode}/{strategy}/{}/{}/betas-{beta}",
+                                        "{api}/{}/{context}/{provider}/{mode}/{strategy}/{}/{}/betas-{beta}{}",
                                         catalog.name,
                                         if strict { "strict" } else { "plain" },
                                         if talk { "conversation" } else { "fresh" },
+                                        if namespaces { "/namespaces" } else { "" },
                                     );
                                     let case = json!({
                                         "name": name,

@@ -275,6 +275,9 @@ pub struct RenderArgs {
     /// Send strict tools (strict schemas, `strict: true`).
     #[arg(long)]
     pub strict: bool,
+    /// Responses: group each MCP server's tools as one `namespace` tool.
+    #[arg(long)]
+    pub namespaces: bool,
     /// Which anthropic-beta header deferral takes: today's API's, or the profile's (the
     /// design's, `docs/design.md` §10.8).
     #[arg(long, value_enum, default_value_t = BetaSet::Current)]

@@ -155,6 +155,7 @@ pub fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
                 strict: args.strict,
                 tool_search: mode,
                 discovered,
+                namespaces: args.namespaces,
             };
             let rendered =
                 toolreg::render_openai(&setup.pool, &options).map_err(|error| error.to_string())?;
