@@ -13,7 +13,7 @@ use std::process::Command;
 const NEW_TOOL: &str = r#"//! WordCount: counts the words of a text.
 
 use serde::Deserialize;
-use toolreg::{Tool, ToolContext, ToolError, tool, Dispatcher, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool};
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 /// Counts the words of a text, split on white space.
 #[tool(read_only, concurrency_safe, search_hint = "count the words in a piece of text")]
@@ -39,6 +39,7 @@ const NEW_LINE: &str = "        mod word_count::WordCountTool,\n";
 /// What the copy runs: its catalog's order, then a turn that calls the new tool (an example
 /// added beside the crate by this test, not part of the change).
 const PROBE: &str = r#"use serde_json::json;
+use toolreg::{Dispatcher, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool};
 use toolreg_tools::profile;
 
 #[tokio::main(flavor = "current_thread")]

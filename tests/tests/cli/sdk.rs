@@ -152,38 +152,34 @@ fn conversations(dir: &Path, catalog: &Catalog, context: &str) -> Conversations 
         "server-regex",
         server("tool_search_tool_regex", json!({"pattern": "task"})),
     );
-    // OpenAI: the same ToolSearch call, answered as each API takes it.
+    // OpenAI: the same ToolSearch call, run by `turn` and answered as each API takes it.
     let input = json!({"query": query}).to_string();
-    let answer = |format: &str, id: &str| -> Value {
+    let turn = |format: &str, calls: Value, name: &str| -> Vec<Value> {
+        let file = write(name, calls);
         serde_json::from_str(&run(
-            &with(&[
-                "call",
-                "ToolSearch",
-                "--input",
-                &input,
-                "--format",
-                format,
-                "--id",
-                id,
-            ]),
+            &with(&["turn", file.to_str().unwrap(), "--format", format]),
             &on,
         ))
         .unwrap()
     };
-    let chat = write(
-        "chat",
-        json!([user, {"role": "assistant", "content": null, "tool_calls": [{
-            "id": "call_1", "type": "function",
-            "function": {"name": "ToolSearch", "arguments": input},
-        }]}, answer("openai", "call_1")]),
-    );
-    let responses = write(
-        "responses",
-        json!([user, {
-            "type": "tool_search_call", "call_id": "call_2", "execution": "client",
-            "status": "completed", "arguments": {"query": query},
-        }, answer("openai-responses", "call_2")]),
-    );
+    let assistant = json!({"role": "assistant", "content": null, "tool_calls": [{
+        "id": "call_1", "type": "function",
+        "function": {"name": "ToolSearch", "arguments": input},
+    }]});
+    let mut chat = vec![user.clone(), assistant.clone()];
+    chat.extend(turn("openai", assistant, "chat-calls"));
+    let chat = write("chat", Value::Array(chat));
+    let search_call = json!({
+        "type": "tool_search_call", "id": "ts_1", "call_id": "call_2", "execution": "client",
+        "status": "completed", "arguments": {"query": query},
+    });
+    let mut responses = vec![user, search_call.clone()];
+    responses.extend(turn(
+        "openai-responses",
+        json!([search_call]),
+        "responses-calls",
+    ));
+    let responses = write("responses", Value::Array(responses));
     Conversations {
         anthropic,
         server_bm25,

@@ -95,3 +95,71 @@ fn turn_reads_standard_input_and_names_a_bad_block() {
         "{stderr}"
     );
 }
+
+#[test]
+fn turn_reads_a_chat_completions_response_and_answers_with_tool_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "alpha\n").unwrap();
+    let response = json!({"id": "c1", "object": "chat.completion", "choices": [{
+    "index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "Read", "arguments": "{\"file_path\": \"a.txt\"}"}},
+            {"id": "call_2", "type": "function", "function": {"name": "Read", "arguments": "{\"file_path\": "}},
+        ]}}]});
+    let file = turn_file(dir.path(), &response);
+    let output = toolreg()
+        .current_dir(dir.path())
+        .args(["turn", file.to_str().unwrap(), "--format", "openai"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let messages: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(messages[0]["role"], "tool");
+    assert_eq!(messages[0]["tool_call_id"], "call_1");
+    assert!(messages[0]["content"].as_str().unwrap().contains("alpha"));
+    assert_eq!(messages[1]["tool_call_id"], "call_2");
+    assert!(
+        messages[1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("not valid JSON")
+    );
+}
+
+#[test]
+fn turn_reads_responses_output_and_answers_a_client_tool_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let output_items = json!([
+        {"type": "tool_search_call", "id": "ts_1", "call_id": "call_s", "execution": "client",
+         "status": "completed", "arguments": {"query": "select:mcp__tracker__create_issue"}},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_g", "name": "Glob",
+         "arguments": "{\"pattern\": \"*.txt\"}", "status": "completed"},
+    ]);
+    let file = turn_file(dir.path(), &output_items);
+    let output = toolreg()
+        .current_dir(dir.path())
+        .env("ENABLE_TOOL_SEARCH", "true")
+        .args([
+            "turn",
+            file.to_str().unwrap(),
+            "--format",
+            "openai-responses",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let items: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(items[0]["type"], "tool_search_output");
+    assert_eq!(items[0]["call_id"], "call_s");
+    assert_eq!(items[0]["tools"][0]["name"], "mcp__tracker__create_issue");
+    assert_eq!(items[1]["type"], "function_call_output");
+    assert_eq!(items[1]["call_id"], "call_g");
+}

@@ -193,9 +193,14 @@ pub enum ServeMode {
 /// `toolreg turn`.
 #[derive(Debug, ClapArgs)]
 pub struct TurnArgs {
-    /// A JSON array of tool_use blocks, or an assistant message whose content holds them; `-`
-    /// for standard input.
+    /// The model's calls; `-` for standard input. Anthropic: a JSON array of tool_use blocks,
+    /// or an assistant message or response whose content holds them. OpenAI Chat Completions:
+    /// a response, an assistant message, or its tool_calls array. Responses: a response or its
+    /// output array. The results are printed in the same API's form.
     pub file: PathBuf,
+    /// The API the calls come from and the results go to.
+    #[arg(long, value_enum, default_value_t = Format::Anthropic)]
+    pub format: Format,
     /// The most concurrency-safe calls running at once.
     #[arg(long, default_value_t = toolreg::dispatch::DEFAULT_MAX_CONCURRENCY)]
     pub max_concurrency: usize,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use toolreg::conversation::{Api, parse_response};
 use toolreg::mcp::{Layout, printable};
 use toolreg::render::{self, OpenAiFormat};
 use toolreg::{Dispatcher, SearchEngine, Strategy, ToolInfo, ToolUse, TurnOptions};
@@ -351,23 +352,11 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
     };
     let value: Value = serde_json::from_str(&text)
         .map_err(|error| format!("{}: not JSON: {error}", args.file.display()))?;
+    if args.format != Format::Anthropic {
+        return openai_turn(setup, args, &value);
+    }
     let calls = tool_uses(&value).map_err(|error| format!("{}: {error}", args.file.display()))?;
-    let timeout = match args.timeout {
-        Some(seconds) if seconds.is_finite() && seconds > 0.0 => Some(
-            Duration::try_from_secs_f64(seconds).map_err(|error| format!("--timeout: {error}"))?,
-        ),
-        Some(seconds) => {
-            return Err(format!(
-                "--timeout {seconds}: give a number of seconds above 0"
-            ));
-        }
-        None => None,
-    };
-    let options = TurnOptions {
-        max_concurrency: args.max_concurrency,
-        timeout,
-        ..TurnOptions::default()
-    };
+    let options = turn_options(args)?;
     let dispatcher = dispatcher(setup)?;
     let turn = setup
         .runtime
@@ -389,6 +378,73 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
         eprintln!("{}", json!({"calls": calls}));
     }
     out(&serde_json::to_string_pretty(&turn.to_message()).map_err(|e| e.to_string())?)
+}
+
+fn turn_options(args: &TurnArgs) -> Result<TurnOptions> {
+    let timeout = match args.timeout {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 => Some(
+            Duration::try_from_secs_f64(seconds).map_err(|error| format!("--timeout: {error}"))?,
+        ),
+        Some(seconds) => {
+            return Err(format!(
+                "--timeout {seconds}: give a number of seconds above 0"
+            ));
+        }
+        None => None,
+    };
+    Ok(TurnOptions {
+        max_concurrency: args.max_concurrency,
+        timeout,
+        ..TurnOptions::default()
+    })
+}
+
+/// `toolreg turn --format openai|openai-responses`: the calls of a response of that API, run,
+/// and answered in its form (a calls' arguments that are not JSON get an error result).
+fn openai_turn(setup: &Setup, args: &TurnArgs, value: &Value) -> Result<ExitCode> {
+    let (api, body) = match args.format {
+        Format::Openai => {
+            let body = match value {
+                Value::Object(fields) if fields.contains_key("choices") => value.clone(),
+                Value::Object(_) => {
+                    json!({"choices": [{"index": 0, "message": value, "finish_reason": "tool_calls"}]})
+                }
+                Value::Array(_) => json!({"choices": [{"index": 0, "finish_reason": "tool_calls",
+                    "message": {"role": "assistant", "content": null, "tool_calls": value}}]}),
+                _ => {
+                    return Err(format!(
+                        "{}: expected a Chat Completions response, message or tool_calls array",
+                        args.file.display()
+                    ));
+                }
+            };
+            (Api::ChatCompletions, body)
+        }
+        _ => {
+            let body = match value {
+                Value::Object(_) => value.clone(),
+                Value::Array(_) => json!({"status": "completed", "output": value}),
+                _ => {
+                    return Err(format!(
+                        "{}: expected a Responses response or output array",
+                        args.file.display()
+                    ));
+                }
+            };
+            (Api::Responses, body)
+        }
+    };
+    let response =
+        parse_response(api, &body).map_err(|error| format!("{}: {error}", args.file.display()))?;
+    let options = turn_options(args)?;
+    let dispatcher = dispatcher(setup)?;
+    let turn = setup
+        .runtime
+        .block_on(dispatcher.run_response(&response, &options));
+    let messages = turn
+        .to_messages(&response, &setup.pool, false)
+        .map_err(|error| error.to_string())?;
+    out(&serde_json::to_string_pretty(&messages).map_err(|e| e.to_string())?)
 }
 
 /// `toolreg mcp servers`: each server's state, after connecting them all.
