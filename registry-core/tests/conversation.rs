@@ -447,3 +447,30 @@ proptest! {
         }
     }
 }
+
+/// The recorded responses under `tests/data/responses`: each stream assembles into its
+/// non-streamed body (Chat Completions' `annotations`, which its stream leaves out, aside).
+#[test]
+fn recorded_streams_assemble_into_their_recorded_bodies() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/responses");
+    for (api, name) in [
+        (Api::Anthropic, "anthropic"),
+        (Api::ChatCompletions, "chat"),
+        (Api::Responses, "responses"),
+    ] {
+        let read = |ext: &str| std::fs::read_to_string(format!("{dir}/{name}.{ext}")).unwrap();
+        let mut expected: Value = serde_json::from_str(&read("json")).unwrap();
+        if let Some(message) = expected
+            .pointer_mut("/choices/0/message")
+            .and_then(Value::as_object_mut)
+        {
+            message.remove("annotations");
+        }
+        for chunk in [1, 13, usize::MAX] {
+            let assembled = assemble(api, &read("sse"), chunk).unwrap();
+            assert_eq!(assembled, expected, "{name}, chunks of {chunk}");
+        }
+        let response = parse_response(api, &expected).unwrap();
+        assert!(response.calls.len() >= 2, "{name}");
+    }
+}

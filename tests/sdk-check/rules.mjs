@@ -28,7 +28,7 @@ function namedTools(c) {
   arr(c.body.tools).forEach((t, i) => {
     if (!isObj(t)) return;
     const p = `body.tools[${i}]`;
-    if (c.api === 'anthropic') {
+    if (family(c.api) === 'anthropic') {
       if (typeof t.name !== 'string') return;
       out.push({ name: t.name, path: `${p}.name`, fixed: t.type != null && t.type !== 'custom' });
     } else if (c.api === 'openai-chat') {
@@ -203,7 +203,7 @@ function strictSchemas(c) {
   const out = [];
   arr(c.body.tools).forEach((t, i) => {
     const p = `body.tools[${i}]`;
-    if (c.api === 'anthropic' && t?.strict === true) out.push({ schema: t.input_schema, path: `${p}.input_schema` });
+    if (family(c.api) === 'anthropic' && t?.strict === true) out.push({ schema: t.input_schema, path: `${p}.input_schema` });
     if (c.api === 'openai-chat' && t?.function?.strict === true) out.push({ schema: t.function.parameters, path: `${p}.function.parameters` });
   });
   if (c.api === 'openai-responses') {
@@ -259,10 +259,95 @@ export function strictSchemaRules(c, report) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Conversations: what the types cannot say about a history.
+
+const json = (v) => JSON.stringify(v);
+
+/** Every call of an assistant turn is answered once, in order, by id: Anthropic in the next user
+ *  message's `tool_result` blocks, which come before its other blocks; Chat Completions in the `tool`
+ *  messages right after the assistant message; Responses by one `function_call_output` per
+ *  `function_call`, after it, in the calls' order. */
+export function answersInOrder(c, report) {
+  if (family(c.api) === 'anthropic') {
+    const messages = arr(c.body.messages);
+    messages.forEach((m, i) => {
+      if (!isObj(m) || m.role !== 'assistant') return;
+      const ids = arr(m.content).filter((b) => isObj(b) && b.type === 'tool_use').map((b) => b.id);
+      if (!ids.length) return;
+      const next = messages[i + 1];
+      const blocks = isObj(next) && next.role === 'user' ? arr(next.content) : [];
+      const answered = blocks.filter((b) => isObj(b) && b.type === 'tool_result').map((b) => b.tool_use_id);
+      if (json(answered) !== json(ids)) report('answers-in-order', `body.messages[${i + 1}]`, `calls ${ids.join(', ')} answered as ${answered.join(', ') || 'nothing'}`);
+      const other = blocks.findIndex((b) => !(isObj(b) && b.type === 'tool_result'));
+      if (other !== -1 && blocks.slice(other).some((b) => isObj(b) && b.type === 'tool_result')) report('answers-first', `body.messages[${i + 1}].content[${other}]`, 'a block before a tool_result block');
+    });
+  } else if (c.api === 'openai-chat') {
+    const messages = arr(c.body.messages);
+    messages.forEach((m, i) => {
+      if (!isObj(m) || m.role !== 'assistant') return;
+      const ids = arr(m.tool_calls).map((call) => call?.id);
+      if (!ids.length) return;
+      const answered = [];
+      for (let j = i + 1; j < messages.length && messages[j]?.role === 'tool'; j++) answered.push(messages[j].tool_call_id);
+      if (json(answered) !== json(ids)) report('answers-in-order', `body.messages[${i + 1}]`, `calls ${ids.join(', ')} answered as ${answered.join(', ') || 'nothing'}`);
+    });
+  } else {
+    const items = arr(c.body.input);
+    // Function calls (a client tool search's output is paired by responsesToolSearchOutputs).
+    const isCall = (it) => isObj(it) && it.type === 'function_call';
+    const isOutput = (it) => isObj(it) && it.type === 'function_call_output';
+    const calls = items.map((it, i) => [it, i]).filter(([it]) => isCall(it));
+    const outputs = items.map((it, i) => [it, i]).filter(([it]) => isOutput(it));
+    for (const [call, at] of calls) {
+      const answers = outputs.filter(([out]) => out.call_id === call.call_id);
+      if (answers.length !== 1) report('answers-in-order', `body.input[${at}]`, `call ${call.call_id} answered ${answers.length} times`);
+      else if (answers[0][1] < at) report('answers-in-order', `body.input[${answers[0][1]}]`, `call ${call.call_id} answered before it was made`);
+    }
+    const order = (list) => list.map(([it]) => it.call_id);
+    const answeredOrder = order(outputs).filter((id) => order(calls).includes(id));
+    if (json(answeredOrder) !== json(order(calls).filter((id) => answeredOrder.includes(id)))) report('answers-in-order', 'body.input', 'outputs not in the calls\' order');
+  }
+}
+
+const TOOL_CHANGES_BETA = 'mid-conversation-tool-changes-2026-07-01';
+const INLINE_TOOLS_BETA = 'inline-tools-2026-09-15';
+const betaList = (c) => Object.entries(c.headers ?? {}).filter(([k]) => k.toLowerCase() === 'anthropic-beta').flatMap(([, v]) => String(v).split(',').map((b) => b.trim()));
+
+/** Anthropic mid-conversation tool changes: `tool_addition` / `tool_removal` need their beta (an
+ *  inline `tool_definition` the inline-tools beta too); a tool is added only when not offered, and
+ *  removed only when offered (in `tools`, or added earlier and not removed since). */
+export function anthropicToolChanges(c, report) {
+  const offered = new Set(arr(c.body.tools).map((t) => t?.name).filter((n) => typeof n === 'string'));
+  const betas = betaList(c);
+  arr(c.body.messages).forEach((m, i) => {
+    arr(m?.content).forEach((b, j) => {
+      if (!isObj(b) || (b.type !== 'tool_addition' && b.type !== 'tool_removal')) return;
+      const p = `body.messages[${i}].content[${j}]`;
+      if (!betas.includes(TOOL_CHANGES_BETA)) report('tool-changes-beta', p, `${b.type} without the ${TOOL_CHANGES_BETA} beta`);
+      const tool = isObj(b.tool) ? b.tool : {};
+      if (b.type === 'tool_addition') {
+        if (tool.type === 'tool_definition' && !betas.includes(INLINE_TOOLS_BETA)) report('tool-changes-beta', `${p}.tool`, `a tool_definition without the ${INLINE_TOOLS_BETA} beta`);
+        const name = tool.type === 'tool_definition' ? tool.definition?.name : tool.name;
+        if (offered.has(name)) report('tool-addition-offered', `${p}.tool`, `${name} is already offered`);
+        offered.add(name);
+      } else {
+        if (!offered.has(tool.name)) report('tool-removal-unknown', `${p}.tool`, `${tool.name} is not offered`);
+        offered.delete(tool.name);
+      }
+    });
+  });
+}
+
 const RULES = {
-  anthropic: [toolNames, anthropicDeferredCount, anthropicDeferredTools, anthropicCacheBreakpoints, anthropicToolReferences, anthropicDeferNeedsBeta, anthropicKillSwitch, strictSchemaRules],
-  'openai-chat': [toolNames, chatMaxTools, strictSchemaRules],
-  'openai-responses': [toolNames, responsesToolSearch, responsesToolSearchOutputs, strictSchemaRules],
+  anthropic: [toolNames, anthropicDeferredCount, anthropicDeferredTools, anthropicCacheBreakpoints, anthropicToolReferences, anthropicDeferNeedsBeta, anthropicKillSwitch, strictSchemaRules, answersInOrder],
+  'anthropic-beta': [toolNames, anthropicDeferredCount, anthropicDeferredTools, anthropicCacheBreakpoints, anthropicDeferNeedsBeta, strictSchemaRules, answersInOrder, anthropicToolChanges],
+  'openai-chat': [toolNames, chatMaxTools, strictSchemaRules, answersInOrder],
+  'openai-responses': [toolNames, responsesToolSearch, responsesToolSearchOutputs, strictSchemaRules, answersInOrder],
+  // Responses are checked by their types only.
+  'anthropic-response': [],
+  'openai-chat-response': [],
+  'openai-responses-response': [],
 };
 
 /** Runs every rule for the case's api; returns [{rule, path, message}]. */

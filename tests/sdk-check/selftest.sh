@@ -39,7 +39,7 @@ declare -A expected=(
 
 # 1. The valid cases pass, with the one-line summary.
 run valid "$here"/selftest/ok-*.json
-summary='^sdk-check: 5 cases \(3 anthropic, 1 chat, 1 responses\) type-check and keep the API rules$'
+summary='^sdk-check: 9 cases \(3 anthropic, 1 anthropic beta, 1 anthropic response, 1 chat response, 1 responses response, 1 chat, 1 responses\) type-check and keep the API rules$'
 if [ "$rc" -eq 0 ] && grep -Eq "$summary" <<<"$out"; then ok; else bad "valid cases: exit $rc: $out"; fi
 
 # 2. A case over the deferred-tools limit (generated: 10,001 deferred tools and one loaded tool).

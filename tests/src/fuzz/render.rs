@@ -218,6 +218,43 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
     assert_eq!(rendered.beta, beta);
 }
 
+/// A Responses `tools` array with its namespaces taken apart: each member of namespace `N` as
+/// the function `N__<name>`, which must be an MCP tool of the pool whose server is `N`'s; in the
+/// pool's order (grouping may move a server's tool next to its other tools).
+fn flatten_namespaces(pool: &[Arc<ToolInfo>], array: Vec<Value>) -> Vec<Value> {
+    let mut flat = Vec::with_capacity(array.len());
+    for entry in array {
+        if entry["type"] != "namespace" {
+            flat.push(entry);
+            continue;
+        }
+        let namespace = entry["name"]
+            .as_str()
+            .expect("a namespace has a name")
+            .to_owned();
+        let members = entry["tools"].as_array().expect("a namespace has tools");
+        assert!(!members.is_empty(), "an empty namespace {namespace}");
+        for member in members {
+            let mut member = member.clone();
+            let full = format!("{namespace}__{}", member["name"].as_str().unwrap());
+            let tool = pool
+                .iter()
+                .find(|tool| tool.name == full)
+                .expect("a member is a pool tool");
+            let mcp = tool.mcp().expect("only MCP tools are grouped");
+            assert_eq!(namespace, format!("mcp__{}", mcp.normalized_server));
+            member["name"] = Value::String(full);
+            flat.push(member);
+        }
+    }
+    let position = |entry: &Value| {
+        let name = entry["name"].as_str().unwrap_or("ToolSearch");
+        pool.iter().position(|tool| tool.name == name)
+    };
+    flat.sort_by_key(position);
+    flat
+}
+
 fn check_openai(pool: &[Arc<ToolInfo>], options: &OpenAiOptions) {
     let chat = options.format == OpenAiFormat::ChatCompletions;
     let rendered = match toolreg::render_openai(pool, options) {
@@ -237,6 +274,11 @@ fn check_openai(pool: &[Arc<ToolInfo>], options: &OpenAiOptions) {
     };
     let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
     assert_eq!(rendered.tool_count, array.len());
+    let array = if options.namespaces && !chat {
+        flatten_namespaces(pool, array)
+    } else {
+        array
+    };
     let has_search = pool.iter().any(|tool| tool.name == "ToolSearch");
     let mode = if has_search {
         options.tool_search

@@ -145,7 +145,14 @@ impl State {
             self.error_event(value);
             return Ok(());
         }
-        for key in ["id", "model", "created", "system_fingerprint", "usage"] {
+        for key in [
+            "id",
+            "model",
+            "created",
+            "service_tier",
+            "system_fingerprint",
+            "usage",
+        ] {
             if let Some(field) = value.get(key).filter(|field| !field.is_null()) {
                 self.body.insert(key.into(), field.clone());
             }
@@ -223,9 +230,8 @@ impl State {
         let mut message = Map::new();
         message.insert("role".into(), "assistant".into());
         message.insert("content".into(), content);
-        if !self.refusal.is_empty() {
-            message.insert("refusal".into(), self.refusal.into());
-        }
+        let refusal = (!self.refusal.is_empty()).then_some(self.refusal);
+        message.insert("refusal".into(), refusal.map_or(Value::Null, Value::String));
         if !calls.is_empty() {
             message.insert("tool_calls".into(), Value::Array(calls));
         }
