@@ -1,6 +1,7 @@
 //! The agent binary against a local server on 127.0.0.1 that replays a model's responses for
-//! each API (plain JSON, or streamed as the API streams it): parallel calls, a tool search,
-//! an argument the model got wrong, a call the user approves on the terminal. Every request the
+//! each API (plain JSON, or streamed as the API streams it): the recorded responses of
+//! `tests/data/responses`, and scripted turns with parallel calls, a tool search, an argument the
+//! model got wrong, a call the user approves on the terminal. Every request the
 //! agent sends is checked: the previous response's calls answered once each, in order, by id.
 //! Nothing leaves the machine.
 
@@ -240,8 +241,9 @@ struct Replay {
     _runtime: tokio::runtime::Runtime,
 }
 
-fn replay(api: Api, turns: &[Said], streamed: bool) -> Replay {
-    let replies: Vec<(String, &'static str)> = turns
+/// The replies for `turns`, plain or streamed.
+fn replies(api: Api, turns: &[Said], streamed: bool) -> Vec<(String, &'static str)> {
+    turns
         .iter()
         .map(|said| {
             let body = response(api, said);
@@ -251,7 +253,10 @@ fn replay(api: Api, turns: &[Said], streamed: bool) -> Replay {
                 (body.to_string(), "application/json")
             }
         })
-        .collect();
+        .collect()
+}
+
+fn replay(replies: Vec<(String, &'static str)>) -> Replay {
     let replies = Arc::new(replies);
     let requests: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -314,10 +319,25 @@ fn run_agent(
     streamed: bool,
     stdin: &str,
 ) -> (String, Vec<(String, Value)>) {
-    let server = replay(api, turns, streamed);
+    run_agent_on(api, replies(api, turns, streamed), streamed, stdin)
+}
+
+/// Runs the agent against these replies.
+fn run_agent_on(
+    api: Api,
+    replies: Vec<(String, &'static str)>,
+    streamed: bool,
+    stdin: &str,
+) -> (String, Vec<(String, Value)>) {
+    let server = replay(replies);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "alpha\n").unwrap();
     std::fs::write(dir.path().join("b.txt"), "beta\n").unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"demo\"\n",
+    )
+    .unwrap();
     let base = format!("http://{}", server.address);
     let mut command = Command::new(env!("CARGO_BIN_EXE_agent"));
     command
@@ -561,6 +581,95 @@ fn a_call_that_asks_runs_only_when_the_user_says_yes() {
                 "{api:?} {answer:?}: {}",
                 answers[0].1
             );
+        }
+    }
+}
+
+/// The recorded responses of `tests/data/responses` (each API's documented form, with text,
+/// parallel calls and a tool search), as sent and as streamed, then a final answer.
+#[test]
+fn the_recorded_responses_of_each_api_replay_through_the_agent() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/responses");
+    for (api, name) in [
+        (Api::Anthropic, "anthropic"),
+        (Api::Chat, "chat"),
+        (Api::Responses, "responses"),
+    ] {
+        for streamed in [false, true] {
+            let (ext, kind) = if streamed {
+                ("sse", "text/event-stream")
+            } else {
+                ("json", "application/json")
+            };
+            let recorded = std::fs::read_to_string(format!("{data}/{name}.{ext}")).unwrap();
+            let recorded_body: Value = serde_json::from_str(
+                &std::fs::read_to_string(format!("{data}/{name}.json")).unwrap(),
+            )
+            .unwrap();
+            let last = replies(
+                api,
+                &[Said {
+                    text: "Cargo.toml names the package.",
+                    calls: vec![],
+                }],
+                streamed,
+            );
+            let mut all = vec![(recorded, kind)];
+            all.extend(last);
+            let (stdout, requests) = run_agent_on(api, all, streamed, "");
+            assert!(
+                stdout.contains("Cargo.toml names the package."),
+                "{name}: {stdout}"
+            );
+            // The second request answers every call of the recorded response, in order.
+            let ids: Vec<String> = match api {
+                Api::Anthropic => recorded_body["content"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|block| block["type"] == "tool_use")
+                    .map(|block| block["id"].as_str().unwrap().to_owned())
+                    .collect(),
+                Api::Chat => recorded_body["choices"][0]["message"]["tool_calls"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|call| call["id"].as_str().unwrap().to_owned())
+                    .collect(),
+                Api::Responses => recorded_body["output"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|item| {
+                        item["type"] == "function_call" || item["type"] == "tool_search_call"
+                    })
+                    .map(|item| item["call_id"].as_str().unwrap().to_owned())
+                    .collect(),
+            };
+            let history = history(api, &requests[1].1);
+            let answered: Vec<String> = match api {
+                Api::Anthropic => history.last().unwrap()["content"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|block| block["type"] == "tool_result")
+                    .map(|block| block["tool_use_id"].as_str().unwrap().to_owned())
+                    .collect(),
+                Api::Chat => history
+                    .iter()
+                    .filter(|message| message["role"] == "tool")
+                    .map(|message| message["tool_call_id"].as_str().unwrap().to_owned())
+                    .collect(),
+                Api::Responses => history
+                    .iter()
+                    .filter(|item| {
+                        item["type"] == "function_call_output"
+                            || item["type"] == "tool_search_output"
+                    })
+                    .map(|item| item["call_id"].as_str().unwrap().to_owned())
+                    .collect(),
+            };
+            assert_eq!(answered, ids, "{name}, streamed: {streamed}");
         }
     }
 }
