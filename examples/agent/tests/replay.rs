@@ -673,3 +673,62 @@ fn the_recorded_responses_of_each_api_replay_through_the_agent() {
         }
     }
 }
+
+/// Ctrl-C during a turn stops the running tool (and every process it started) and ends the run.
+#[test]
+fn ctrl_c_cancels_the_running_turn_and_leaves_no_process() {
+    let marker = "sleep 31.4159";
+    let turns = [
+        Said {
+            text: "",
+            calls: vec![("call_1", "Bash", r#"{"command": "sleep 31.4159"}"#)],
+        },
+        Said {
+            text: "Never reached.",
+            calls: vec![],
+        },
+    ];
+    let server = replay(replies(Api::Anthropic, &turns, false));
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent"))
+        .current_dir(dir.path())
+        .env("ANTHROPIC_API_KEY", "test-key")
+        .env("ANTHROPIC_BASE_URL", format!("http://{}", server.address))
+        .args(["--yes", "Wait."])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let running = || {
+        Command::new("pgrep")
+            .args(["-f", marker])
+            .output()
+            .is_ok_and(|out| out.status.success())
+    };
+    // Wait (without a deadline: the machine may be slow) for the tool's process to start.
+    while !running() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the agent ended before running the tool"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && stderr.contains("cancelled"),
+        "{stderr}"
+    );
+    assert!(!running(), "the tool's process outlived the cancelled turn");
+    assert_eq!(
+        server.requests.lock().unwrap().len(),
+        1,
+        "no request after the cancelled turn"
+    );
+}
