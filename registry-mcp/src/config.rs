@@ -1,10 +1,11 @@
-//! The server list: `{"mcpServers": {"name": {"command", "args", "env", "cwd"}}}`, the shape
+//! The server list: `{"mcpServers": {"name": {"command", "args", "env", "cwd"}}}` for a stdio
+//! server, `{"name": {"type": "http", "url", "headers"}}` for a Streamable HTTP one — the shape
 //! desktop MCP clients use.
 //!
 //! Servers keep the order of the file (their tools are named in that order, so the same file
-//! always gives the same pool). A server entry with a `url` is a Streamable HTTP server; this
-//! build connects stdio servers only, so such an entry is kept and reported failed when
-//! connecting, like any other server that cannot be reached.
+//! always gives the same pool). An HTTP entry's header values may hold `${VAR}` (or
+//! `${VAR:-default}`), read from the environment when the server is connected, so a token
+//! stays out of the file; `Authorization: Bearer …` is sent as the bearer token.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -42,10 +43,15 @@ pub enum Transport {
         /// Its working directory; this process's when `None`.
         cwd: Option<PathBuf>,
     },
-    /// A Streamable HTTP endpoint (not connected by this build).
+    /// A Streamable HTTP endpoint.
     Http {
-        /// The endpoint.
+        /// The endpoint (`http://` or `https://`).
         url: String,
+        /// Headers sent with every request, as written: `${VAR}` (or `${VAR:-default}`) is
+        /// replaced by the variable's value when the server is connected
+        /// ([`expand`]), so a token stays out of the file. An `Authorization: Bearer …`
+        /// header is the server's bearer token.
+        headers: BTreeMap<String, String>,
     },
 }
 
@@ -109,6 +115,53 @@ impl std::error::Error for ConfigError {
     }
 }
 
+/// Whether `name: value` can be an HTTP header once its variables are expanded: a token name,
+/// a value of visible characters and spaces, a `${…}` closed.
+fn check_header(name: &str, value: &str) -> Result<(), String> {
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(token) {
+        return Err(format!("`{name}` is not a header name"));
+    }
+    if value.chars().any(|c| c.is_control() && c != '\t') {
+        return Err("the value holds a control character".into());
+    }
+    expand(value, |_| Some("x".into())).map(|_| ())
+}
+
+/// `value` with each `${VAR}` replaced by `lookup(VAR)`, and each `${VAR:-default}` by the
+/// variable's value or, when it is unset or empty, `default`. A `$` not followed by `{` stays.
+///
+/// # Errors
+/// The variable that is unset (and has no default), or a `${` left open. The message names the
+/// variable, never a value.
+pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(rest.get(..start).unwrap_or_default());
+        let after = rest.get(start + 2..).unwrap_or_default();
+        let end = after
+            .find('}')
+            .ok_or_else(|| "a `${` without its `}`".to_owned())?;
+        let inner = after.get(..end).unwrap_or_default();
+        let (name, default) = match inner.split_once(":-") {
+            Some((name, default)) => (name, Some(default)),
+            None => (inner, None),
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!("`${{{inner}}}` does not name a variable"));
+        }
+        match (lookup(name).filter(|found| !found.is_empty()), default) {
+            (Some(found), _) => out.push_str(&found),
+            (None, Some(default)) => out.push_str(default),
+            (None, None) => return Err(format!("the variable {name} is not set")),
+        }
+        rest = after.get(end + 1..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct File {
@@ -125,6 +178,8 @@ struct Entry {
     env: BTreeMap<String, String>,
     cwd: Option<PathBuf>,
     url: Option<String>,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
     /// Desktop clients' `"type": "stdio" | "http" | "streamable-http"`; checked against the
     /// other fields.
     #[serde(rename = "type")]
@@ -153,6 +208,12 @@ impl McpConfig {
                 };
                 invalid(path, error.inner().to_string())
             })?;
+            if entry.command.is_some() && !entry.headers.is_empty() {
+                return Err(invalid(
+                    format!("{at}.headers"),
+                    "headers are for HTTP servers (a `url` entry)".into(),
+                ));
+            }
             let transport = match (entry.command, entry.url, entry.kind.as_deref()) {
                 (Some(command), None, None | Some("stdio")) if !command.is_empty() => {
                     Transport::Stdio {
@@ -163,7 +224,20 @@ impl McpConfig {
                     }
                 }
                 (None, Some(url), None | Some("http" | "streamable-http")) => {
-                    Transport::Http { url }
+                    if !(url.starts_with("http://") || url.starts_with("https://")) {
+                        return Err(invalid(
+                            format!("{at}.url"),
+                            format!("`{url}` is not an http:// or https:// URL"),
+                        ));
+                    }
+                    for (name, value) in &entry.headers {
+                        check_header(name, value)
+                            .map_err(|message| invalid(format!("{at}.headers.{name}"), message))?;
+                    }
+                    Transport::Http {
+                        url,
+                        headers: entry.headers,
+                    }
                 }
                 (Some(_), Some(_), _) => {
                     return Err(invalid(at, "has both `command` and `url`".into()));
@@ -259,6 +333,59 @@ mod tests {
         assert_eq!(
             error(r#"{"mcpServers": {"git": {"type": "http", "command": "x"}}}"#),
             "mcpServers.git.type: `http` does not match the entry's `command` or `url`"
+        );
+    }
+
+    #[test]
+    fn header_variables_expand_from_the_lookup_with_defaults() {
+        let lookup = |name: &str| (name == "TOKEN").then(|| "t0k".to_owned());
+        assert_eq!(expand("Bearer ${TOKEN}", lookup).unwrap(), "Bearer t0k");
+        assert_eq!(
+            expand("${MISSING:-fallback}/${TOKEN}", lookup).unwrap(),
+            "fallback/t0k"
+        );
+        assert_eq!(expand("cost: $5", lookup).unwrap(), "cost: $5");
+        assert_eq!(
+            expand("${MISSING}", lookup).unwrap_err(),
+            "the variable MISSING is not set"
+        );
+        assert_eq!(
+            expand("${TOKEN", lookup).unwrap_err(),
+            "a `${` without its `}`"
+        );
+        assert_eq!(
+            expand("${A B}", lookup).unwrap_err(),
+            "`${A B}` does not name a variable"
+        );
+    }
+
+    #[test]
+    fn an_http_entry_keeps_its_headers_unexpanded_and_checks_them() {
+        let config = McpConfig::parse(
+            r#"{"mcpServers": {"remote": {"url": "https://mcp.example/mcp",
+                "headers": {"Authorization": "Bearer ${TOKEN}"}}}}"#,
+        )
+        .unwrap();
+        let Transport::Http { headers, .. } = &config.servers[0].transport else {
+            panic!("http")
+        };
+        assert_eq!(headers["Authorization"], "Bearer ${TOKEN}");
+        let error = |text: &str| McpConfig::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            error(r#"{"mcpServers": {"r": {"url": "ftp://h/x"}}}"#),
+            "mcpServers.r.url: `ftp://h/x` is not an http:// or https:// URL"
+        );
+        assert_eq!(
+            error(r#"{"mcpServers": {"r": {"url": "http://h", "headers": {"Bad Name": "x"}}}}"#),
+            "mcpServers.r.headers.Bad Name: `Bad Name` is not a header name"
+        );
+        assert_eq!(
+            error(r#"{"mcpServers": {"r": {"url": "http://h", "headers": {"X": "${OPEN"}}}}"#),
+            "mcpServers.r.headers.X: a `${` without its `}`"
+        );
+        assert_eq!(
+            error(r#"{"mcpServers": {"r": {"command": "x", "headers": {"X": "y"}}}}"#),
+            "mcpServers.r.headers: headers are for HTTP servers (a `url` entry)"
         );
     }
 }

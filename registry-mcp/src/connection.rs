@@ -92,59 +92,61 @@ pub(crate) struct Connection {
 }
 
 impl Connection {
-    /// Starts the server and runs the handshake: `server/discover` first (2026-07-28), the
-    /// `initialize` handshake (2025-11-25) for servers that do not know it.
+    /// Starts the server (or reaches it over HTTP) and runs the handshake: `server/discover`
+    /// first (2026-07-28), the `initialize` handshake (2025-11-25) for servers that do not know
+    /// it. An HTTP server's `${VAR}`s are read from this process's environment.
     pub(crate) async fn open(
         spec: &ServerSpec,
         timeouts: Timeouts,
         changed: Arc<Notify>,
     ) -> Result<Connection, ServerError> {
+        let fail = |problem| ServerError {
+            server: spec.name.clone(),
+            problem,
+            stderr: None,
+        };
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        match &spec.transport {
+            Transport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => {
+                let transport = spawn(command, args, env, cwd.as_deref(), &stderr)
+                    .map_err(|error| fail(Problem::Spawn(format!("{command}: {error}"))))?;
+                Self::handshake(spec, transport, stderr, timeouts, changed).await
+            }
+            #[cfg(feature = "http")]
+            Transport::Http { url, headers } => {
+                let transport =
+                    crate::http::transport(url, headers, |name| std::env::var(name).ok())
+                        .map_err(|message| fail(Problem::Config(message)))?;
+                Self::handshake(spec, transport, stderr, timeouts, changed).await
+            }
+            #[cfg(not(feature = "http"))]
+            Transport::Http { .. } => Err(fail(Problem::Unsupported(
+                "Streamable HTTP servers need toolreg-mcp's `http` feature".into(),
+            ))),
+        }
+    }
+
+    async fn handshake<T, E, A>(
+        spec: &ServerSpec,
+        transport: T,
+        stderr: Arc<Mutex<Vec<u8>>>,
+        timeouts: Timeouts,
+        changed: Arc<Notify>,
+    ) -> Result<Connection, ServerError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let fail = |problem, stderr: Option<String>| ServerError {
             server: spec.name.clone(),
             problem,
             stderr,
         };
-        let Transport::Stdio {
-            command,
-            args,
-            env,
-            cwd,
-        } = &spec.transport
-        else {
-            return Err(fail(
-                Problem::Unsupported(
-                    "Streamable HTTP servers are not connected by this build".into(),
-                ),
-                None,
-            ));
-        };
-        // Contained: what the server starts (behind `sh -c`, npx or uvx, its helpers) dies
-        // with it, and it dies with this process (toolreg::sandbox::contained).
-        let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
-        let mut child = tokio::process::Command::from(contained(command.as_ref(), &args));
-        // Killed when its session is dropped, also when no runtime is left to run rmcp's own
-        // cleanup (a hub dropped while the server still starts, or at the end of a program).
-        child.envs(env).kill_on_drop(true);
-        if let Some(dir) = cwd {
-            child.current_dir(dir);
-        }
-        let (transport, stderr_pipe) = TokioChildProcess::builder(child)
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|error| fail(Problem::Spawn(format!("{command}: {error}")), None))?;
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        if let Some(mut pipe) = stderr_pipe {
-            let tail = Arc::clone(&stderr);
-            tokio::spawn(async move {
-                let mut buffer = [0u8; 1024];
-                while let Ok(read @ 1..) = pipe.read(&mut buffer).await {
-                    let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
-                    tail.extend_from_slice(buffer.get(..read).unwrap_or_default());
-                    let excess = tail.len().saturating_sub(STDERR_TAIL_BYTES);
-                    tail.drain(..excess);
-                }
-            });
-        }
         let shared = Arc::new(Shared {
             changed,
             ..Shared::default()
@@ -166,7 +168,12 @@ impl Connection {
                     tail(),
                 ));
             }
-            Ok(Err(error)) => return Err(fail(Problem::Handshake(error.to_string()), tail())),
+            #[cfg(feature = "http")]
+            Ok(Err(error)) if error.is_authorization_required() => {
+                let challenge = error.auth_challenge().map(str::to_owned);
+                return Err(fail(Problem::Unauthorized { challenge }, tail()));
+            }
+            Ok(Err(error)) => return Err(fail(Problem::Handshake(describe(&error)), tail())),
             Ok(Ok(service)) => service,
         };
         let info = service.peer_info();
@@ -473,4 +480,66 @@ fn stderr_tail(stderr: &Mutex<Vec<u8>>) -> Option<String> {
     let text = String::from_utf8_lossy(&bytes);
     let text = text.trim();
     (!text.is_empty()).then(|| text.to_owned())
+}
+
+/// Starts a stdio server, contained: what it starts (behind `sh -c`, npx or uvx, its helpers)
+/// dies with it, and it dies with this process (toolreg::sandbox::contained). Its stderr's
+/// last bytes go to `stderr`.
+fn spawn(
+    command: &str,
+    args: &[String],
+    env: &std::collections::BTreeMap<String, String>,
+    cwd: Option<&std::path::Path>,
+    stderr: &Arc<Mutex<Vec<u8>>>,
+) -> std::io::Result<TokioChildProcess> {
+    let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+    let mut child = tokio::process::Command::from(contained(command.as_ref(), &args));
+    // Killed when its session is dropped, also when no runtime is left to run rmcp's own
+    // cleanup (a hub dropped while the server still starts, or at the end of a program).
+    child.envs(env).kill_on_drop(true);
+    if let Some(dir) = cwd {
+        child.current_dir(dir);
+    }
+    let (transport, stderr_pipe) = TokioChildProcess::builder(child)
+        .stderr(Stdio::piped())
+        .spawn()?;
+    if let Some(mut pipe) = stderr_pipe {
+        let tail = Arc::clone(stderr);
+        tokio::spawn(async move {
+            let mut buffer = [0u8; 1024];
+            while let Ok(read @ 1..) = pipe.read(&mut buffer).await {
+                let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+                tail.extend_from_slice(buffer.get(..read).unwrap_or_default());
+                let excess = tail.len().saturating_sub(STDERR_TAIL_BYTES);
+                tail.drain(..excess);
+            }
+        });
+    }
+    Ok(transport)
+}
+
+/// An error and its causes, one after another, without the transport's type name that rmcp
+/// puts in its messages (`Transport [rmcp::transport::…] error:`).
+fn describe(error: &(dyn std::error::Error + 'static)) -> String {
+    let strip = |text: String| match (text.find(" Transport ["), text.find("] error: ")) {
+        (Some(start), Some(end)) if start < end => {
+            format!(
+                "{}: {}",
+                text.get(..start).unwrap_or_default(),
+                text.get(end + 9..).unwrap_or_default()
+            )
+        }
+        _ => text,
+    };
+    let mut text = strip(error.to_string());
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        let more = strip(inner.to_string());
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        cause = inner.source();
+    }
+    text
 }

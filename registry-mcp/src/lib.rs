@@ -59,8 +59,10 @@
 //! Every request gets an answer, also one it cannot read: [`framing`] reads the client's
 //! lines with a cap and answers what rmcp would drop with a JSON-RPC error.
 //!
-//! Streamable HTTP entries (`"url"`) are read but not connected by this build: they are
-//! reported failed, saying so.
+//! Streamable HTTP entries (`"url"`, with the default `http` feature) connect on rmcp's
+//! client transport, with their `headers` (`${VAR}` expanded from the environment, values
+//! never printed): the same handshake, states, timeouts and reconnection as stdio servers; a
+//! refused token is [`Problem::Unauthorized`] with the server's challenge.
 
 #![deny(missing_docs)]
 // Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
@@ -78,6 +80,8 @@ pub mod content;
 pub mod framing;
 #[cfg(feature = "server")]
 pub mod gateway;
+#[cfg(feature = "http")]
+mod http;
 #[cfg(feature = "client")]
 mod hub;
 #[cfg(feature = "client")]

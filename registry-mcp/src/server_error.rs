@@ -33,6 +33,15 @@ pub enum Problem {
     },
     /// The session ended.
     Closed,
+    /// The entry cannot be used as written: a `${VAR}` of its headers is not set, or a header
+    /// is not one once expanded.
+    Config(String),
+    /// The server refused the request's credentials (HTTP 401, or 403 with a challenge): the
+    /// `WWW-Authenticate` challenge it sent, if any.
+    Unauthorized {
+        /// The challenge.
+        challenge: Option<String>,
+    },
 }
 
 /// A server that could not be connected, or no longer is.
@@ -71,6 +80,19 @@ impl ServerError {
                 write!(f, "tools/list stopped: {detail} (Limits::{limit})")?;
             }
             Problem::Closed => write!(f, "the session ended")?,
+            Problem::Config(error) => write!(f, "{error}")?,
+            Problem::Unauthorized { challenge: None } => {
+                write!(
+                    f,
+                    "the server refused the credentials (HTTP 401); check the entry's headers"
+                )?;
+            }
+            Problem::Unauthorized {
+                challenge: Some(challenge),
+            } => write!(
+                f,
+                "the server refused the credentials (HTTP 401, WWW-Authenticate: {challenge}); check the entry's headers"
+            )?,
         }
         if let Some(stderr) = &self.stderr {
             write!(f, " (stderr: {})", stderr.trim())?;

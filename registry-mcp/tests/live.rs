@@ -1,7 +1,7 @@
 //! The hub against real servers: the five of MCP-GROUND.md (npm and PyPI) and a Python SDK
 //! server of our own, each started as a child process. Nothing here is mocked.
 
-use crate::peers;
+use crate::peers::{self, dispatcher};
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -11,8 +11,8 @@ use toolreg::mcp::load_servers;
 use toolreg::render::DeferStrategy;
 use toolreg::tool::Progress;
 use toolreg::{
-    Dispatcher, Env, PermissionContext, PermissionMode, RenderOptions, SchemaCache, SearchEngine,
-    Strategy, ToolInfo, ToolOutput, ToolUse, TurnOptions, render_anthropic,
+    Env, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolInfo, ToolOutput, ToolUse,
+    TurnOptions, render_anthropic,
 };
 use toolreg_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
 
@@ -66,14 +66,6 @@ fn entry(tool: &ToolInfo) -> Value {
         "destructive": tool.flags.destructive,
         "deferred": tool.is_deferred(),
     })
-}
-
-/// A dispatcher over the hub's tools that asks nothing (the servers' tools are destructive
-/// unless annotated otherwise).
-fn dispatcher(hub: &Arc<McpHub>) -> Dispatcher {
-    let mut rules = PermissionContext::new();
-    rules.mode = PermissionMode::BypassPermissions;
-    Dispatcher::new(Env::default(), rules, hub.tools().tools, ".").with_mcp(hub.clone())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,5 +6,6 @@ mod peers;
 
 mod gateway;
 mod hostile;
+mod http;
 mod lifetime;
 mod live;

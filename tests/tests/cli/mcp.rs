@@ -82,11 +82,12 @@ fn mcp_servers_shows_each_servers_state() {
             .unwrap()
             .contains("/nonexistent/mcp-server")
     );
+    // Nothing listens on port 9: the HTTP server is tried and fails, saying where.
+    let error = servers[2]["error"].as_str().unwrap();
     assert!(
-        servers[2]["error"]
-            .as_str()
-            .unwrap()
-            .contains("Streamable HTTP")
+        error.contains("error sending request for url (http://127.0.0.1:9/mcp)")
+            && !error.contains("rmcp::"),
+        "{error}"
     );
 }
 
@@ -395,4 +396,74 @@ fn gateway_bash_with_an_allow_rule_runs_exactly_what_it_names() {
     assert_eq!(results[1]["is_error"], true, "{seen}");
     assert_eq!(results[2]["is_error"], true, "{seen}");
     assert!(!dir.path().join("made").exists(), "touch ran");
+}
+
+/// A Streamable HTTP server behind a bearer token, its token read from the environment by the
+/// config's `${VAR}`, connected and called through the CLI; the token never printed.
+#[test]
+fn a_bearer_protected_http_server_serves_calls_through_the_cli() {
+    let Some(peers) = peers() else { return };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-peers/servers/http_bearer.py");
+    let mut server = std::process::Command::new(peers.join("venv/bin/python"))
+        .arg(script)
+        .env("MCP_TOKEN", "cli-t0ken-value")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for it to listen (no deadline: a loaded machine may take seconds).
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(server.try_wait().unwrap().is_none(), "the server exited");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    std::fs::write(
+        &config,
+        json!({"mcpServers": {"remote": {"type": "http",
+        "url": format!("http://127.0.0.1:{port}/mcp"),
+        "headers": {"Authorization": "Bearer ${TOOLREG_TEST_MCP_TOKEN}"}}}})
+        .to_string(),
+    )
+    .unwrap();
+    let run = |token: &str, args: &[&str]| {
+        toolreg()
+            .env("TOOLREG_TEST_MCP_TOKEN", token)
+            .arg("--mcp-config")
+            .arg(&config)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let output = run(
+        "cli-t0ken-value",
+        &[
+            "--permission-mode",
+            "bypass",
+            "call",
+            "mcp__remote__add",
+            "--input",
+            r#"{"a": 20, "b": 22}"#,
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("42"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let output = run("not-the-token", &["mcp", "servers", "--json"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("refused the credentials") && !text.contains("not-the-token"),
+        "{text}"
+    );
+    let _ = server.kill();
+    let _ = server.wait();
 }
