@@ -82,6 +82,8 @@ pub mod framing;
 pub mod gateway;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http-server")]
+mod http_gateway;
 #[cfg(feature = "client")]
 mod hub;
 #[cfg(feature = "client")]
@@ -92,6 +94,8 @@ mod server_error;
 pub use config::{ConfigError, McpConfig, ServerSpec, Transport};
 #[cfg(feature = "server")]
 pub use gateway::{Gateway, GatewayMode};
+#[cfg(feature = "http-server")]
+pub use http_gateway::{HttpGateway, HttpOptions};
 #[cfg(feature = "client")]
 pub use hub::{McpHub, ServerState, ServerStatus};
 #[cfg(feature = "client")]

@@ -102,6 +102,13 @@ impl Dispatcher {
         }
     }
 
+    /// The dispatcher with other permission rules (the same pool: a rule that denies a tool
+    /// as a whole refuses its calls here, but leaves it in the pool).
+    pub fn with_permissions(mut self, rules: PermissionContext) -> Self {
+        self.rules = Arc::new(rules);
+        self
+    }
+
     /// The host's typed state, which tools read with `ctx.state::<T>()`.
     pub fn with_state(mut self, state: State) -> Self {
         self.state = Arc::new(state);

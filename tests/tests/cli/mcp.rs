@@ -403,25 +403,15 @@ fn gateway_bash_with_an_allow_rule_runs_exactly_what_it_names() {
 #[test]
 fn a_bearer_protected_http_server_serves_calls_through_the_cli() {
     let Some(peers) = peers() else { return };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-peers/servers/http_bearer.py");
-    let mut server = std::process::Command::new(peers.join("venv/bin/python"))
-        .arg(script)
-        .env("MCP_TOKEN", "cli-t0ken-value")
-        .env("PORT", port.to_string())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    // Wait for it to listen (no deadline: a loaded machine may take seconds).
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(server.try_wait().unwrap().is_none(), "the server exited");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    let mut server = listening(
+        std::process::Command::new(peers.join("venv/bin/python"))
+            .arg(script)
+            .env("MCP_TOKEN", "cli-t0ken-value")
+            .env("PORT", port.to_string()),
+        port,
+    );
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("mcp.json");
     std::fs::write(
@@ -466,4 +456,104 @@ fn a_bearer_protected_http_server_serves_calls_through_the_cli() {
     );
     let _ = server.kill();
     let _ = server.wait();
+}
+
+/// `toolreg mcp serve --http` with two tokens of different policies, driven by the Python SDK
+/// over Streamable HTTP: each token lists, finds and calls what it is granted and nothing else;
+/// `/health` answers; no token or a wrong one gets 401.
+#[test]
+fn the_http_gateway_serves_each_token_its_own_tools_to_the_python_sdk() {
+    let Some(peers) = peers() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &peers.join("venv/bin/mcp-server-time"));
+    let tokens = dir.path().join("tokens.json");
+    std::fs::write(
+        &tokens,
+        json!({"tokens": [
+            {"token": "${TOOLREG_TEST_TOKEN_A}", "servers": ["time"], "allow": ["mcp__time"]},
+            {"token": "token-b-0123456789abcdef", "servers": [], "builtins": ["Glob"]},
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let port = free_port();
+    let mut server = listening(
+        std::process::Command::new(binary())
+            .current_dir(dir.path())
+            .env("TOOLREG_TEST_TOKEN_A", "token-a-0123456789abcdef")
+            .arg("--mcp-config")
+            .arg(&config)
+            .args([
+                "mcp",
+                "serve",
+                "--builtins",
+                "Glob",
+                "--http",
+                &format!("127.0.0.1:{port}"),
+                "--tokens",
+            ])
+            .arg(&tokens),
+        port,
+    );
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let run = |token: &str| -> Value {
+        json_of(
+            Command::new(peers.join("venv/bin/python"))
+                .arg(scripts().join("python_http_client.py"))
+                .args([&url, token]),
+        )
+    };
+    let a = run("token-a-0123456789abcdef");
+    assert_eq!(
+        (
+            a["health"].as_u64(),
+            a["no_token"].as_u64(),
+            a["wrong_token"].as_u64()
+        ),
+        (Some(200), Some(401), Some(401))
+    );
+    assert!(
+        a["search"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|name| name == "mcp__time__get_current_time"),
+        "{a}"
+    );
+    assert_eq!(a["time"]["is_error"], false, "{a}");
+    // Glob is not granted to token A: refused, though the command line offers it.
+    assert_eq!(a["glob"]["is_error"], true, "{a}");
+    let b = run("token-b-0123456789abcdef");
+    assert!(b["search"].as_array().unwrap().is_empty(), "{b}");
+    assert_eq!(b["time"]["is_error"], true, "{b}");
+    assert_eq!(b["glob"]["is_error"], false, "{b}");
+    // SIGTERM: the gateway finishes and exits.
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status();
+    assert!(server.wait().unwrap().success());
+}
+
+/// A port on 127.0.0.1 nothing listens on now.
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+/// Starts `command` (output discarded) and waits until `port` accepts connections, without a
+/// deadline (a loaded machine may take seconds); panics if the process exits first.
+fn listening(command: &mut std::process::Command, port: u16) -> std::process::Child {
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "it exited before listening"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child
 }

@@ -178,6 +178,15 @@ pub enum McpCommand {
         /// Built-ins to offer too, by name (`Read,Glob`); none by default.
         #[arg(long, value_delimiter = ',', value_name = "LIST")]
         builtins: Vec<String>,
+        /// Serve over Streamable HTTP on ADDR (default 127.0.0.1:8931) instead of stdio, every
+        /// request needing a bearer token: `TOOLREG_GATEWAY_TOKEN`, or those of --tokens.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::serve::DEFAULT_HTTP_ADDRESS)]
+        http: Option<String>,
+        /// With --http: a JSON file of tokens, each with its own policy: `{"tokens": [{"token":
+        /// "${VAR}", "servers": [...], "builtins": [...], "allow": [...], "deny": [...], "mode":
+        /// "search" | "direct"}]}`.
+        #[arg(long, value_name = "FILE", requires = "http")]
+        tokens: Option<PathBuf>,
     },
 }
 

@@ -11,9 +11,7 @@ use toolreg::mcp::{Layout, printable};
 use toolreg::render::{self, OpenAiFormat};
 use toolreg::{Dispatcher, SearchEngine, Strategy, ToolInfo, ToolUse, TurnOptions};
 
-use crate::cli::{
-    Args, Command, Format, McpCommand, SearchArgs, SearchStrategy, ServeMode, TurnArgs,
-};
+use crate::cli::{Args, Command, Format, McpCommand, SearchArgs, SearchStrategy, TurnArgs};
 use crate::setup::{Setup, setup};
 
 pub type Result<T> = std::result::Result<T, String>;
@@ -53,7 +51,26 @@ fn run_command(args: Args) -> Result<ExitCode> {
         Command::Turn(turn_args) => turn(&pool()?, turn_args),
         Command::Eval(eval_args) => crate::eval::eval(eval_args),
         Command::Mcp(McpCommand::Servers { json }) => mcp_servers(&args.pool, *json),
-        Command::Mcp(McpCommand::Serve { mode, builtins }) => serve(&pool()?, *mode, builtins),
+        Command::Mcp(McpCommand::Serve {
+            mode,
+            builtins,
+            http,
+            tokens,
+        }) => {
+            let setup = pool()?;
+            let dispatcher = dispatcher(&setup)?;
+            match http {
+                None => crate::serve::stdio(&setup, dispatcher, *mode, builtins),
+                Some(address) => crate::serve::http(
+                    &setup,
+                    dispatcher,
+                    *mode,
+                    builtins,
+                    address,
+                    tokens.as_deref(),
+                ),
+            }
+        }
     }
 }
 
@@ -248,7 +265,7 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
 /// search engine, the live servers of `--mcp-config` (the tools of `--mcp` files have no
 /// server to call), the OS sandbox for Bash unless `--no-sandbox` (probed here, so only the
 /// commands that run tools probe it), and no approver (a call that asks is refused).
-fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
+pub(crate) fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let engine = SearchEngine::new(setup.pool.clone(), Strategy::Seed);
     let dispatcher = Dispatcher::new(
@@ -506,38 +523,5 @@ fn mcp_servers(args: &crate::cli::PoolArgs, json: bool) -> Result<ExitCode> {
 
 #[cfg(not(feature = "mcp"))]
 fn mcp_servers(_: &crate::cli::PoolArgs, _: bool) -> Result<ExitCode> {
-    Err("toolreg mcp: this toolreg was built without the `mcp` feature".into())
-}
-
-/// `toolreg mcp serve`: the gateway on stdin and stdout, until the client disconnects.
-#[cfg(feature = "mcp")]
-fn serve(setup: &Setup, mode: ServeMode, builtins: &[String]) -> Result<ExitCode> {
-    use toolreg_mcp::{Gateway, GatewayMode};
-    let offered = |name: &str| {
-        setup
-            .pool
-            .iter()
-            .any(|tool| tool.name == name && !tool.is_mcp())
-    };
-    if let Some(name) = builtins.iter().find(|name| !offered(name)) {
-        return Err(format!(
-            "--builtins: `{name}` is not a built-in of this pool"
-        ));
-    }
-    let mode = match mode {
-        ServeMode::Search => GatewayMode::Search,
-        ServeMode::Direct => GatewayMode::Direct,
-    };
-    let expose = |tool: &ToolInfo| tool.is_mcp() || builtins.contains(&tool.name);
-    let gateway = Gateway::new(dispatcher(setup)?, expose, mode);
-    setup
-        .runtime
-        .block_on(gateway.serve_stdio())
-        .map_err(|error| format!("mcp serve: {error}"))?;
-    Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(not(feature = "mcp"))]
-fn serve(_: &Setup, _: ServeMode, _: &[String]) -> Result<ExitCode> {
     Err("toolreg mcp: this toolreg was built without the `mcp` feature".into())
 }

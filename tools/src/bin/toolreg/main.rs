@@ -9,6 +9,7 @@ mod commands;
 mod demo;
 mod eval;
 mod render;
+mod serve;
 mod setup;
 
 use std::process::ExitCode;
