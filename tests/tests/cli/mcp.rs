@@ -458,11 +458,11 @@ fn a_bearer_protected_http_server_serves_calls_through_the_cli() {
     let _ = server.wait();
 }
 
-/// `toolreg mcp serve --http` with two tokens of different policies, driven by the Python SDK
-/// over Streamable HTTP: each token lists, finds and calls what it is granted and nothing else;
-/// `/health` answers; no token or a wrong one gets 401.
+/// `toolreg mcp serve --http` with two tokens of different policies, driven by the Python and
+/// the TypeScript SDK over Streamable HTTP: each token lists, finds and calls what it is granted
+/// and nothing else; `/health` answers; no token or a wrong one gets 401.
 #[test]
-fn the_http_gateway_serves_each_token_its_own_tools_to_the_python_sdk() {
+fn the_http_gateway_serves_each_token_its_own_tools_to_both_sdks() {
     let Some(peers) = peers() else { return };
     let dir = tempfile::tempdir().unwrap();
     let config = config(dir.path(), &peers.join("venv/bin/mcp-server-time"));
@@ -496,14 +496,19 @@ fn the_http_gateway_serves_each_token_its_own_tools_to_the_python_sdk() {
         port,
     );
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let run = |token: &str| -> Value {
+    let python = |token: &str| -> Value {
         json_of(
             Command::new(peers.join("venv/bin/python"))
                 .arg(scripts().join("python_http_client.py"))
                 .args([&url, token]),
         )
     };
-    let a = run("token-a-0123456789abcdef");
+    // Node resolves the SDK from the script's folder: the script runs from the peers' folder.
+    let script = peers.join("node/ts_http_client.mjs");
+    std::fs::copy(scripts().join("ts_http_client.mjs"), &script).unwrap();
+    let typescript =
+        |token: &str| -> Value { json_of(Command::new("node").arg(&script).args([&url, token])) };
+    let a = python("token-a-0123456789abcdef");
     assert_eq!(
         (
             a["health"].as_u64(),
@@ -512,21 +517,43 @@ fn the_http_gateway_serves_each_token_its_own_tools_to_the_python_sdk() {
         ),
         (Some(200), Some(401), Some(401))
     );
-    assert!(
-        a["search"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|name| name == "mcp__time__get_current_time"),
-        "{a}"
+    for a in [a, typescript("token-a-0123456789abcdef")] {
+        let search = a["search"].as_array().unwrap();
+        assert!(
+            search
+                .iter()
+                .any(|name| name == "mcp__time__get_current_time"),
+            "{a}"
+        );
+        assert_eq!(a["time"]["is_error"], false, "{a}");
+        // Glob is not granted to token A: refused, though the command line offers it.
+        assert_eq!(a["glob"]["is_error"], true, "{a}");
+    }
+    for b in [
+        python("token-b-0123456789abcdef"),
+        typescript("token-b-0123456789abcdef"),
+    ] {
+        assert!(b["search"].as_array().unwrap().is_empty(), "{b}");
+        assert_eq!(b["time"]["is_error"], true, "{b}");
+        assert_eq!(b["glob"]["is_error"], false, "{b}");
+    }
+    // A toolreg connects to it as an HTTP server with token A, on the newest protocol.
+    let outer = dir.path().join("outer.json");
+    std::fs::write(
+        &outer,
+        json!({"mcpServers": {"gateway": {"url": url,
+        "headers": {"Authorization": "Bearer token-a-0123456789abcdef"}}}})
+        .to_string(),
+    )
+    .unwrap();
+    let servers = json_of(
+        toolreg()
+            .arg("--mcp-config")
+            .arg(&outer)
+            .args(["mcp", "servers", "--json"]),
     );
-    assert_eq!(a["time"]["is_error"], false, "{a}");
-    // Glob is not granted to token A: refused, though the command line offers it.
-    assert_eq!(a["glob"]["is_error"], true, "{a}");
-    let b = run("token-b-0123456789abcdef");
-    assert!(b["search"].as_array().unwrap().is_empty(), "{b}");
-    assert_eq!(b["time"]["is_error"], true, "{b}");
-    assert_eq!(b["glob"]["is_error"], false, "{b}");
+    assert_eq!(servers[0]["state"], "connected", "{servers}");
+    assert_eq!(servers[0]["protocol"], "2026-07-28", "{servers}");
     // SIGTERM: the gateway finishes and exits.
     let _ = std::process::Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
