@@ -52,6 +52,24 @@ fn sdk_node_modules() -> Option<PathBuf> {
     Some(node_modules)
 }
 
+/// Runs `check.mjs` over the cases in `cases`, which must pass; its stdout. `heading` is printed
+/// before what it says.
+fn check(cases: &Path, node_modules: &Path, heading: &str) -> String {
+    let output = Process::new("node")
+        .arg(workspace().join("tests/sdk-check/check.mjs"))
+        .arg(cases)
+        .env("SDK_CHECK_NODE_MODULES", node_modules)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    eprintln!(
+        "{heading}{}{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "the SDK check failed:\n{stdout}");
+    stdout
+}
+
 struct Catalog {
     name: &'static str,
     args: Vec<String>,
@@ -334,19 +352,14 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
             }
         }
     }
-    let output = Process::new("node")
-        .arg(workspace().join("tests/sdk-check/check.mjs"))
-        .arg(&cases)
-        .env("SDK_CHECK_NODE_MODULES", &node_modules)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    eprintln!(
-        "{renders} renders ({refused} refused: Chat Completions past 128 tools), {} distinct\n{}{stdout}",
-        seen.len(),
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = check(
+        &cases,
+        &node_modules,
+        &format!(
+            "{renders} renders ({refused} refused: Chat Completions past 128 tools), {} distinct\n",
+            seen.len()
+        ),
     );
-    assert!(output.status.success(), "the SDK check failed:\n{stdout}");
     assert!(
         refused > 0,
         "the fixtures' 154 tools with tool search off are refused on Chat"
@@ -548,15 +561,7 @@ fn every_recorded_response_and_every_conversation_built_on_it_type_checks() {
             );
         }
     }
-    let output = Process::new("node")
-        .arg(workspace().join("tests/sdk-check/check.mjs"))
-        .arg(&cases)
-        .env("SDK_CHECK_NODE_MODULES", &node_modules)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    eprintln!("{}{stdout}", String::from_utf8_lossy(&output.stderr));
-    assert!(output.status.success(), "the SDK check failed:\n{stdout}");
+    let stdout = check(&cases, &node_modules, "");
     assert!(
         stdout.contains(&format!("sdk-check: {written} cases")),
         "{stdout}"

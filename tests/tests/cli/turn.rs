@@ -107,17 +107,12 @@ fn turn_reads_a_chat_completions_response_and_answers_with_tool_messages() {
             {"id": "call_2", "type": "function", "function": {"name": "Read", "arguments": "{\"file_path\": "}},
         ]}}]});
     let file = turn_file(dir.path(), &response);
-    let output = toolreg()
-        .current_dir(dir.path())
-        .args(["turn", file.to_str().unwrap(), "--format", "openai"])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let messages: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let messages = json_of(toolreg().current_dir(dir.path()).args([
+        "turn",
+        file.to_str().unwrap(),
+        "--format",
+        "openai",
+    ]));
     assert_eq!(messages[0]["role"], "tool");
     assert_eq!(messages[0]["tool_call_id"], "call_1");
     assert!(messages[0]["content"].as_str().unwrap().contains("alpha"));
@@ -140,23 +135,17 @@ fn turn_reads_responses_output_and_answers_a_client_tool_search() {
          "arguments": "{\"pattern\": \"*.txt\"}", "status": "completed"},
     ]);
     let file = turn_file(dir.path(), &output_items);
-    let output = toolreg()
-        .current_dir(dir.path())
-        .env("ENABLE_TOOL_SEARCH", "true")
-        .args([
-            "turn",
-            file.to_str().unwrap(),
-            "--format",
-            "openai-responses",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let items = json_of(
+        toolreg()
+            .current_dir(dir.path())
+            .env("ENABLE_TOOL_SEARCH", "true")
+            .args([
+                "turn",
+                file.to_str().unwrap(),
+                "--format",
+                "openai-responses",
+            ]),
     );
-    let items: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(items[0]["type"], "tool_search_output");
     assert_eq!(items[0]["call_id"], "call_s");
     assert_eq!(items[0]["tools"][0]["name"], "mcp__tracker__create_issue");
