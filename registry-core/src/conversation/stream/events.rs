@@ -19,6 +19,8 @@ pub(super) struct State {
     pub(super) refusal: String,
     pub(super) finish: Option<Value>,
     pub(super) done: bool,
+    /// The message of an error event, until the assembler reports it.
+    pub(super) error: Option<String>,
 }
 
 fn index_of(value: &Value, key: &str) -> Result<u64, String> {
@@ -48,7 +50,7 @@ impl State {
             .or_else(|| value.get("message"))
             .and_then(Value::as_str)
             .unwrap_or("unknown error");
-        self.body.insert("__error".into(), message.into());
+        self.error = Some(message.to_owned());
     }
 
     pub(super) fn anthropic(&mut self, value: &Value) -> Result<(), String> {

@@ -179,10 +179,8 @@ impl StreamAssembler {
         {
             return Err(StreamError::TooLarge);
         }
-        if let Some(message) = self.state.body.remove("__error") {
-            return Err(StreamError::Api {
-                message: message.as_str().unwrap_or("unknown error").to_owned(),
-            });
+        if let Some(message) = self.state.error.take() {
+            return Err(StreamError::Api { message });
         }
         Ok(())
     }
