@@ -95,6 +95,7 @@ fn five(peers: &Path, scratch: &Path) -> McpConfig {
                 ["--local-timezone", "UTC"],
             ),
         ],
+        ..McpConfig::default()
     }
 }
 
@@ -134,6 +135,7 @@ fn time() -> Option<&'static Time> {
         );
         let config = McpConfig {
             servers: vec![time],
+            ..McpConfig::default()
         };
         Some(runtime().block_on(async {
             let hub = McpHub::connect(&config, Timeouts::default()).await;

@@ -18,6 +18,9 @@ use serde::Deserialize;
 pub struct McpConfig {
     /// The servers.
     pub servers: Vec<ServerSpec>,
+    /// The file that keeps the OAuth tokens of HTTP servers (see [`crate::oauth`]); not read
+    /// from the server list. Without one, no stored token is used.
+    pub credentials: Option<PathBuf>,
 }
 
 /// One server of the list.
@@ -52,7 +55,32 @@ pub enum Transport {
         /// ([`expand`]), so a token stays out of the file. An `Authorization: Bearer …`
         /// header is the server's bearer token.
         headers: BTreeMap<String, String>,
+        /// How to authorize with OAuth, when the entry says (`"oauth": {…}`). A server without
+        /// it may still use OAuth: a token stored for its URL is used all the same.
+        oauth: Option<OAuthSettings>,
     },
+}
+
+/// An HTTP entry's `"oauth"` object: the client this program is to the server's authorization
+/// server. Every field is optional; without a client ID the client registers itself (the
+/// client-ID metadata document when the authorization server takes one and `clientMetadataUrl`
+/// is set, dynamic registration otherwise).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OAuthSettings {
+    /// A client ID registered with the authorization server beforehand.
+    pub client_id: Option<String>,
+    /// That client's secret, if it has one; may hold `${VAR}` ([`expand`]).
+    pub client_secret: Option<String>,
+    /// The HTTPS URL of this client's metadata document, used as its client ID where the
+    /// authorization server supports that.
+    pub client_metadata_url: Option<String>,
+    /// The scopes to ask for; the server's advertised ones when empty.
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    /// The loopback port the authorization server redirects to (what a pre-registered
+    /// client's redirect URI names); any free port when `None`.
+    pub callback_port: Option<u16>,
 }
 
 impl ServerSpec {
@@ -184,6 +212,7 @@ struct Entry {
     /// other fields.
     #[serde(rename = "type")]
     kind: Option<String>,
+    oauth: Option<OAuthSettings>,
 }
 
 impl McpConfig {
@@ -214,6 +243,12 @@ impl McpConfig {
                     "headers are for HTTP servers (a `url` entry)".into(),
                 ));
             }
+            if entry.command.is_some() && entry.oauth.is_some() {
+                return Err(invalid(
+                    format!("{at}.oauth"),
+                    "OAuth is for HTTP servers (a `url` entry)".into(),
+                ));
+            }
             let transport = match (entry.command, entry.url, entry.kind.as_deref()) {
                 (Some(command), None, None | Some("stdio")) if !command.is_empty() => {
                     Transport::Stdio {
@@ -234,9 +269,17 @@ impl McpConfig {
                         check_header(name, value)
                             .map_err(|message| invalid(format!("{at}.headers.{name}"), message))?;
                     }
+                    if let Some(secret) =
+                        entry.oauth.as_ref().and_then(|o| o.client_secret.as_ref())
+                    {
+                        expand(secret, |_| Some("x".into())).map_err(|message| {
+                            invalid(format!("{at}.oauth.clientSecret"), message)
+                        })?;
+                    }
                     Transport::Http {
                         url,
                         headers: entry.headers,
+                        oauth: entry.oauth,
                     }
                 }
                 (Some(_), Some(_), _) => {
@@ -260,7 +303,10 @@ impl McpConfig {
             };
             servers.push(ServerSpec { name, transport });
         }
-        Ok(McpConfig { servers })
+        Ok(McpConfig {
+            servers,
+            credentials: None,
+        })
     }
 
     /// Reads a server list from a file.
@@ -386,6 +432,43 @@ mod tests {
         assert_eq!(
             error(r#"{"mcpServers": {"r": {"command": "x", "headers": {"X": "y"}}}}"#),
             "mcpServers.r.headers: headers are for HTTP servers (a `url` entry)"
+        );
+    }
+
+    #[test]
+    fn an_http_entrys_oauth_object_is_read_and_checked() {
+        let config = McpConfig::parse(
+            r#"{"mcpServers": {"notes": {"url": "https://notes.example/mcp", "oauth": {
+                "clientId": "app", "clientSecret": "${SECRET}", "scopes": ["read"], "callbackPort": 8400}}}}"#,
+        )
+        .unwrap();
+        let Transport::Http { oauth, .. } = &config.servers[0].transport else {
+            panic!("http")
+        };
+        assert_eq!(
+            oauth.as_ref(),
+            Some(&OAuthSettings {
+                client_id: Some("app".into()),
+                client_secret: Some("${SECRET}".into()),
+                client_metadata_url: None,
+                scopes: vec!["read".into()],
+                callback_port: Some(8400),
+            })
+        );
+        let error = |text: &str| McpConfig::parse(text).unwrap_err().to_string();
+        assert!(
+            error(r#"{"mcpServers": {"r": {"url": "http://h", "oauth": {"client_id": "x"}}}}"#)
+                .starts_with("mcpServers.r.oauth.client_id: unknown field `client_id`")
+        );
+        assert_eq!(
+            error(r#"{"mcpServers": {"r": {"command": "x", "oauth": {}}}}"#),
+            "mcpServers.r.oauth: OAuth is for HTTP servers (a `url` entry)"
+        );
+        assert_eq!(
+            error(
+                r#"{"mcpServers": {"r": {"url": "http://h", "oauth": {"clientSecret": "${S"}}}}"#
+            ),
+            "mcpServers.r.oauth.clientSecret: a `${` without its `}`"
         );
     }
 }

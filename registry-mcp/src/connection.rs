@@ -1,6 +1,7 @@
 //! One live server: the child process, the MCP session on rmcp, its tool list, its calls.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -99,6 +100,7 @@ impl Connection {
         spec: &ServerSpec,
         timeouts: Timeouts,
         changed: Arc<Notify>,
+        #[cfg_attr(not(feature = "http"), allow(unused_variables))] credentials: Option<&Path>,
     ) -> Result<Connection, ServerError> {
         let fail = |problem| ServerError {
             server: spec.name.clone(),
@@ -118,11 +120,19 @@ impl Connection {
                 Self::handshake(spec, transport, stderr, timeouts, changed).await
             }
             #[cfg(feature = "http")]
-            Transport::Http { url, headers } => {
-                let transport =
-                    crate::http::transport(url, headers, |name| std::env::var(name).ok())
-                        .map_err(|message| fail(Problem::Config(message)))?;
-                Self::handshake(spec, transport, stderr, timeouts, changed).await
+            Transport::Http {
+                url,
+                headers,
+                oauth,
+            } => {
+                let oauth = oauth.is_some();
+                let http = crate::http::Server {
+                    spec,
+                    url,
+                    headers,
+                    oauth,
+                };
+                http.open(credentials, timeouts, changed).await
             }
             #[cfg(not(feature = "http"))]
             Transport::Http { .. } => Err(fail(Problem::Unsupported(
@@ -131,7 +141,7 @@ impl Connection {
         }
     }
 
-    async fn handshake<T, E, A>(
+    pub(crate) async fn handshake<T, E, A>(
         spec: &ServerSpec,
         transport: T,
         stderr: Arc<Mutex<Vec<u8>>>,

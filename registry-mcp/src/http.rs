@@ -2,24 +2,88 @@
 //! bearer token among them sent as one.
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use http::{HeaderName, HeaderValue};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use tokio::sync::Notify;
 
-use crate::config::expand;
+use crate::config::{ServerSpec, expand};
+use crate::connection::Connection;
+use crate::limits::Timeouts;
+use crate::server_error::{Problem, ServerError};
 
-/// The transport of the server at `url`, sending `headers` (expanded with `lookup`) with every
-/// request; an `Authorization: Bearer …` header becomes the transport's bearer token. Header
-/// values are marked sensitive, and no message names one.
+/// A `"url"` entry, about to be connected.
+pub(crate) struct Server<'a> {
+    pub(crate) spec: &'a ServerSpec,
+    pub(crate) url: &'a str,
+    pub(crate) headers: &'a BTreeMap<String, String>,
+    /// Whether the entry has an `"oauth"` object.
+    pub(crate) oauth: bool,
+}
+
+impl Server<'_> {
+    /// Reaches the server and runs the handshake: with the OAuth tokens stored for its URL when
+    /// `credentials` names a file that holds some, with the entry's headers otherwise. The
+    /// headers' `${VAR}`s are read from this process's environment.
+    pub(crate) async fn open(
+        &self,
+        credentials: Option<&Path>,
+        timeouts: Timeouts,
+        changed: Arc<Notify>,
+    ) -> Result<Connection, ServerError> {
+        let fail = |problem| ServerError {
+            server: self.spec.name.clone(),
+            problem,
+            stderr: None,
+        };
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let config = config(self.url, self.headers, |name| std::env::var(name).ok())
+            .map_err(|message| fail(Problem::Config(message)))?;
+        #[cfg(feature = "oauth")]
+        if let Some(file) = credentials {
+            let store = crate::oauth::CredentialFile::new(file);
+            let stored = crate::oauth::stored_client(self.url, &store);
+            let stored = tokio::time::timeout(timeouts.connect, stored)
+                .await
+                .map_err(|_| {
+                    let after = timeouts.connect;
+                    fail(Problem::TimedOut {
+                        stage: "OAuth discovery",
+                        after,
+                    })
+                })?
+                .map_err(|message| fail(Problem::Config(message)))?;
+            if let Some(client) = stored {
+                // The stored access token is the credential, not a header's.
+                let mut config = config;
+                config.auth_header = None;
+                let transport = StreamableHttpClientTransport::with_client(client, config);
+                let opened = Connection::handshake(self.spec, transport, stderr, timeouts, changed);
+                return opened.await.map_err(|error| needs_login(error, true));
+            }
+        }
+        #[cfg(not(feature = "oauth"))]
+        let _ = credentials;
+        let transport = StreamableHttpClientTransport::from_config(config);
+        let opened = Connection::handshake(self.spec, transport, stderr, timeouts, changed).await;
+        opened.map_err(|error| needs_login(error, self.oauth))
+    }
+}
+
+/// The transport configuration of the server at `url`, sending `headers` (expanded with
+/// `lookup`) with every request; an `Authorization: Bearer …` header becomes the transport's
+/// bearer token. Header values are marked sensitive, and no message names one.
 ///
 /// # Errors
 /// A variable that is not set, or a header that is not one once expanded.
-pub(crate) fn transport(
+pub(crate) fn config(
     url: &str,
     headers: &BTreeMap<String, String>,
     lookup: impl Fn(&str) -> Option<String>,
-) -> Result<StreamableHttpClientTransport<reqwest::Client>, String> {
+) -> Result<StreamableHttpClientTransportConfig, String> {
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
     let mut custom = HashMap::new();
     for (name, raw) in headers {
@@ -40,7 +104,22 @@ pub(crate) fn transport(
         value.set_sensitive(true);
         custom.insert(header, value);
     }
-    Ok(StreamableHttpClientTransport::from_config(
-        config.custom_headers(custom),
-    ))
+    Ok(config.custom_headers(custom))
+}
+
+/// A refusal read as the need to log in: when the server was reached with OAuth tokens, when
+/// its entry asks for OAuth, or when its challenge points to protected-resource metadata (the
+/// sign of a server behind OAuth).
+fn needs_login(mut error: ServerError, oauth: bool) -> ServerError {
+    if let Problem::Unauthorized { challenge } = &mut error.problem {
+        let points_to_metadata = challenge
+            .as_deref()
+            .is_some_and(|challenge| challenge.contains("resource_metadata"));
+        if oauth || points_to_metadata {
+            error.problem = Problem::LoginRequired {
+                challenge: challenge.take(),
+            };
+        }
+    }
+    error
 }

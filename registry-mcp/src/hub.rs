@@ -73,6 +73,8 @@ pub struct McpHub {
     slots: Vec<Slot>,
     timeouts: Timeouts,
     limits: Limits,
+    /// The file of OAuth tokens ([`McpConfig::credentials`]).
+    credentials: Option<std::path::PathBuf>,
     changed: Arc<Notify>,
     connected: Notify,
 }
@@ -134,6 +136,7 @@ impl McpHub {
             slots,
             timeouts,
             limits,
+            credentials: config.credentials.clone(),
             changed: Arc::new(Notify::new()),
             connected: Notify::new(),
         })
@@ -144,20 +147,22 @@ impl McpHub {
             return;
         };
         let name = &slot.spec.name;
-        let outcome =
-            match Connection::open(&slot.spec, self.timeouts, Arc::clone(&self.changed)).await {
-                Ok(connection) => match connection
-                    .list_tools(name, self.timeouts.list, &self.limits)
-                    .await
-                {
-                    Ok(listed) => Ok((connection, listed)),
-                    Err(error) => {
-                        connection.close().await;
-                        Err(error)
-                    }
-                },
-                Err(error) => Err(error),
-            };
+        let changed = Arc::clone(&self.changed);
+        let credentials = self.credentials.as_deref();
+        let outcome = match Connection::open(&slot.spec, self.timeouts, changed, credentials).await
+        {
+            Ok(connection) => match connection
+                .list_tools(name, self.timeouts.list, &self.limits)
+                .await
+            {
+                Ok(listed) => Ok((connection, listed)),
+                Err(error) => {
+                    connection.close().await;
+                    Err(error)
+                }
+            },
+            Err(error) => Err(error),
+        };
         let mut retry = slot.retry.lock().unwrap_or_else(|e| e.into_inner());
         *write(&slot.state) = match outcome {
             Ok((connection, listed)) => {

@@ -62,7 +62,9 @@
 //! Streamable HTTP entries (`"url"`, with the default `http` feature) connect on rmcp's
 //! client transport, with their `headers` (`${VAR}` expanded from the environment, values
 //! never printed): the same handshake, states, timeouts and reconnection as stdio servers; a
-//! refused token is [`Problem::Unauthorized`] with the server's challenge.
+//! refused token is [`Problem::Unauthorized`] with the server's challenge. With the default
+//! `oauth` feature, a server behind OAuth is logged in to once ([`oauth::login`]) and then
+//! connected with its stored tokens, refreshed as they expire.
 
 #![deny(missing_docs)]
 // Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
@@ -88,10 +90,12 @@ mod http_gateway;
 mod hub;
 #[cfg(feature = "client")]
 pub mod limits;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 #[cfg(feature = "client")]
 mod server_error;
 
-pub use config::{ConfigError, McpConfig, ServerSpec, Transport};
+pub use config::{ConfigError, McpConfig, OAuthSettings, ServerSpec, Transport};
 #[cfg(feature = "server")]
 pub use gateway::{Gateway, GatewayMode};
 #[cfg(feature = "http-server")]

@@ -42,6 +42,13 @@ pub enum Problem {
         /// The challenge.
         challenge: Option<String>,
     },
+    /// The server is behind OAuth and no usable token is stored for it: none was, or the
+    /// authorization server refused to refresh it. Log in again ([`oauth::login`](crate::oauth),
+    /// `toolreg mcp login`).
+    LoginRequired {
+        /// What the server answered: its `WWW-Authenticate` challenge, if it sent one.
+        challenge: Option<String>,
+    },
 }
 
 /// A server that could not be connected, or no longer is.
@@ -92,6 +99,11 @@ impl ServerError {
             } => write!(
                 f,
                 "the server refused the credentials (HTTP 401, WWW-Authenticate: {challenge}); check the entry's headers"
+            )?,
+            Problem::LoginRequired { .. } => write!(
+                f,
+                "the server needs an OAuth login and no usable token is stored for it; log in with `toolreg mcp login {}`",
+                self.server
             )?,
         }
         if let Some(stderr) = &self.stderr {

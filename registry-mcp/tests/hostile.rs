@@ -28,6 +28,7 @@ async fn hub(server: ServerSpec, timeouts: Timeouts) -> Arc<McpHub> {
     McpHub::connect(
         &McpConfig {
             servers: vec![server],
+            ..McpConfig::default()
         },
         timeouts,
     )

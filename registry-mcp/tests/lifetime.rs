@@ -78,6 +78,7 @@ async fn a_wrapped_server_and_the_helpers_it_started_end_with_the_session() {
     let hub = McpHub::connect(
         &McpConfig {
             servers: vec![spec],
+            ..McpConfig::default()
         },
         timeouts,
     )

@@ -79,6 +79,7 @@ async fn the_live_pool_equals_the_pool_of_the_captured_lists() {
             peers.git(),
             peers.time(),
         ],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     for status in hub.statuses() {
@@ -119,6 +120,7 @@ async fn hanging_crashing_and_lying_servers_fail_while_the_others_connect() {
             toolreg_mcp::ServerSpec::stdio("missing", "/nonexistent/mcp-server", Vec::<String>::new()),
             peers.time(),
         ],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(20)).await;
     let states: Vec<(String, ServerState)> = hub
@@ -178,6 +180,7 @@ async fn calls_reach_the_servers_and_their_results_become_tool_results() {
     let Some(peers) = peers::peers() else { return };
     let config = McpConfig {
         servers: vec![peers.everything(), peers.time(), peers.filesystem()],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     let dispatcher = dispatcher(&hub);
@@ -231,6 +234,7 @@ async fn cancelling_a_turn_cancels_the_call_on_the_server_and_progress_reaches_t
     let marker = peers.scratch.path().join("cancelled");
     let config = McpConfig {
         servers: vec![peers.changing(&marker)],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     assert!(
@@ -298,6 +302,7 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
             peers.memory(),
             peers.filesystem(),
         ],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     let protocols: Vec<ServerState> = hub.statuses().into_iter().map(|s| s.state).collect();
@@ -374,6 +379,7 @@ async fn list_changed_arrives_as_a_notification_on_the_2025_11_25_lane() {
     let Some(peers) = peers::peers() else { return };
     let config = McpConfig {
         servers: vec![peers.everything()],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     // The TypeScript SDK has no `server/discover`: the handshake falls back to `initialize`.
@@ -402,6 +408,7 @@ async fn a_server_still_connecting_is_named_when_a_search_finds_nothing() {
             peers.time(),
             peers.python("slowpoke", "import time; time.sleep(600)"),
         ],
+        ..McpConfig::default()
     };
     let hub = McpHub::start(&config, timeouts(600));
     assert_eq!(
@@ -444,6 +451,7 @@ async fn a_server_whose_session_ends_leaves_the_pool_and_reconnects() {
                 Vec::<String>::new(),
             ),
         ],
+        ..McpConfig::default()
     };
     let timeouts = Timeouts {
         retry_after: Duration::from_secs(600),
@@ -484,6 +492,7 @@ async fn an_image_result_of_a_real_server_becomes_an_image_or_image_blocks() {
     let Some(peers) = peers::peers() else { return };
     let config = McpConfig {
         servers: vec![peers.everything()],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     let result = dispatcher(&hub)
@@ -536,6 +545,7 @@ async fn the_gateway_passes_progress_and_cancellation_through_to_the_upstream_se
     let marker = peers.scratch.path().join("cancelled");
     let config = McpConfig {
         servers: vec![peers.changing(&marker)],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     let gateway = toolreg_mcp::Gateway::new(
@@ -618,6 +628,7 @@ fn a_server_still_starting_is_killed_when_its_runtime_ends() {
     );
     let config = McpConfig {
         servers: vec![peers.python("slow", &code)],
+        ..McpConfig::default()
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let hub = runtime.block_on(async { McpHub::start(&config, timeouts(600)) });
@@ -642,6 +653,7 @@ async fn every_page_of_a_paginated_tool_list_is_fetched() {
     let Some(peers) = peers::peers() else { return };
     let config = McpConfig {
         servers: vec![peers.paging()],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     let names: Vec<String> = hub.tools().tools.iter().map(|t| t.name.clone()).collect();
@@ -667,6 +679,7 @@ async fn a_tool_a_server_got_wrong_is_skipped_and_reported_and_its_other_tools_l
     ]);
     let config = McpConfig {
         servers: vec![peers.raw("liar", &tools), peers.time()],
+        ..McpConfig::default()
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     let loaded = hub.tools();
@@ -704,6 +717,7 @@ async fn a_server_that_repeats_its_cursor_is_listed_once_not_forever() {
     let hub = McpHub::connect(
         &McpConfig {
             servers: vec![spec],
+            ..McpConfig::default()
         },
         timeouts(60),
     )

@@ -203,7 +203,7 @@ impl Drop for HttpPeer {
 }
 
 /// A port on 127.0.0.1 nothing listens on now.
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -213,7 +213,7 @@ fn free_port() -> u16 {
 
 /// Waits until `port` accepts connections (the process may take seconds to start on a loaded
 /// machine); panics if the process exits first.
-fn wait_for(port: u16, child: &mut std::process::Child) {
+pub fn wait_for(port: u16, child: &mut std::process::Child) {
     loop {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
             return;
