@@ -263,6 +263,7 @@ use crate::common;
 
 mod call;
 mod hostile_peers;
+mod login;
 mod mcp;
 mod pool;
 mod render;

@@ -188,6 +188,25 @@ pub enum McpCommand {
         #[arg(long, value_name = "FILE", requires = "http")]
         tokens: Option<PathBuf>,
     },
+    /// Log in to SERVER of --mcp-config, an HTTP server behind OAuth: opens the authorization
+    /// page ($BROWSER, or the desktop's opener), waits for the redirect on 127.0.0.1 and keeps
+    /// the tokens in the credentials file (`$TOOLREG_CREDENTIALS`, or
+    /// `$XDG_CONFIG_HOME/toolreg/credentials.json`, mode 0600). Later commands use them.
+    Login {
+        /// The server, by its name in --mcp-config.
+        server: String,
+        /// Only print the authorization URL.
+        #[arg(long)]
+        no_browser: bool,
+        /// How long to wait for the browser, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+        wait: u64,
+    },
+    /// Forget the OAuth tokens of SERVER of --mcp-config.
+    Logout {
+        /// The server, by its name in --mcp-config.
+        server: String,
+    },
 }
 
 /// What `toolreg mcp serve` lists.

@@ -51,6 +51,12 @@ fn run_command(args: Args) -> Result<ExitCode> {
         Command::Turn(turn_args) => turn(&pool()?, turn_args),
         Command::Eval(eval_args) => crate::eval::eval(eval_args),
         Command::Mcp(McpCommand::Servers { json }) => mcp_servers(&args.pool, *json),
+        Command::Mcp(McpCommand::Login {
+            server,
+            no_browser,
+            wait,
+        }) => crate::login::login(&args.pool, server, !*no_browser, *wait),
+        Command::Mcp(McpCommand::Logout { server }) => crate::login::logout(&args.pool, server),
         Command::Mcp(McpCommand::Serve {
             mode,
             builtins,

@@ -8,6 +8,7 @@ mod cli;
 mod commands;
 mod demo;
 mod eval;
+mod login;
 mod render;
 mod serve;
 mod setup;

@@ -83,7 +83,8 @@ pub fn connect(
     runtime: &tokio::runtime::Runtime,
 ) -> Result<(Live, Vec<String>), String> {
     use toolreg_mcp::{McpConfig, McpHub, ServerState, Timeouts};
-    let config = McpConfig::load(path).map_err(|error| format!("--mcp-config {error}"))?;
+    let mut config = McpConfig::load(path).map_err(|error| format!("--mcp-config {error}"))?;
+    config.credentials = crate::login::credentials_path();
     let hub = runtime.block_on(McpHub::connect(&config, Timeouts::default()));
     let warnings = hub
         .statuses()
