@@ -7,6 +7,7 @@ mod peers;
 mod gateway;
 mod hostile;
 mod http;
+mod http_headers;
 mod lifetime;
 mod live;
 mod oauth;
