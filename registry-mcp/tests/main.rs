@@ -7,5 +7,6 @@ mod peers;
 mod gateway;
 mod hostile;
 mod http;
+mod http_events;
 mod lifetime;
 mod live;
