@@ -90,6 +90,8 @@ mod hub;
 pub mod limits;
 #[cfg(feature = "client")]
 mod server_error;
+#[cfg(feature = "client")]
+mod stdio;
 
 pub use config::{ConfigError, McpConfig, ServerSpec, Transport};
 #[cfg(feature = "server")]

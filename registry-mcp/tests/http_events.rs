@@ -3,31 +3,19 @@
 //! POST), on 2025-11-25 through the session's standalone GET stream. The server is the Python
 //! SDK's (`http_bearer.py`), adding and removing a tool while it runs. Nothing here is mocked.
 
-use crate::peers::{self, HttpPeer, dispatcher};
+use crate::peers::{self, HttpPeer, change, connect_remote, names};
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::json;
-use toolreg::ToolUse;
-use toolreg_mcp::{McpConfig, McpHub, ServerState, Timeouts};
+use toolreg_mcp::{McpHub, ServerState, Timeouts};
 
 async fn connect(server: &HttpPeer) -> Arc<McpHub> {
-    let config = McpConfig::parse(
-        &json!({"mcpServers": {"remote": {"url": server.url,
-            "headers": {"Authorization": "Bearer tok"}}}})
-        .to_string(),
-    )
-    .unwrap();
     let timeouts = Timeouts {
         connect: Duration::from_secs(60),
         ..Timeouts::default()
     };
-    McpHub::connect(&config, timeouts).await
-}
-
-fn names(hub: &McpHub) -> Vec<String> {
-    hub.tools().tools.iter().map(|t| t.name.clone()).collect()
+    connect_remote(server, timeouts).await
 }
 
 fn protocol(hub: &McpHub) -> String {
@@ -35,23 +23,6 @@ fn protocol(hub: &McpHub) -> String {
         ServerState::Connected { protocol, .. } => protocol.clone(),
         other => panic!("{other:?}"),
     }
-}
-
-/// Calls `tool` of the server (which changes its list), waits for the hub to hear of the
-/// change (a bounded wait: a lost notification fails here rather than hanging), and refreshes.
-async fn change(hub: &Arc<McpHub>, tool: &str, name: &str) {
-    let result = dispatcher(hub)
-        .dispatch(&ToolUse::new(
-            "c",
-            &format!("mcp__remote__{tool}"),
-            json!({"name": name}),
-        ))
-        .await;
-    assert!(!result.is_error(), "{result:?}");
-    tokio::time::timeout(Duration::from_secs(30), hub.changed())
-        .await
-        .unwrap_or_else(|_| panic!("the hub heard no tools/list_changed after {tool}"));
-    assert_eq!(hub.refresh().await, ["remote"]);
 }
 
 /// A tool appears after `add_tool` and is gone after `remove_tool`.

@@ -8,5 +8,6 @@ mod gateway;
 mod hostile;
 mod http;
 mod http_events;
+mod http_reconnect;
 mod lifetime;
 mod live;

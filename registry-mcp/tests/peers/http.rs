@@ -119,3 +119,39 @@ impl Peers {
         )
     }
 }
+
+/// A hub over one server called `remote` at `server`'s URL, with the token `tok`.
+pub async fn connect_remote(
+    server: &HttpPeer,
+    timeouts: toolreg_mcp::Timeouts,
+) -> std::sync::Arc<toolreg_mcp::McpHub> {
+    let config = toolreg_mcp::McpConfig::parse(
+        &serde_json::json!({"mcpServers": {"remote": {"url": server.url,
+            "headers": {"Authorization": "Bearer tok"}}}})
+        .to_string(),
+    )
+    .unwrap();
+    toolreg_mcp::McpHub::connect(&config, timeouts).await
+}
+
+/// The names in the hub's pool.
+pub fn names(hub: &toolreg_mcp::McpHub) -> Vec<String> {
+    hub.tools().tools.iter().map(|t| t.name.clone()).collect()
+}
+
+/// Calls `remote`'s `tool` (`add_tool` or `remove_tool`, which change its list) with `name`,
+/// waits for the hub to hear of the change (a bounded wait: a lost notification fails here
+/// rather than hanging), and refreshes.
+pub async fn change(hub: &std::sync::Arc<toolreg_mcp::McpHub>, tool: &str, name: &str) {
+    let call = toolreg::ToolUse::new(
+        "c",
+        format!("mcp__remote__{tool}"),
+        serde_json::json!({"name": name}),
+    );
+    let result = super::dispatcher(hub).dispatch(&call).await;
+    assert!(!result.is_error(), "{result:?}");
+    tokio::time::timeout(std::time::Duration::from_secs(30), hub.changed())
+        .await
+        .unwrap_or_else(|_| panic!("the hub heard no tools/list_changed after {tool}"));
+    assert_eq!(hub.refresh().await, ["remote"]);
+}

@@ -14,7 +14,7 @@ use toolreg::{Dispatcher, Env, PermissionContext, PermissionMode};
 use toolreg_mcp::{McpHub, ServerSpec, Transport};
 
 mod http;
-pub use http::HttpPeer;
+pub use http::{HttpPeer, change, connect_remote, names};
 
 /// A dispatcher over the hub's tools that asks nothing (the servers' tools are destructive
 /// unless annotated otherwise).
