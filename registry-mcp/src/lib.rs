@@ -45,8 +45,11 @@
 //! * `tools/list_changed` (the notification of 2025-11-25 sessions, or on 2026-07-28 the
 //!   subscription, opened only when the server advertises `listChanged`) marks the server
 //!   stale; [`McpHub::changed`] wakes and [`McpHub::refresh`] fetches its tools again.
-//! * A server whose session ends (the process exited) leaves the pool; [`McpHub::reconnect`]
-//!   (or [`McpHub::keep_connected`]) starts it again, with a doubling wait between failed tries.
+//! * A server whose session ends (the process exited; over HTTP, a request could not be
+//!   delivered or the `subscriptions/listen` stream ended) leaves the pool;
+//!   [`McpHub::reconnect`] (or [`McpHub::keep_connected`]) starts it again, with a doubling
+//!   wait between failed tries. A 2025-11-25 HTTP session the server lost (404) is opened
+//!   again by rmcp, and the server's tools are then marked changed.
 //! * A call runs with the per-call timeout, which each progress notification restarts, and
 //!   ends at [`Timeouts::call_total`] however much progress it sends; the turn's cancellation
 //!   (or the runner dropping the call) sends `notifications/cancelled`; progress reaches the
@@ -94,6 +97,8 @@ pub mod limits;
 pub mod oauth;
 #[cfg(feature = "client")]
 mod server_error;
+#[cfg(feature = "client")]
+mod stdio;
 
 pub use config::{ConfigError, McpConfig, OAuthSettings, ServerSpec, Transport};
 #[cfg(feature = "server")]

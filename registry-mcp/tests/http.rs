@@ -144,3 +144,29 @@ async fn server_everything_over_streamable_http_connects_and_serves_calls() {
     assert!(text.contains("over HTTP"), "{text}");
     hub.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_07_28_call_carries_its_method_and_tool_in_mcp_method_and_mcp_name_headers() {
+    let Some(peers) = peers::peers() else { return };
+    let server = peers.http_bearer("tok", None);
+    let hub = connected(json!({"remote": {"url": server.url,
+        "headers": {"Authorization": "Bearer tok"}}}))
+    .await;
+    assert!(
+        matches!(&hub.statuses()[0].state, ServerState::Connected { protocol, .. } if protocol == "2026-07-28"),
+        "{:?}",
+        hub.statuses()
+    );
+    let seen = dispatcher(&hub)
+        .dispatch(&ToolUse::new("t", "mcp__remote__seen_headers", json!({})))
+        .await;
+    let ToolOutput::Json(seen) = seen.content else {
+        panic!("{seen:?}")
+    };
+    let seen: serde_json::Value =
+        serde_json::from_str(seen["result"].as_str().unwrap_or_default()).unwrap();
+    assert_eq!(seen["mcp-method"], "tools/call", "{seen}");
+    assert_eq!(seen["mcp-name"], "seen_headers", "{seen}");
+    assert_eq!(seen["mcp-protocol-version"], "2026-07-28", "{seen}");
+    hub.close().await;
+}

@@ -40,17 +40,17 @@ mod store;
 pub use login::{LoggedIn, LoginError, login, login_within};
 pub use store::CredentialFile;
 
-use rmcp::transport::auth::{AuthClient, AuthError, AuthorizationManager};
+use rmcp::transport::auth::{AuthError, AuthorizationManager};
 
-/// The OAuth client for the server at `url` from the tokens `store` holds for it, or `None`
-/// when it holds none (or only ones bound to another issuer, which it drops).
+/// The authorization manager of the server at `url` over the tokens `store` holds for it, or
+/// `None` when it holds none (or only ones bound to another issuer, which it drops).
 ///
 /// # Errors
 /// The file cannot be read, or the server's metadata cannot be discovered.
-pub(crate) async fn stored_client(
+pub(crate) async fn stored_manager(
     url: &str,
     store: &CredentialFile,
-) -> Result<Option<AuthClient<reqwest::Client>>, String> {
+) -> Result<Option<AuthorizationManager>, String> {
     let server = store.for_server(url).map_err(|error| error.to_string())?;
     if !server.has_tokens().await {
         return Ok(None);
@@ -66,7 +66,7 @@ pub(crate) async fn stored_client(
     {
         return Ok(None);
     }
-    Ok(Some(AuthClient::new(reqwest::Client::new(), manager)))
+    Ok(Some(manager))
 }
 
 /// An rmcp authorization error in words (its own are fine; this adds nothing but the prefix).

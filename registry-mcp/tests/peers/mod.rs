@@ -13,6 +13,9 @@ use std::sync::Arc;
 use toolreg::{Dispatcher, Env, PermissionContext, PermissionMode};
 use toolreg_mcp::{McpHub, ServerSpec, Transport};
 
+mod http;
+pub use http::{HttpPeer, change, connect_remote, free_port, names, wait_for};
+
 /// A dispatcher over the hub's tools that asks nothing (the servers' tools are destructive
 /// unless annotated otherwise).
 pub fn dispatcher(hub: &Arc<McpHub>) -> Dispatcher {
@@ -187,83 +190,4 @@ pub fn hostile(name: &str, mode: &[&str]) -> ServerSpec {
     let mut args = vec![script.to_string_lossy().into_owned()];
     args.extend(mode.iter().map(|arg| (*arg).to_owned()));
     ServerSpec::stdio(name, "python3", args)
-}
-
-/// A server process listening on 127.0.0.1, killed when dropped.
-pub struct HttpPeer {
-    pub url: String,
-    child: std::process::Child,
-}
-
-impl Drop for HttpPeer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A port on 127.0.0.1 nothing listens on now.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// Waits until `port` accepts connections (the process may take seconds to start on a loaded
-/// machine); panics if the process exits first.
-pub fn wait_for(port: u16, child: &mut std::process::Child) {
-    loop {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the HTTP peer exited before listening: {status}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-}
-
-impl Peers {
-    /// `tests/mcp-peers/servers/http_bearer.py`: the Python SDK over Streamable HTTP, stateless,
-    /// every request needing `Authorization: Bearer <token>` (and `X-Api-Key: <key>` when given).
-    pub fn http_bearer(&self, token: &str, api_key: Option<&str>) -> HttpPeer {
-        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let port = free_port();
-        let mut command = std::process::Command::new(self.bin("venv/bin/python"));
-        command
-            .arg(workspace.join("tests/mcp-peers/servers/http_bearer.py"))
-            .env("MCP_TOKEN", token)
-            .env("PORT", port.to_string())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
-        if let Some(key) = api_key {
-            command.env("API_KEY", key);
-        }
-        let mut child = command.spawn().unwrap();
-        wait_for(port, &mut child);
-        HttpPeer {
-            url: format!("http://127.0.0.1:{port}/mcp"),
-            child,
-        }
-    }
-
-    /// `@modelcontextprotocol/server-everything` in its Streamable HTTP mode (stateful, 2025-11-25).
-    pub fn everything_http(&self) -> HttpPeer {
-        let port = free_port();
-        let mut child =
-            std::process::Command::new(self.bin("node/node_modules/.bin/mcp-server-everything"))
-                .arg("streamableHttp")
-                .env("PORT", port.to_string())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap();
-        wait_for(port, &mut child);
-        HttpPeer {
-            url: format!("http://127.0.0.1:{port}/mcp"),
-            child,
-        }
-    }
 }

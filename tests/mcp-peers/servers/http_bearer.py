@@ -1,11 +1,14 @@
 """A Python `mcp` SDK (2.3.x) server over Streamable HTTP, stateless, behind a bearer check.
 
-    MCP_TOKEN=secret PORT=8765 [API_KEY=k] [NO_CHALLENGE=1] [STATEFUL=1] python http_bearer.py
+    MCP_TOKEN=secret PORT=8765 [API_KEY=k] [NO_CHALLENGE=1] [STATEFUL=1] [LEGACY=1] python http_bearer.py
 
 Serves http://127.0.0.1:$PORT/mcp. Every request needs `Authorization: Bearer $MCP_TOKEN`
 (401 otherwise, with `WWW-Authenticate: Bearer ...` unless NO_CHALLENGE=1); with API_KEY
 set it also needs `X-Api-Key: $API_KEY` (403 otherwise). STATEFUL=1 serves with
 `stateless_http=False` (Mcp-Session-Id sessions, a standalone GET stream on 2025-11-25).
+LEGACY=1 serves 2025-11-25 only: a request that names a newer protocol version in its
+`MCP-Protocol-Version` header (a `server/discover` probe) gets HTTP 400 with JSON-RPC -32601,
+as a server that predates 2026-07-28 answers, so the client falls back to `initialize`.
 """
 
 import hmac
@@ -21,6 +24,7 @@ API_KEY = os.environ.get("API_KEY")
 NO_CHALLENGE = os.environ.get("NO_CHALLENGE") == "1"
 PORT = int(os.environ.get("PORT", "8765"))
 STATEFUL = os.environ.get("STATEFUL") == "1"
+LEGACY = os.environ.get("LEGACY") == "1"
 
 server = MCPServer("py-bearer")
 
@@ -61,6 +65,18 @@ async def add_tool(name: str, ctx: Context) -> str:
     return f"added {name}"
 
 
+@server.tool()
+async def remove_tool(name: str, ctx: Context) -> str:
+    """Removes the tool called `name` and announces `tools/list_changed`, as `add_tool` does."""
+    server.remove_tool(name)
+    await ctx.notify_tools_changed()
+    try:
+        await ctx.request_context.session.send_tool_list_changed()
+    except Exception as error:  # stateless / 2026-07-28: no session stream
+        print(f"send_tool_list_changed: {error!r}", file=sys.stderr, flush=True)
+    return f"removed {name}"
+
+
 ACCEPTED = {"token": TOKEN}
 
 
@@ -92,7 +108,14 @@ class BearerAuth:
             return await respond(send, 401, b'{"error":"unauthorized"}', extra)
         if self.api_key is not None and not hmac.compare_digest(headers.get(b"x-api-key", b""), self.api_key):
             return await respond(send, 403, b'{"error":"bad api key"}', [])
+        version = headers.get(b"mcp-protocol-version", b"")
+        if LEGACY and version and version not in LEGACY_VERSIONS:
+            body = b'{"jsonrpc":"2.0","id":"server-error","error":{"code":-32601,"message":"Method not found"}}'
+            return await respond(send, 400, body, [])
         return await self.app(scope, receive, send)
+
+
+LEGACY_VERSIONS = {b"2024-11-05", b"2025-03-26", b"2025-06-18", b"2025-11-25"}
 
 
 async def respond(send, status, body, extra):

@@ -1,5 +1,9 @@
 //! A Streamable HTTP server's transport: its URL and headers, their `${VAR}`s expanded, the
-//! bearer token among them sent as one.
+//! bearer token among them sent as one, or the OAuth tokens stored for it; the SSE streams'
+//! retries capped by the hub's own backoff; and every new session after the first reported
+//! ([`watched`]).
+
+mod watched;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -7,11 +11,13 @@ use std::sync::{Arc, Mutex};
 
 use http::{HeaderName, HeaderValue};
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::common::client_side_sse::ExponentialBackoff;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use tokio::sync::Notify;
 
+pub(crate) use self::watched::OnNewSession;
+use self::watched::Watched;
 use crate::config::{ServerSpec, expand};
-use crate::connection::Connection;
+use crate::connection::{Connection, Shared};
 use crate::limits::Timeouts;
 use crate::server_error::{Problem, ServerError};
 
@@ -32,7 +38,8 @@ impl Server<'_> {
         &self,
         credentials: Option<&Path>,
         timeouts: Timeouts,
-        changed: Arc<Notify>,
+        shared: Arc<Shared>,
+        on_new_session: OnNewSession,
     ) -> Result<Connection, ServerError> {
         let fail = |problem| ServerError {
             server: self.spec.name.clone(),
@@ -40,12 +47,15 @@ impl Server<'_> {
             stderr: None,
         };
         let stderr = Arc::new(Mutex::new(Vec::new()));
-        let config = config(self.url, self.headers, |name| std::env::var(name).ok())
+        let lookup = |name: &str| std::env::var(name).ok();
+        let config = config(self.url, self.headers, lookup, &timeouts)
             .map_err(|message| fail(Problem::Config(message)))?;
+        let client = Watched::new(on_new_session)
+            .map_err(|error| fail(Problem::Config(format!("the HTTP client: {error}"))))?;
         #[cfg(feature = "oauth")]
         if let Some(file) = credentials {
             let store = crate::oauth::CredentialFile::new(file);
-            let stored = crate::oauth::stored_client(self.url, &store);
+            let stored = crate::oauth::stored_manager(self.url, &store);
             let stored = tokio::time::timeout(timeouts.connect, stored)
                 .await
                 .map_err(|_| {
@@ -56,19 +66,20 @@ impl Server<'_> {
                     })
                 })?
                 .map_err(|message| fail(Problem::Config(message)))?;
-            if let Some(client) = stored {
+            if let Some(manager) = stored {
                 // The stored access token is the credential, not a header's.
                 let mut config = config;
                 config.auth_header = None;
+                let client = rmcp::transport::auth::AuthClient::new(client, manager);
                 let transport = StreamableHttpClientTransport::with_client(client, config);
-                let opened = Connection::handshake(self.spec, transport, stderr, timeouts, changed);
+                let opened = Connection::handshake(self.spec, transport, stderr, timeouts, shared);
                 return opened.await.map_err(|error| needs_login(error, true));
             }
         }
         #[cfg(not(feature = "oauth"))]
         let _ = credentials;
-        let transport = StreamableHttpClientTransport::from_config(config);
-        let opened = Connection::handshake(self.spec, transport, stderr, timeouts, changed).await;
+        let transport = StreamableHttpClientTransport::with_client(client, config);
+        let opened = Connection::handshake(self.spec, transport, stderr, timeouts, shared).await;
         opened.map_err(|error| needs_login(error, self.oauth))
     }
 }
@@ -77,12 +88,19 @@ impl Server<'_> {
 /// `lookup`) with every request; an `Authorization: Bearer …` header becomes the transport's
 /// bearer token. Header values are marked sensitive, and no message names one.
 ///
+/// rmcp retries a broken SSE stream (the session's GET stream, a `subscriptions/listen` or
+/// response stream resumed by GET) with a doubling wait that has no ceiling by default: after a
+/// long outage its next try could be hours away and a 2025-11-25 session would stay deaf to
+/// `tools/list_changed`. Its waits here are the hub's: from [`Timeouts::retry_after`] up to
+/// [`Timeouts::retry_max`].
+///
 /// # Errors
 /// A variable that is not set, or a header that is not one once expanded.
-pub(crate) fn config(
+fn config(
     url: &str,
     headers: &BTreeMap<String, String>,
     lookup: impl Fn(&str) -> Option<String>,
+    timeouts: &Timeouts,
 ) -> Result<StreamableHttpClientTransportConfig, String> {
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
     let mut custom = HashMap::new();
@@ -104,6 +122,10 @@ pub(crate) fn config(
         value.set_sensitive(true);
         custom.insert(header, value);
     }
+    let mut backoff = ExponentialBackoff::default();
+    backoff.base_duration = timeouts.retry_after;
+    backoff.max_delay = Some(timeouts.retry_max);
+    config.retry_config = Arc::new(backoff);
     Ok(config.custom_headers(custom))
 }
 

@@ -2,48 +2,48 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientCapabilities,
-    ClientConfig, ClientRequest, Implementation, ListToolsRequest, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerResult, SubscriptionFilter,
+    ClientConfig, ClientRequest, Implementation, ProgressNotificationParam, ProgressToken,
+    ProtocolVersion, ServerResult, SubscriptionFilter,
 };
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt as _, NotificationContext, PeerRequestOptions,
     RunningService,
 };
-use rmcp::transport::TokioChildProcess;
-use rmcp::{ClientHandler, Peer, RoleClient};
-use serde_json::{Value, json};
-use tokio::io::AsyncReadExt as _;
+use rmcp::{ClientHandler, Peer, RoleClient, ServiceError};
 use tokio::sync::{Notify, mpsc};
 use toolreg::dispatch::McpCall;
 use toolreg::mcp::{Layout, printable};
-use toolreg::sandbox::contained;
 use toolreg::{ToolError, ToolOutput};
 
 use crate::config::{ServerSpec, Transport};
 use crate::content::call_result_to_output;
-use crate::limits::{Limits, Timeouts};
+use crate::limits::Timeouts;
 use crate::server_error::{Problem, ServerError};
+use crate::stdio::{spawn, stderr_tail};
+
+mod listing;
 
 /// The most progress notifications of one call waiting for the host.
 const PROGRESS_QUEUE: usize = 64;
 
-/// The most bytes of a server's stderr kept for its error messages (the last ones).
-const STDERR_TAIL_BYTES: usize = 2048;
-
 /// What the session's handler shares with the connection.
 #[derive(Default)]
-struct Shared {
+pub(crate) struct Shared {
     /// Set by `tools/list_changed`; cleared when the list is fetched again.
     stale: AtomicBool,
     /// Woken at every `tools/list_changed` of any server of the hub.
     changed: Arc<Notify>,
+    /// Set when the server is gone though the transport is still open: a request could not
+    /// be delivered, or the `subscriptions/listen` stream ended. An HTTP transport never
+    /// closes by itself (each request is a new connection), so this is how a server that
+    /// went away leaves the pool and becomes due for [`McpHub::reconnect`](crate::McpHub::reconnect).
+    lost: AtomicBool,
     /// Where each running call's progress goes, by its progress token.
     progress: Mutex<HashMap<ProgressToken, mpsc::Sender<ProgressNotificationParam>>>,
 }
@@ -81,6 +81,23 @@ impl Shared {
         self.stale.store(true, Ordering::SeqCst);
         self.changed.notify_one();
     }
+
+    /// Marks the session lost when `error` says the request never reached the server (its
+    /// process is gone, or its HTTP endpoint refused or dropped the connection). A refused
+    /// credential is not a lost session: the server is there and said no.
+    fn check(&self, error: &ServiceError) {
+        let lost = match error {
+            ServiceError::TransportClosed => true,
+            #[cfg(feature = "http")]
+            ServiceError::TransportSend(_) => error.auth_challenge().is_none(),
+            #[cfg(not(feature = "http"))]
+            ServiceError::TransportSend(_) => true,
+            _ => false,
+        };
+        if lost {
+            self.lost.store(true, Ordering::SeqCst);
+        }
+    }
 }
 
 /// A live session with one server.
@@ -108,6 +125,10 @@ impl Connection {
             stderr: None,
         };
         let stderr = Arc::new(Mutex::new(Vec::new()));
+        let shared = Arc::new(Shared {
+            changed,
+            ..Shared::default()
+        });
         match &spec.transport {
             Transport::Stdio {
                 command,
@@ -117,7 +138,7 @@ impl Connection {
             } => {
                 let transport = spawn(command, args, env, cwd.as_deref(), &stderr)
                     .map_err(|error| fail(Problem::Spawn(format!("{command}: {error}"))))?;
-                Self::handshake(spec, transport, stderr, timeouts, changed).await
+                Self::handshake(spec, transport, stderr, timeouts, shared).await
             }
             #[cfg(feature = "http")]
             Transport::Http {
@@ -125,14 +146,18 @@ impl Connection {
                 headers,
                 oauth,
             } => {
-                let oauth = oauth.is_some();
+                // A new session (rmcp's answer to a 404 for the old one) may come with
+                // other tools, and no `tools/list_changed` will say so.
+                let renewed = Arc::clone(&shared);
+                let on_new_session = Arc::new(move || renewed.mark_stale());
                 let http = crate::http::Server {
                     spec,
                     url,
                     headers,
-                    oauth,
+                    oauth: oauth.is_some(),
                 };
-                http.open(credentials, timeouts, changed).await
+                http.open(credentials, timeouts, shared, on_new_session)
+                    .await
             }
             #[cfg(not(feature = "http"))]
             Transport::Http { .. } => Err(fail(Problem::Unsupported(
@@ -146,7 +171,7 @@ impl Connection {
         transport: T,
         stderr: Arc<Mutex<Vec<u8>>>,
         timeouts: Timeouts,
-        changed: Arc<Notify>,
+        shared: Arc<Shared>,
     ) -> Result<Connection, ServerError>
     where
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
@@ -157,10 +182,6 @@ impl Connection {
             problem,
             stderr,
         };
-        let shared = Arc::new(Shared {
-            changed,
-            ..Shared::default()
-        });
         let lifecycle = ClientLifecycleMode::Auto {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25],
             legacy_version: Some(ProtocolVersion::V_2025_11_25),
@@ -211,6 +232,13 @@ impl Connection {
         Ok(connection)
     }
 
+    /// Opens the `subscriptions/listen` stream and marks the tools stale at each
+    /// notification on it. The stream ending is the session ending: the server went away
+    /// (over HTTP nothing else tells, before the next request fails), or it dropped the
+    /// stream, and a dropped stream is not resumed (the Python SDK keeps no replay). Either
+    /// way changes may have been missed, so the connection is lost, and the hub's reconnection
+    /// (a new handshake, a new stream, a fresh `tools/list`) is what catches up. A server that
+    /// refuses the subscription itself keeps its session, unsubscribed.
     fn listen_for_changes(&self) {
         let peer = self.service.peer().clone();
         let shared = Arc::clone(&self.shared);
@@ -219,114 +247,14 @@ impl Connection {
             let Ok(mut subscription) = peer.listen(filter).await else {
                 return;
             };
-            while let Ok(Some(_)) = subscription.next().await {
+            // A lag dropped notifications, which all said the same thing.
+            while let Ok(Some(_)) | Err(ServiceError::SubscriptionLagged { .. }) =
+                subscription.next().await
+            {
                 shared.mark_stale();
             }
+            shared.lost.store(true, Ordering::SeqCst);
         });
-    }
-
-    /// The server's tools, all pages, as `{"tools": [...]}`, each entry as the server sent it.
-    ///
-    /// The pages are read as JSON, not as rmcp's typed tools: one malformed entry (a schema
-    /// that is not an object, a missing name) would fail the whole typed list, while
-    /// [`load_servers`](toolreg::mcp::load_servers) skips and reports just that entry.
-    /// A server that repeats a cursor, or sends more than [`Limits::max_listed_tools`]
-    /// entries, is cut off there; one that goes past another of the [`Limits`] fails.
-    pub(crate) async fn list_tools(
-        &self,
-        name: &str,
-        timeout: Duration,
-        limits: &Limits,
-    ) -> Result<Value, ServerError> {
-        self.shared.stale.store(false, Ordering::SeqCst);
-        let fail = |problem| ServerError {
-            server: name.to_owned(),
-            problem,
-            stderr: stderr_tail(&self.stderr),
-        };
-        match tokio::time::timeout(timeout, self.list_pages(limits)).await {
-            Err(_) => Err(fail(Problem::TimedOut {
-                stage: "tools/list",
-                after: timeout,
-            })),
-            Ok(Err(problem)) => Err(fail(problem)),
-            Ok(Ok(tools)) => Ok(json!({ "tools": tools })),
-        }
-    }
-
-    async fn list_pages(&self, limits: &Limits) -> Result<Vec<Value>, Problem> {
-        let peer = self.service.peer();
-        let (mut tools, mut cursors) = (Vec::new(), std::collections::HashSet::new());
-        let (mut pages, mut bytes) = (0usize, 0usize);
-        let mut cursor: Option<String> = None;
-        let failed = |message: String| Problem::ListTools(message);
-        loop {
-            if pages >= limits.max_pages {
-                return Err(Problem::ListOverLimit {
-                    limit: "max_pages",
-                    detail: format!("the listing went on past {} pages", limits.max_pages),
-                });
-            }
-            pages += 1;
-            let request = ClientRequest::ListToolsRequest(ListToolsRequest {
-                method: Default::default(),
-                params: cursor
-                    .clone()
-                    .map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor))),
-                extensions: Default::default(),
-            });
-            let page = match peer
-                .send_request(request)
-                .await
-                .map_err(|e| failed(peer_text(&e)))?
-            {
-                ServerResult::ListToolsResult(page) => {
-                    serde_json::to_value(page).map_err(|e| failed(e.to_string()))?
-                }
-                ServerResult::CustomResult(page) => page.0,
-                _ => return Err(failed("the answer to tools/list is not a tool list".into())),
-            };
-            let size = json_bytes(&page);
-            if size > limits.max_page_bytes {
-                return Err(Problem::ListOverLimit {
-                    limit: "max_page_bytes",
-                    detail: format!(
-                        "page {pages} has {size} bytes, over the {} a page may have",
-                        limits.max_page_bytes
-                    ),
-                });
-            }
-            bytes = bytes.saturating_add(size);
-            if bytes > limits.max_list_bytes {
-                return Err(Problem::ListOverLimit {
-                    limit: "max_list_bytes",
-                    detail: format!(
-                        "its {pages} pages have {bytes} bytes, over the {} a listing may have",
-                        limits.max_list_bytes
-                    ),
-                });
-            }
-            match page.get("tools") {
-                Some(Value::Array(entries)) => {
-                    let room = limits.max_listed_tools.saturating_sub(tools.len());
-                    tools.extend(entries.iter().take(room).cloned());
-                }
-                _ => {
-                    return Err(failed(
-                        "the answer to tools/list has no `tools` array".into(),
-                    ));
-                }
-            }
-            cursor = page
-                .get("nextCursor")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            match &cursor {
-                Some(next)
-                    if tools.len() < limits.max_listed_tools && cursors.insert(next.clone()) => {}
-                _ => return Ok(tools),
-            }
-        }
     }
 
     /// Whether the server said its tools changed since they were last fetched.
@@ -334,10 +262,13 @@ impl Connection {
         self.shared.stale.load(Ordering::SeqCst)
     }
 
-    /// Whether the session has ended (the process exited or closed its pipes).
+    /// Whether the session has ended (the process exited or closed its pipes), or the server
+    /// is gone (see [`Shared::lost`]).
     pub(crate) fn is_closed(&self) -> bool {
         // The service loop ends when the transport does, dropping the peer's channel.
-        self.service.is_closed() || self.service.peer().is_transport_closed()
+        self.service.is_closed()
+            || self.service.peer().is_transport_closed()
+            || self.shared.lost.load(Ordering::SeqCst)
     }
 
     /// Runs one `tools/call`. The turn's cancellation sends `notifications/cancelled` (also
@@ -356,6 +287,7 @@ impl Connection {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let peer = self.service.peer();
         let failed = |error: &rmcp::ServiceError| {
+            self.shared.check(error);
             ToolError::new(format!(
                 "MCP server `{}`: {}",
                 call.server,
@@ -463,69 +395,10 @@ impl Drop for InFlight {
     }
 }
 
-/// An rmcp error, which may quote the server, with its control characters escaped.
+/// An rmcp error and its causes (which tell, say, that the connection was refused), which
+/// may quote the server, with its control characters escaped.
 fn peer_text(error: &rmcp::ServiceError) -> String {
-    printable(&error.to_string(), Layout::Lines).into_owned()
-}
-
-/// The length of `value` as compact JSON, counted without building the text.
-fn json_bytes(value: &Value) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 = self.0.saturating_add(bytes.len());
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
-}
-
-fn stderr_tail(stderr: &Mutex<Vec<u8>>) -> Option<String> {
-    let bytes = stderr.lock().unwrap_or_else(|e| e.into_inner());
-    let text = String::from_utf8_lossy(&bytes);
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_owned())
-}
-
-/// Starts a stdio server, contained: what it starts (behind `sh -c`, npx or uvx, its helpers)
-/// dies with it, and it dies with this process (toolreg::sandbox::contained). Its stderr's
-/// last bytes go to `stderr`.
-fn spawn(
-    command: &str,
-    args: &[String],
-    env: &std::collections::BTreeMap<String, String>,
-    cwd: Option<&std::path::Path>,
-    stderr: &Arc<Mutex<Vec<u8>>>,
-) -> std::io::Result<TokioChildProcess> {
-    let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
-    let mut child = tokio::process::Command::from(contained(command.as_ref(), &args));
-    // Killed when its session is dropped, also when no runtime is left to run rmcp's own
-    // cleanup (a hub dropped while the server still starts, or at the end of a program).
-    child.envs(env).kill_on_drop(true);
-    if let Some(dir) = cwd {
-        child.current_dir(dir);
-    }
-    let (transport, stderr_pipe) = TokioChildProcess::builder(child)
-        .stderr(Stdio::piped())
-        .spawn()?;
-    if let Some(mut pipe) = stderr_pipe {
-        let tail = Arc::clone(stderr);
-        tokio::spawn(async move {
-            let mut buffer = [0u8; 1024];
-            while let Ok(read @ 1..) = pipe.read(&mut buffer).await {
-                let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
-                tail.extend_from_slice(buffer.get(..read).unwrap_or_default());
-                let excess = tail.len().saturating_sub(STDERR_TAIL_BYTES);
-                tail.drain(..excess);
-            }
-        });
-    }
-    Ok(transport)
+    printable(&describe(error), Layout::Lines).into_owned()
 }
 
 /// An error and its causes, one after another, without the transport's type name that rmcp
