@@ -3,7 +3,8 @@
 Run from the repository root:  python3 data/eval/mcp_servers/convert.py
 
 One line per tool, servers in file-name order, tools in the order each server
-listed them. The description is the server's text, unchanged.
+listed them. The description is the server's text, unchanged; the input schema
+goes to `extra.input_schema`, so the pool has the parameters a live server sends.
 """
 import json
 import pathlib
@@ -20,6 +21,6 @@ with OUT.open("w", encoding="utf-8") as out:
                 "id": f"{server}::{tool['name']}",
                 "name": tool["name"],
                 "description": tool["description"],
-                "extra": {"tool_name": server},
+                "extra": {"tool_name": server, "input_schema": tool.get("inputSchema", {})},
             }
             out.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -2,9 +2,11 @@
 //! pool of deferred MCP-style tools, and the recall@k, hit@k and MRR of a strategy on it.
 //!
 //! The set format (one JSON object a line): `tools.jsonl` holds `{"id", "name",
-//! "description", "extra"}`, `queries.jsonl` holds `{"qid", "query", "relevant": [ids]}`.
-//! Each tool becomes an MCP tool of server `extra.tool_name` where the set has one and of the
-//! set's name otherwise, its parameters (`extra.params`) string properties of its input schema;
+//! "description", "extra"}`, `queries.jsonl` holds `{"qid", "query", "relevant": [ids]}` and,
+//! where the set has them, a `category`. Each tool becomes an MCP tool of server
+//! `extra.tool_name` where the set has one and of the set's name otherwise, its input schema
+//! `extra.input_schema` where the set has it and otherwise one of string properties named by
+//! `extra.params`;
 //! the caller's loader turns each server's `tools/list` into documents ([`EvalSet::load`]),
 //! so that the pool is named and checked as its users' pools are.
 //!
@@ -45,6 +47,8 @@ pub struct EvalQuery {
     pub query: String,
     /// Pool names of the relevant tools.
     pub relevant: Vec<String>,
+    /// The query's category, where the set has them.
+    pub category: Option<String>,
 }
 
 /// A line of a set that could not be read.
@@ -80,6 +84,8 @@ struct ToolLine {
 struct QueryLine {
     query: String,
     relevant: Vec<String>,
+    #[serde(default)]
+    category: Option<String>,
 }
 
 fn lines<'a, T: serde::de::DeserializeOwned>(
@@ -138,10 +144,14 @@ impl<D: Document> EvalSet<D> {
                 .filter_map(Value::as_str)
                 .map(|param| (param.to_owned(), json!({"type": "string"})))
                 .collect();
+            let schema = match tool.extra.get("input_schema") {
+                Some(schema @ Value::Object(_)) => schema.clone(),
+                _ => json!({"type": "object", "properties": params}),
+            };
             let entry = json!({
                 "name": tool.name,
                 "description": tool.description,
-                "inputSchema": {"type": "object", "properties": params},
+                "inputSchema": schema,
             });
             let slot = *server_index.entry(server.to_owned()).or_insert_with(|| {
                 servers.push((server.to_owned(), Vec::new(), Vec::new()));
@@ -195,6 +205,7 @@ impl<D: Document> EvalSet<D> {
             queries.push(EvalQuery {
                 query: query.query,
                 relevant,
+                category: query.category,
             });
         }
         Ok(EvalSet { pool, queries })
@@ -213,6 +224,7 @@ impl<D: Document> EvalSet<D> {
                 (!words.is_empty()).then(|| EvalQuery {
                     query: words.into_iter().take(3).collect::<Vec<_>>().join(" "),
                     relevant: vec![tool.name().to_owned()],
+                    category: None,
                 })
             })
             .collect();

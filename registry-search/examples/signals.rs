@@ -1,0 +1,251 @@
+//! Why the ranked strategy wins or loses, per signal, per set and pool, per category: recall@5
+//! and hit@5 of plain BM25, the seed scoring and the ranked strategy, then the ranked strategy
+//! with one signal at a time switched off, each as the paired difference from the defaults
+//! with its 95% bootstrap interval.
+//!
+//! Each argument is a pool: a set directory, or several joined by `+` (`a+b`), whose tools
+//! compete in one pool (ids and servers kept apart by set) while each set's queries are
+//! scored on their own. A pool is the one a user has when unrelated servers meet.
+//!
+//! ```text
+//! cargo run --release -p toolreg-search --example signals -- \
+//!     data/eval/mcp_servers data/eval/mcp_servers+data/eval/stabletoolbench
+//! ```
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use common::pool::{Set, parse};
+use serde_json::Value;
+use toolreg_search::eval::bootstrap::paired;
+use toolreg_search::eval::{QueryScores, TUNING_SET, baseline_scores, engine_scores};
+use toolreg_search::ranked::Weights;
+use toolreg_search::{Document as _, SearchEngine, Strategy};
+
+mod common;
+
+/// A set's name: the last component of its directory.
+fn set_name(dir: &str) -> &str {
+    dir.trim_end_matches('/').rsplit('/').next().unwrap_or(dir)
+}
+
+/// The sets of `spec` (`a` or `a+b+…`), each with the pool of all of them.
+fn pool(spec: &str) -> Result<Vec<(String, Set)>, String> {
+    let dirs: Vec<&str> = spec.split('+').collect();
+    if dirs.len() == 1 {
+        return common::pool::read_set(spec).map(|set| vec![set]);
+    }
+    let read = |dir: &str, file: &str| {
+        std::fs::read_to_string(format!("{dir}/{file}"))
+            .map_err(|error| format!("{dir}/{file}: {error}"))
+    };
+    let mut tools = String::new();
+    for dir in &dirs {
+        let name = set_name(dir);
+        for line in read(dir, "tools.jsonl")?
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let mut tool: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            let id = format!("{name}/{}", tool["id"].as_str().unwrap_or_default());
+            tool["id"] = id.into();
+            if tool["extra"].get("tool_name").is_none() {
+                if !tool["extra"].is_object() {
+                    tool["extra"] = serde_json::json!({});
+                }
+                tool["extra"]["tool_name"] = name.into();
+            }
+            tools.push_str(&tool.to_string());
+            tools.push('\n');
+        }
+    }
+    let mut sets = Vec::new();
+    for dir in &dirs {
+        let name = set_name(dir);
+        let mut queries = String::new();
+        for line in read(dir, "queries.jsonl")?
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let mut query: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            let relevant: Vec<Value> = (query["relevant"].as_array().into_iter().flatten())
+                .filter_map(Value::as_str)
+                .map(|id| Value::from(format!("{name}/{id}")))
+                .collect();
+            query["relevant"] = relevant.into();
+            queries.push_str(&query.to_string());
+            queries.push('\n');
+        }
+        let set = parse(name, &tools, &queries).map_err(|error| format!("{spec}: {error}"))?;
+        sets.push((name.to_owned(), set));
+    }
+    Ok(sets)
+}
+
+fn variants() -> Vec<(&'static str, Weights)> {
+    let base = Weights::default();
+    let off = |change: fn(&mut Weights)| {
+        let mut weights = base;
+        change(&mut weights);
+        weights
+    };
+    vec![
+        ("sentences", off(|w| w.sentences = 0.0)),
+        ("name_coverage", off(|w| w.name_coverage = 0.0)),
+        ("request_clause", off(|w| w.request_clause = 0.0)),
+        ("redundancy", off(|w| w.redundancy = 0.0)),
+        ("server_prior", off(|w| w.server_prior = 0.0)),
+        ("server_doc", off(|w| w.server_doc = 0.0)),
+        (
+            "both server signals",
+            off(|w| {
+                w.server_prior = 0.0;
+                w.server_doc = 0.0;
+            }),
+        ),
+        ("seed", off(|w| w.seed = 0.0)),
+        ("params", off(|w| w.params = 0.0)),
+        ("hint", off(|w| w.hint = 0.0)),
+    ]
+}
+
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len().max(1) as f64
+}
+
+fn change(a: &[f64], b: &[f64]) -> String {
+    let change = paired(a, b);
+    format!(
+        "{:+.3} [{:+.3}, {:+.3}]",
+        change.mean, change.low, change.high
+    )
+}
+
+/// The queries' scores restricted to those of `category`.
+fn only(scores: &QueryScores, keep: &[bool]) -> QueryScores {
+    let pick = |values: &[f64]| -> Vec<f64> {
+        values
+            .iter()
+            .zip(keep)
+            .filter(|(_, keep)| **keep)
+            .map(|(value, _)| *value)
+            .collect()
+    };
+    QueryScores {
+        recall: pick(&scores.recall),
+        hit: pick(&scores.hit),
+        reciprocal_rank: pick(&scores.reciprocal_rank),
+    }
+}
+
+fn report(spec: &str, name: &str, set: &Set) {
+    let tuned = if name == TUNING_SET {
+        "tuned"
+    } else {
+        "held out"
+    };
+    let servers = {
+        let mut servers: Vec<&str> = set.pool.iter().filter_map(|t| t.server()).collect();
+        servers.dedup();
+        servers.len()
+    };
+    println!(
+        "\n### {name} ({tuned}) in the pool {spec}: {} tools, {servers} servers, {} queries\n",
+        set.pool.len(),
+        set.queries.len()
+    );
+    let ranked = |weights: Weights| {
+        let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked).with_weights(weights);
+        engine_scores(set, &engine, 5)
+    };
+    let bm25 = baseline_scores(set, 5);
+    let seed = engine_scores(set, &SearchEngine::new(set.pool.clone(), Strategy::Seed), 5);
+    let base = ranked(Weights::default());
+    println!("| ranking | recall@5 | hit@5 | recall@5 − BM25 | hit@5 − BM25 |");
+    println!("|---|---:|---:|---:|---:|");
+    for (label, scores) in [("BM25", &bm25), ("seed", &seed), ("ranked", &base)] {
+        println!(
+            "| {label} | {:.3} | {:.3} | {} | {} |",
+            mean(&scores.recall),
+            mean(&scores.hit),
+            change(&scores.recall, &bm25.recall),
+            change(&scores.hit, &bm25.hit)
+        );
+    }
+    let variants: Vec<(&str, QueryScores)> = variants()
+        .into_iter()
+        .map(|(label, weights)| (label, ranked(weights)))
+        .collect();
+    println!("\n| ranked without | recall@5 − ranked | hit@5 − ranked |");
+    println!("|---|---:|---:|");
+    for (label, scores) in &variants {
+        println!(
+            "| {label} | {} | {} |",
+            change(&scores.recall, &base.recall),
+            change(&scores.hit, &base.hit)
+        );
+    }
+    let mut categories: BTreeMap<&str, Vec<bool>> = BTreeMap::new();
+    for query in &set.queries {
+        if let Some(category) = &query.category {
+            categories.entry(category).or_default();
+        }
+    }
+    if categories.is_empty() {
+        return;
+    }
+    for (category, keep) in &mut categories {
+        *keep = (set.queries.iter())
+            .map(|query| query.category.as_deref() == Some(*category))
+            .collect();
+    }
+    let mut header = String::from(
+        "\n| category (queries) | BM25 r@5 / h@5 | seed r@5 / h@5 | ranked r@5 / h@5 | ranked − BM25, r@5 |",
+    );
+    let mut rule = String::from("|---|---:|---:|---:|---:|");
+    for (label, _) in &variants {
+        header.push_str(&format!(" without {label} |"));
+        rule.push_str("---:|");
+    }
+    println!("{header}\n{rule}");
+    for (category, keep) in &categories {
+        let (b, s, r) = (only(&bm25, keep), only(&seed, keep), only(&base, keep));
+        let mut row = format!(
+            "| {category} ({}) | {:.3} / {:.3} | {:.3} / {:.3} | {:.3} / {:.3} | {} |",
+            r.recall.len(),
+            mean(&b.recall),
+            mean(&b.hit),
+            mean(&s.recall),
+            mean(&s.hit),
+            mean(&r.recall),
+            mean(&r.hit),
+            change(&r.recall, &b.recall)
+        );
+        for (_, scores) in &variants {
+            let v = only(scores, keep);
+            row.push_str(&format!(" {:+.3} |", mean(&v.recall) - mean(&r.recall)));
+        }
+        println!("{row}");
+    }
+}
+
+fn main() -> ExitCode {
+    let specs: Vec<String> = std::env::args().skip(1).collect();
+    if specs.is_empty() {
+        eprintln!("usage: signals <set directory or a+b pool>...");
+        return ExitCode::FAILURE;
+    }
+    for spec in &specs {
+        let sets = match pool(spec) {
+            Ok(sets) => sets,
+            Err(error) => {
+                eprintln!("{error}");
+                return ExitCode::FAILURE;
+            }
+        };
+        for (name, set) in &sets {
+            report(spec, name, set);
+        }
+    }
+    ExitCode::SUCCESS
+}
