@@ -5,7 +5,12 @@
 //!
 //! Each argument is a pool: a set directory, or several joined by `+` (`a+b`), whose tools
 //! compete in one pool (ids and servers kept apart by set) while each set's queries are
-//! scored on their own. A pool is the one a user has when unrelated servers meet.
+//! scored on their own. A pool is the one a user has when unrelated servers meet: in a joined
+//! pool, the tools of a set that names no servers (its tools are separate products or APIs,
+//! not one server's) are each a server of their own.
+//!
+//! `--dev` scores each set's odd query lines only, `--test` the even ones: a change is chosen
+//! on the first half and reported on the second.
 //!
 //! ```text
 //! cargo run --release -p toolreg-search --example signals -- \
@@ -29,31 +34,51 @@ fn set_name(dir: &str) -> &str {
     dir.trim_end_matches('/').rsplit('/').next().unwrap_or(dir)
 }
 
-/// The sets of `spec` (`a` or `a+b+…`), each with the pool of all of them.
-fn pool(spec: &str) -> Result<Vec<(String, Set)>, String> {
-    let dirs: Vec<&str> = spec.split('+').collect();
-    if dirs.len() == 1 {
-        return common::pool::read_set(spec).map(|set| vec![set]);
+/// Which of a set's queries to score: all, or one half by line (`dev`: the odd lines, `test`:
+/// the even ones), so that a change can be chosen on one half and reported on the other.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Half {
+    All,
+    Dev,
+    Test,
+}
+
+impl Half {
+    fn keeps(self, line: usize) -> bool {
+        match self {
+            Half::All => true,
+            Half::Dev => line % 2 == 1,
+            Half::Test => line % 2 == 0,
+        }
     }
+}
+
+/// The sets of `spec` (`a` or `a+b+…`), each with the pool of all of them.
+fn pool(spec: &str, half: Half) -> Result<Vec<(String, Set)>, String> {
+    let dirs: Vec<&str> = spec.split('+').collect();
+    let joined = dirs.len() > 1;
     let read = |dir: &str, file: &str| {
         std::fs::read_to_string(format!("{dir}/{file}"))
             .map_err(|error| format!("{dir}/{file}: {error}"))
     };
+    let lines = |text: &str| -> Result<Vec<Value>, String> {
+        (text.lines().filter(|l| !l.trim().is_empty()))
+            .map(|line| serde_json::from_str(line).map_err(|e| e.to_string()))
+            .collect()
+    };
     let mut tools = String::new();
     for dir in &dirs {
         let name = set_name(dir);
-        for line in read(dir, "tools.jsonl")?
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-        {
-            let mut tool: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            let id = format!("{name}/{}", tool["id"].as_str().unwrap_or_default());
-            tool["id"] = id.into();
-            if tool["extra"].get("tool_name").is_none() {
-                if !tool["extra"].is_object() {
-                    tool["extra"] = serde_json::json!({});
+        for (i, mut tool) in lines(&read(dir, "tools.jsonl")?)?.into_iter().enumerate() {
+            if joined {
+                let id = format!("{name}/{}", tool["id"].as_str().unwrap_or_default());
+                tool["id"] = id.into();
+                if tool["extra"].get("tool_name").is_none() {
+                    if !tool["extra"].is_object() {
+                        tool["extra"] = serde_json::json!({});
+                    }
+                    tool["extra"]["tool_name"] = format!("{name}-{i}").into();
                 }
-                tool["extra"]["tool_name"] = name.into();
             }
             tools.push_str(&tool.to_string());
             tools.push('\n');
@@ -63,16 +88,17 @@ fn pool(spec: &str) -> Result<Vec<(String, Set)>, String> {
     for dir in &dirs {
         let name = set_name(dir);
         let mut queries = String::new();
-        for line in read(dir, "queries.jsonl")?
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-        {
-            let mut query: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            let relevant: Vec<Value> = (query["relevant"].as_array().into_iter().flatten())
-                .filter_map(Value::as_str)
-                .map(|id| Value::from(format!("{name}/{id}")))
-                .collect();
-            query["relevant"] = relevant.into();
+        for (i, mut query) in lines(&read(dir, "queries.jsonl")?)?.into_iter().enumerate() {
+            if !half.keeps(i) {
+                continue;
+            }
+            if joined {
+                let relevant: Vec<Value> = (query["relevant"].as_array().into_iter().flatten())
+                    .filter_map(Value::as_str)
+                    .map(|id| Value::from(format!("{name}/{id}")))
+                    .collect();
+                query["relevant"] = relevant.into();
+            }
             queries.push_str(&query.to_string());
             queries.push('\n');
         }
@@ -230,13 +256,21 @@ fn report(spec: &str, name: &str, set: &Set) {
 }
 
 fn main() -> ExitCode {
-    let specs: Vec<String> = std::env::args().skip(1).collect();
+    let mut specs: Vec<String> = std::env::args().skip(1).collect();
+    let half = match specs.first().map(String::as_str) {
+        Some("--dev") => Half::Dev,
+        Some("--test") => Half::Test,
+        _ => Half::All,
+    };
+    if half != Half::All {
+        specs.remove(0);
+    }
     if specs.is_empty() {
-        eprintln!("usage: signals <set directory or a+b pool>...");
+        eprintln!("usage: signals [--dev | --test] <set directory or a+b pool>...");
         return ExitCode::FAILURE;
     }
     for spec in &specs {
-        let sets = match pool(spec) {
+        let sets = match pool(spec, half) {
             Ok(sets) => sets,
             Err(error) => {
                 eprintln!("{error}");
