@@ -47,8 +47,8 @@ impl Half {
     fn keeps(self, line: usize) -> bool {
         match self {
             Half::All => true,
-            Half::Dev => line % 2 == 1,
-            Half::Test => line % 2 == 0,
+            Half::Dev => !line.is_multiple_of(2),
+            Half::Test => line.is_multiple_of(2),
         }
     }
 }
