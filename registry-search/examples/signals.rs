@@ -7,7 +7,7 @@
 //! compete in one pool (ids and servers kept apart by set) while each set's queries are
 //! scored on their own. A pool is the one a user has when unrelated servers meet: in a joined
 //! pool, the tools of a set that names no servers (its tools are separate products or APIs,
-//! not one server's) are each a server of their own.
+//! not one server's) are each a server of their own, with a name that says nothing.
 //!
 //! `--dev` scores each set's odd query lines only, `--test` the even ones: a change is chosen
 //! on the first half and reported on the second.
@@ -53,6 +53,20 @@ impl Half {
     }
 }
 
+/// A server name that says nothing (no word, no digit a query could match) for tool `i` of the
+/// set `name`: `zq`, the set's initial and `i` in letters.
+fn opaque(name: &str, i: usize) -> String {
+    let mut out = format!("zq{}", name.chars().next().unwrap_or('x'));
+    let mut i = i;
+    loop {
+        out.push(char::from(b'a' + (i % 26) as u8));
+        i /= 26;
+        if i == 0 {
+            return out;
+        }
+    }
+}
+
 /// The sets of `spec` (`a` or `a+b+…`), each with the pool of all of them.
 fn pool(spec: &str, half: Half) -> Result<Vec<(String, Set)>, String> {
     let dirs: Vec<&str> = spec.split('+').collect();
@@ -77,7 +91,7 @@ fn pool(spec: &str, half: Half) -> Result<Vec<(String, Set)>, String> {
                     if !tool["extra"].is_object() {
                         tool["extra"] = serde_json::json!({});
                     }
-                    tool["extra"]["tool_name"] = format!("{name}-{i}").into();
+                    tool["extra"]["tool_name"] = opaque(name, i).into();
                 }
             }
             tools.push_str(&tool.to_string());
