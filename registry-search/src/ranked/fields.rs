@@ -44,13 +44,13 @@ fn schema_params(schema: &str, out: &mut Vec<String>) {
     }
 }
 
-/// One tool's field terms (name, hint, description, parameters) and its server's name terms.
-/// The server's are those of [`Document::server`], else of the `<server>` of an
-/// `mcp__<server>__<tool>` name.
+/// One tool's field terms (name, hint, description, parameters, its server's name) and its
+/// server's name terms again (for the server document). The server's are those of
+/// [`Document::server`], else of the `<server>` of an `mcp__<server>__<tool>` name.
 pub(super) fn fields(tool: &impl Document) -> ([Vec<String>; FIELDS], Vec<String>) {
     let mut out: [Vec<String>; FIELDS] = Default::default();
     let mut server_terms = Vec::new();
-    let [name, hint, description, params] = &mut out;
+    let [name, hint, description, params, server_name] = &mut out;
     tokenize(tool.own_name(), name);
     let server = tool.server().or_else(|| {
         let rest = tool.name().strip_prefix("mcp__")?;
@@ -58,6 +58,7 @@ pub(super) fn fields(tool: &impl Document) -> ([Vec<String>; FIELDS], Vec<String
     });
     if let Some(server) = server {
         tokenize(server, &mut server_terms);
+        server_name.clone_from(&server_terms);
     }
     if let Some(text) = tool.search_hint() {
         tokenize(text, hint);
