@@ -37,8 +37,9 @@ pub const SEARCH_TOOLS: &str = "search_tools";
 /// The meta-tool that calls any exposed tool.
 pub const CALL_TOOL: &str = "call_tool";
 
-/// What `tools/list` offers.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What `tools/list` offers (`"search"` or `"direct"` in a tokens file).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum GatewayMode {
     /// The loaded tools, `search_tools` and `call_tool`.
     #[default]

@@ -88,6 +88,8 @@ mod http_gateway;
 mod hub;
 #[cfg(feature = "client")]
 pub mod limits;
+#[cfg(feature = "server")]
+pub mod policy;
 #[cfg(feature = "client")]
 mod server_error;
 
@@ -100,5 +102,7 @@ pub use http_gateway::{HttpGateway, HttpOptions};
 pub use hub::{McpHub, ServerState, ServerStatus};
 #[cfg(feature = "client")]
 pub use limits::{Limits, Timeouts};
+#[cfg(feature = "server")]
+pub use policy::TokenPolicy;
 #[cfg(feature = "client")]
 pub use server_error::{Problem, ServerError};
