@@ -9,3 +9,4 @@ mod hostile;
 mod http;
 mod lifetime;
 mod live;
+mod scale;
