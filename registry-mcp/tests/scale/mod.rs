@@ -5,6 +5,7 @@
 //! not only in what the gateway answers.
 
 mod isolation;
+mod load;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

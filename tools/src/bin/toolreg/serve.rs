@@ -42,6 +42,19 @@ fn check_builtins(setup: &Setup, builtins: &[String], flag: &str) -> Result<()> 
     }
 }
 
+/// Keeps the live servers connected while the gateway serves: a server whose process exits
+/// fails only its own calls and starts again (the hub's doubling wait between tries), under
+/// the same tool names, so every token's fixed list stays callable.
+#[cfg(feature = "mcp")]
+fn keep_connected(setup: &Setup) {
+    if let Some(hub) = &setup.live {
+        let hub = hub.clone();
+        setup
+            .runtime
+            .spawn(async move { hub.keep_connected().await });
+    }
+}
+
 /// The gateway on stdin and stdout, until the client disconnects.
 #[cfg(feature = "mcp")]
 pub fn stdio(
@@ -53,6 +66,7 @@ pub fn stdio(
     check_builtins(setup, builtins, "--builtins")?;
     let expose = |tool: &ToolInfo| tool.is_mcp() || builtins.contains(&tool.name);
     let gateway = toolreg_mcp::Gateway::new(dispatcher, expose, gateway_mode(mode));
+    keep_connected(setup);
     setup
         .runtime
         .block_on(gateway.serve_stdio())
@@ -110,6 +124,7 @@ pub fn http(
         routes.push((token, gateway));
     }
     let gateway = HttpGateway::new(routes, &HttpOptions::default());
+    keep_connected(setup);
     setup.runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(address)
             .await
