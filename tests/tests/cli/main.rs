@@ -266,6 +266,7 @@ mod hostile_peers;
 mod mcp;
 mod pool;
 mod render;
+mod replicas;
 mod rules;
 mod sdk;
 mod search;

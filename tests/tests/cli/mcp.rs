@@ -10,7 +10,7 @@ fn time_server() -> Option<PathBuf> {
 }
 
 /// The folder of the installed peers.
-fn peers() -> Option<PathBuf> {
+pub(super) fn peers() -> Option<PathBuf> {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = std::env::var_os("TOOLREG_MCP_PEERS")
         .map_or_else(|| workspace.join("target/mcp-peers"), PathBuf::from);
@@ -242,7 +242,7 @@ fn assert_script(seen: &Value, mode: &str) {
     );
 }
 
-fn scripts() -> PathBuf {
+pub(super) fn scripts() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-peers/clients")
 }
 
@@ -562,14 +562,14 @@ fn the_http_gateway_serves_each_token_its_own_tools_to_both_sdks() {
 }
 
 /// A port on 127.0.0.1 nothing listens on now.
-fn free_port() -> u16 {
+pub(super) fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap().port()
 }
 
 /// Starts `command` (output discarded) and waits until `port` accepts connections, without a
 /// deadline (a loaded machine may take seconds); panics if the process exits first.
-fn listening(command: &mut std::process::Command, port: u16) -> std::process::Child {
+pub(super) fn listening(command: &mut std::process::Command, port: u16) -> std::process::Child {
     let mut child = command
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
