@@ -197,49 +197,71 @@ async fn concurrent_clients_get_every_answer_and_only_their_own() {
         host.hub.close().await;
         return;
     }
-    // The same forwarded call dispatched in-process, as many at once: the upstream's own cost.
-    let direct = (0..clients).map(|i| {
-        let dispatcher = host.dispatcher.clone();
-        async move {
-            let mut times = Vec::new();
-            for k in 0..calls / 2 {
-                let call = ToolUse::new(
-                    format!("d{i}-{k}"),
-                    own(i).0,
-                    json!({"by": format!("direct-{i}-{k}")}),
-                );
-                let started = Instant::now();
-                let result = dispatcher.dispatch(&call).await;
-                times.push(started.elapsed());
-                assert!(result.error.is_none(), "{result:?}");
-            }
-            times
-        }
-    });
-    let mut direct: Vec<Duration> = futures_util::future::join_all(direct).await.concat();
-    latencies.sort();
-    direct.sort();
     let total = clients * calls;
     println!(
         "load: {clients} clients x {calls} calls = {total} in {:.2} s: {:.0} calls/s",
         elapsed.as_secs_f64(),
         total as f64 / elapsed.as_secs_f64()
     );
-    for (name, samples) in [
-        ("through the gateway", &latencies),
-        ("dispatched in-process", &direct),
-    ] {
-        println!(
-            "load: forwarded call {name}: p50 {:.2} ms, p99 {:.2} ms ({} calls)",
-            quantile(samples, 0.5).as_secs_f64() * 1e3,
-            quantile(samples, 0.99).as_secs_f64() * 1e3,
-            samples.len()
-        );
-    }
+    report("through the gateway, under load", latencies);
     println!(
         "load: process RSS {before:.1} MiB with the hub connected, peak {peak:.1} MiB with the gateway and {clients} clients"
     );
+    // The same forwarded call dispatched in-process, as many at once: the upstream's own cost.
+    let direct = (0..clients).map(|i| timed_dispatch(&host, i, calls / 2));
+    report(
+        "dispatched in-process, under load",
+        futures_util::future::join_all(direct).await.concat(),
+    );
+    // One call at a time: what a call costs without queueing, through the gateway and not.
+    let served = serve(vec![(
+        policy(0).token.clone(),
+        policy(0).gateway(&host.dispatcher, GatewayMode::Search),
+    )])
+    .await;
+    let agent = Agent::connect(&served.url, &policy(0).token).await;
+    let mut alone = Vec::new();
+    for k in 0..calls {
+        let started = Instant::now();
+        let called = agent
+            .call("mcp__left__echo", json!({"by": format!("alone-{k}")}))
+            .await;
+        alone.push(started.elapsed());
+        assert!(!called.is_error, "{called:?}");
+    }
+    agent.close().await;
+    served.stop().await;
+    report("through the gateway, one client", alone);
+    report(
+        "dispatched in-process, one caller",
+        timed_dispatch(&host, 0, calls).await,
+    );
     host.hub.close().await;
+}
+
+/// `calls` forwarded calls of client `i`'s tool, dispatched in-process one after another: each
+/// one's time.
+async fn timed_dispatch(host: &super::Host, i: usize, calls: usize) -> Vec<Duration> {
+    let mut times = Vec::new();
+    for k in 0..calls {
+        let by = format!("direct-{i}-{k}");
+        let call = ToolUse::new(format!("d{i}-{k}"), own(i).0, json!({"by": by}));
+        let started = Instant::now();
+        let result = host.dispatcher.dispatch(&call).await;
+        times.push(started.elapsed());
+        assert!(result.error.is_none(), "{result:?}");
+    }
+    times
+}
+
+fn report(name: &str, mut samples: Vec<Duration>) {
+    samples.sort();
+    println!(
+        "load: forwarded call {name}: p50 {:.2} ms, p99 {:.2} ms ({} calls)",
+        quantile(&samples, 0.5).as_secs_f64() * 1e3,
+        quantile(&samples, 0.99).as_secs_f64() * 1e3,
+        samples.len()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
