@@ -2,8 +2,8 @@
 //! package; `.ci/run` installs it), sharing nothing but their config and tokens files: one
 //! Python SDK session's calls on the 2026-07-28 lane are served by both, and go on when one
 //! replica dies; a 2025-11-25 session lives on the replica that opened it (the other answers
-//! 404), and the balancer's stick rules keep it there. The haproxy configuration is the
-//! README's.
+//! 404), and the balancer's stick rules keep it there; a replica's upstream server killed is
+//! started again. The haproxy configuration is the README's.
 //!
 //! Without haproxy the test says so and returns, except in CI (`CI` set), where it fails.
 
@@ -71,7 +71,8 @@ fn ran(replica: &Path) -> usize {
 }
 
 #[test]
-fn two_replicas_behind_haproxy_serve_one_stateless_session_and_survive_one_dying() {
+fn two_replicas_behind_haproxy_serve_one_stateless_session_and_outlive_a_dead_replica_or_upstream()
+{
     let Some(peers) = peers() else { return };
     let Some(haproxy) = haproxy() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -181,4 +182,40 @@ fn two_replicas_behind_haproxy_serve_one_stateless_session_and_survive_one_dying
     assert_eq!(answered(&seen, "after"), 20);
     assert_eq!(ran(&folders[0]), first);
     assert_eq!(ran(&folders[1]), second + 20);
+    // The survivor's upstream server dies: the replica starts it again (bounded, in case it
+    // never does), and the calls go on.
+    let upstream = upstream_of(&folders[1]).expect("the second replica's upstream server");
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &upstream.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let back = (0..120).any(|k| {
+        let seen = calls(1, &format!("restarted{k}"));
+        let ok = seen["calls"][0]["is_error"] == false;
+        if !ok {
+            std::thread::sleep(std::time::Duration::from_millis(250));
+        }
+        ok
+    });
+    assert!(back, "the upstream server was not started again");
+    assert!(upstream_of(&folders[1]).is_some_and(|pid| pid != upstream));
+}
+
+/// The process id of the upstream server (`recording.py` under Python) started in `folder`.
+fn upstream_of(folder: &Path) -> Option<u32> {
+    let folder = folder.canonicalize().ok()?;
+    let entries = std::fs::read_dir("/proc").ok()?;
+    entries.filter_map(Result::ok).find_map(|entry| {
+        let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+        let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+        let args: Vec<String> = (cmdline.split(|byte| *byte == 0))
+            .map(|arg| String::from_utf8_lossy(arg).into_owned())
+            .collect();
+        let python =
+            (args.first()?.rsplit('/').next()).is_some_and(|name| name.starts_with("python"));
+        let script = args.get(1)?.ends_with("recording.py");
+        let here = std::fs::read_link(entry.path().join("cwd")).ok()? == folder;
+        (python && script && here).then_some(pid)
+    })
 }
