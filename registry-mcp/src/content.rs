@@ -194,19 +194,35 @@ fn mcp_block(block: &Value) -> Value {
     }
 }
 
-/// A dispatched call's `tools/call` result.
+/// A dispatched call's `tools/call` result, with `resultType: "complete"`: 2026-07-28 clients
+/// require it (the Python SDK refuses a result without it), and rmcp strips it for older ones.
 #[cfg(feature = "server")]
 pub(crate) fn tool_result_to_call_result(result: &ToolResult) -> rmcp::model::CallToolResult {
-    serde_json::from_value(tool_result_json(result)).unwrap_or_else(|error| {
-        rmcp::model::CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
-            "the result could not be sent: {error}"
-        ))])
-    })
+    let mut call_result: rmcp::model::CallToolResult =
+        serde_json::from_value(tool_result_json(result)).unwrap_or_else(|error| {
+            rmcp::model::CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
+                "the result could not be sent: {error}"
+            ))])
+        });
+    call_result.result_type = Some(rmcp::model::ResultType::COMPLETE);
+    call_result
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "server")]
+    #[test]
+    fn a_forwarded_result_says_it_is_complete() {
+        let result = ToolResult {
+            tool_use_id: "t1".into(),
+            content: ToolOutput::Text("done".into()),
+            error: None,
+        };
+        let sent = serde_json::to_value(tool_result_to_call_result(&result)).unwrap();
+        assert_eq!(sent["resultType"], "complete", "{sent}");
+    }
 
     #[test]
     fn an_error_result_fails_the_call_with_its_text() {

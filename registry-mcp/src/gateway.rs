@@ -12,6 +12,9 @@
 //! * [`GatewayMode::Direct`]: every exposed tool, with `_meta["anthropic/searchHint"]` and
 //!   `_meta["anthropic/alwaysLoad"]` from the registry, for a client with its own tool search.
 //!
+//! A pool's own ToolSearch, when exposed, searches the exposed tools only, as `search_tools`
+//! does: another token's tools are never named, even by a search.
+//!
 //! Every call — a listed tool's, or `call_tool`'s — is one `tool_use` run by the dispatcher, so
 //! a tool outside the pool (denied, or not for this agent) or outside the exposed set is refused
 //! exactly as the library refuses it, as an `isError` result. The client's cancellation cancels
@@ -37,8 +40,9 @@ pub const SEARCH_TOOLS: &str = "search_tools";
 /// The meta-tool that calls any exposed tool.
 pub const CALL_TOOL: &str = "call_tool";
 
-/// What `tools/list` offers.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What `tools/list` offers (`"search"` or `"direct"` in a tokens file).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum GatewayMode {
     /// The loaded tools, `search_tools` and `call_tool`.
     #[default]
@@ -57,7 +61,7 @@ struct Inner {
     dispatcher: Dispatcher,
     exposed: HashSet<String>,
     listed: Vec<Tool>,
-    engine: SearchEngine,
+    engine: Arc<SearchEngine>,
     mode: GatewayMode,
 }
 
@@ -91,9 +95,14 @@ impl Gateway {
             listed.extend([search_tools_tool(), call_tool_tool()]);
         }
         let names = exposed.iter().map(|tool| tool.name.clone()).collect();
+        // One engine over the exposed tools answers search_tools and the pool's own ToolSearch
+        // (when exposed): the dispatcher's searcher covers its whole pool, tools of other
+        // tokens included.
+        let engine = Arc::new(SearchEngine::new(exposed, Strategy::Seed));
+        let dispatcher = dispatcher.with_searcher(engine.clone());
         Gateway {
             inner: Arc::new(Inner {
-                engine: SearchEngine::new(exposed, Strategy::Seed),
+                engine,
                 dispatcher,
                 exposed: names,
                 listed,

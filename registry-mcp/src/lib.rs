@@ -95,6 +95,8 @@ mod hub;
 pub mod limits;
 #[cfg(feature = "oauth")]
 pub mod oauth;
+#[cfg(feature = "server")]
+pub mod policy;
 #[cfg(feature = "client")]
 mod server_error;
 #[cfg(feature = "client")]
@@ -109,5 +111,7 @@ pub use http_gateway::{HttpGateway, HttpOptions};
 pub use hub::{McpHub, ServerState, ServerStatus};
 #[cfg(feature = "client")]
 pub use limits::{Limits, Timeouts};
+#[cfg(feature = "server")]
+pub use policy::TokenPolicy;
 #[cfg(feature = "client")]
 pub use server_error::{Problem, ServerError};

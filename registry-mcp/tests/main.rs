@@ -13,3 +13,4 @@ mod http_reconnect;
 mod lifetime;
 mod live;
 mod oauth;
+mod scale;

@@ -267,6 +267,7 @@ mod login;
 mod mcp;
 mod pool;
 mod render;
+mod replicas;
 mod rules;
 mod sdk;
 mod search;

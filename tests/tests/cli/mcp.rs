@@ -242,7 +242,7 @@ fn assert_script(seen: &Value, mode: &str) {
     );
 }
 
-fn scripts() -> PathBuf {
+pub(super) fn scripts() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-peers/clients")
 }
 

@@ -42,6 +42,19 @@ fn check_builtins(setup: &Setup, builtins: &[String], flag: &str) -> Result<()> 
     }
 }
 
+/// Keeps the live servers connected while the gateway serves: a server whose process exits
+/// fails only its own calls and starts again (the hub's doubling wait between tries), under
+/// the same tool names, so every token's fixed list stays callable.
+#[cfg(feature = "mcp")]
+fn keep_connected(setup: &Setup) {
+    if let Some(hub) = &setup.live {
+        let hub = hub.clone();
+        setup
+            .runtime
+            .spawn(async move { hub.keep_connected().await });
+    }
+}
+
 /// The gateway on stdin and stdout, until the client disconnects.
 #[cfg(feature = "mcp")]
 pub fn stdio(
@@ -53,6 +66,7 @@ pub fn stdio(
     check_builtins(setup, builtins, "--builtins")?;
     let expose = |tool: &ToolInfo| tool.is_mcp() || builtins.contains(&tool.name);
     let gateway = toolreg_mcp::Gateway::new(dispatcher, expose, gateway_mode(mode));
+    keep_connected(setup);
     setup
         .runtime
         .block_on(gateway.serve_stdio())
@@ -60,32 +74,11 @@ pub fn stdio(
     Ok(ExitCode::SUCCESS)
 }
 
-/// One token's policy, from the `--tokens` file.
-#[cfg(feature = "mcp")]
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Policy {
-    /// The bearer token; `${VAR}` reads it from the environment.
-    token: String,
-    /// The MCP servers whose tools it gets (by configured name); all when absent.
-    servers: Option<Vec<String>>,
-    /// Built-ins it gets too, by name.
-    #[serde(default)]
-    builtins: Vec<String>,
-    /// Permission rules on top of the command line's.
-    #[serde(default)]
-    allow: Vec<String>,
-    #[serde(default)]
-    deny: Vec<String>,
-    /// What its `tools/list` offers; the command line's `--mode` when absent.
-    mode: Option<String>,
-}
-
 #[cfg(feature = "mcp")]
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TokensFile {
-    tokens: Vec<Policy>,
+    tokens: Vec<toolreg_mcp::TokenPolicy>,
 }
 
 /// The gateway over Streamable HTTP on `address`, until interrupted (Ctrl-C or SIGTERM):
@@ -100,8 +93,7 @@ pub fn http(
     address: &str,
     tokens: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
-    use toolreg::{Behavior, RuleSource};
-    use toolreg_mcp::{Gateway, HttpGateway, HttpOptions};
+    use toolreg_mcp::{HttpGateway, HttpOptions, TokenPolicy};
 
     check_builtins(setup, builtins, "--builtins")?;
     let lookup = |name: &str| std::env::var(name).ok();
@@ -113,13 +105,10 @@ pub fn http(
                 .map_err(|error| format!("{}: {error}", path.display()))?;
             file.tokens
         }
-        None => vec![Policy {
+        None => vec![TokenPolicy {
             token: format!("${{{TOKEN_VARIABLE}}}"),
-            servers: None,
             builtins: builtins.to_vec(),
-            allow: Vec::new(),
-            deny: Vec::new(),
-            mode: None,
+            ..TokenPolicy::default()
         }],
     };
     let mut routes = Vec::with_capacity(policies.len());
@@ -131,40 +120,11 @@ pub fn http(
             return Err(format!("{at}.token: shorter than 16 characters"));
         }
         check_builtins(setup, &policy.builtins, &format!("{at}.builtins"))?;
-        let mut rules = dispatcher.permissions().clone();
-        for rule in &policy.allow {
-            rules.add(Behavior::Allow, RuleSource::Session, rule);
-        }
-        for rule in &policy.deny {
-            rules.add(Behavior::Deny, RuleSource::Session, rule);
-        }
-        let mode = match policy.mode.as_deref() {
-            None => mode,
-            Some("search") => ServeMode::Search,
-            Some("direct") => ServeMode::Direct,
-            Some(other) => return Err(format!("{at}.mode: `{other}`: search or direct")),
-        };
-        let servers = policy.servers;
-        let granted = policy.builtins;
-        let denied = rules.clone();
-        // Granted: its servers' tools and its built-ins, none a deny rule names as a whole.
-        let expose = move |tool: &ToolInfo| {
-            let granted = match tool.mcp() {
-                Some(mcp) => servers
-                    .as_ref()
-                    .is_none_or(|names| names.contains(&mcp.server)),
-                None => granted.contains(&tool.name),
-            };
-            granted && denied.deny_rule_for_tool(tool.rule_target()).is_none()
-        };
-        let gateway = Gateway::new(
-            dispatcher.clone().with_permissions(rules),
-            expose,
-            gateway_mode(mode),
-        );
+        let gateway = policy.gateway(&dispatcher, gateway_mode(mode));
         routes.push((token, gateway));
     }
     let gateway = HttpGateway::new(routes, &HttpOptions::default());
+    keep_connected(setup);
     setup.runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(address)
             .await
