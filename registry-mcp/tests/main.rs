@@ -9,6 +9,7 @@ mod hostile;
 mod http;
 mod http_events;
 mod http_headers;
+mod http_limits;
 mod http_reconnect;
 mod lifetime;
 mod live;
