@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 use toolreg::{ToolOutput, ToolUse};
-use toolreg_mcp::oauth::{CredentialFile, LoginError, login_within};
+use toolreg_mcp::oauth::{CredentialFile, LoggedIn, LoginError, login_within};
 use toolreg_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
 
 /// The authorization server and MCP server in one process, and the log of what it issued.
@@ -88,6 +88,25 @@ fn browse(url: &str) -> JoinHandle<String> {
     })
 }
 
+/// Logs in to the config's server with `browser` as the user's browser: the login's outcome and
+/// the last page the browser showed.
+async fn log_in(
+    config: &McpConfig,
+    store: &CredentialFile,
+    browser: impl FnOnce(&str) -> JoinHandle<String>,
+) -> (Result<LoggedIn, LoginError>, String) {
+    let mut page = None;
+    let outcome = login_within(&config.servers[0], store, Duration::from_secs(120), |url| {
+        page = Some(browser(url));
+    })
+    .await;
+    let shown = match page {
+        Some(page) => page.await.unwrap(),
+        None => String::new(),
+    };
+    (outcome, shown)
+}
+
 async fn whoami(hub: &Arc<McpHub>) -> String {
     let result = dispatcher(hub)
         .dispatch(&ToolUse::new("w", "mcp__notes__whoami", json!({})))
@@ -133,19 +152,12 @@ async fn a_server_behind_oauth_is_logged_in_to_once_then_connected_with_refreshe
     );
 
     let store = CredentialFile::new(&credentials);
-    let mut page = None;
-    let logged = login_within(
-        &config.servers[0],
-        &store,
-        Duration::from_secs(120),
-        |url| {
-            assert!(url.contains("code_challenge_method=S256"), "{url}");
-            page = Some(browse(url));
-        },
-    )
-    .await
-    .unwrap();
-    let page = page.unwrap().await.unwrap();
+    let (logged, page) = log_in(&config, &store, |url| {
+        assert!(url.contains("code_challenge_method=S256"), "{url}");
+        browse(url)
+    })
+    .await;
+    let logged = logged.unwrap();
     assert!(page.contains("toolreg is authorized for notes"), "{page}");
     assert_eq!(logged.issuer.as_deref(), Some(server.issuer.as_str()));
     assert!(
@@ -192,18 +204,7 @@ async fn a_pre_registered_client_logs_in_on_its_own_callback_port_without_regist
         "oauth": {"clientId": "toolreg-test", "callbackPort": port}});
     let config = config(entry, &credentials);
     let store = CredentialFile::new(&credentials);
-    let mut page = None;
-    let logged = login_within(
-        &config.servers[0],
-        &store,
-        Duration::from_secs(120),
-        |url| {
-            page = Some(browse(url));
-        },
-    )
-    .await
-    .unwrap();
-    page.unwrap().await.unwrap();
+    let logged = log_in(&config, &store, browse).await.0.unwrap();
     assert_eq!(logged.client_id, "toolreg-test");
     assert!(!server.log().contains("registered"), "{}", server.log());
     let hub = McpHub::connect(&config, timeouts()).await;
@@ -218,27 +219,13 @@ async fn a_refused_authorization_is_reported_and_stores_nothing() {
     let credentials = peers.scratch.path().join("credentials.json");
     let config = config(json!({"type": "http", "url": server.url}), &credentials);
     let store = CredentialFile::new(&credentials);
-    let mut page = None;
-    let error = login_within(
-        &config.servers[0],
-        &store,
-        Duration::from_secs(120),
-        |url| {
-            page = Some(browse(url));
-        },
-    )
-    .await
-    .unwrap_err();
+    let (error, page) = log_in(&config, &store, browse).await;
+    let error = error.unwrap_err();
     assert!(
         matches!(&error, LoginError::Denied { error, .. } if error == "access_denied"),
         "{error:?}"
     );
-    assert!(
-        page.unwrap()
-            .await
-            .unwrap()
-            .contains("Authorization refused")
-    );
+    assert!(page.contains("Authorization refused"), "{page}");
     assert!(store.servers().unwrap().is_empty());
 }
 
@@ -285,27 +272,13 @@ async fn a_redirect_with_another_issuer_or_state_is_refused() {
         ),
     ];
     for (forge, why) in forgeries {
-        let mut page = None;
-        let error = login_within(
-            &config.servers[0],
-            &store,
-            Duration::from_secs(120),
-            |url| {
-                page = Some(browse_forged(url, forge));
-            },
-        )
-        .await
-        .unwrap_err();
+        let (error, page) = log_in(&config, &store, |url| browse_forged(url, forge)).await;
+        let error = error.unwrap_err();
         assert!(
             matches!(&error, LoginError::Authorization(message) if message.contains(why)),
             "{error:?}"
         );
-        assert!(
-            page.unwrap()
-                .await
-                .unwrap()
-                .contains("Authorization failed")
-        );
+        assert!(page.contains("Authorization failed"), "{page}");
         assert!(store.servers().unwrap().is_empty());
     }
     assert_eq!(server.issued("authorization_code"), 0);
@@ -318,18 +291,7 @@ async fn tokens_bound_to_another_issuer_are_dropped_not_sent() {
     let credentials = peers.scratch.path().join("credentials.json");
     let config = config(json!({"type": "http", "url": server.url}), &credentials);
     let store = CredentialFile::new(&credentials);
-    let mut page = None;
-    login_within(
-        &config.servers[0],
-        &store,
-        Duration::from_secs(120),
-        |url| {
-            page = Some(browse(url));
-        },
-    )
-    .await
-    .unwrap();
-    page.unwrap().await.unwrap();
+    log_in(&config, &store, browse).await.0.unwrap();
     // The file now says another authorization server issued the tokens.
     let text = std::fs::read_to_string(&credentials).unwrap();
     let moved = text.replace(

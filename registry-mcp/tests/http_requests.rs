@@ -1,7 +1,9 @@
-//! The HTTP gateway holds 2026-07-28 requests to their `Mcp-Method` and `Mcp-Name` headers
-//! (rmcp's server-side check, which the gateway keeps): a request whose headers are missing or
-//! say something else than its body is refused with 400 and JSON-RPC error -32020 before any
-//! gateway code runs, and the same request with matching headers is served.
+//! What the HTTP gateway does with a request before any gateway code runs: it holds 2026-07-28
+//! requests to their `Mcp-Method` and `Mcp-Name` headers (rmcp's server-side check, which the
+//! gateway keeps: a request whose headers are missing or say something else than its body gets
+//! 400 and JSON-RPC error -32020, the same request with matching headers is served); it refuses
+//! a body past `HttpOptions::max_body_bytes` with 413; and requests past `max_concurrent` wait
+//! for a permit instead of failing.
 
 use std::sync::Arc;
 
@@ -11,7 +13,7 @@ use toolreg::mcp::load_server;
 use toolreg::{Dispatcher, Env, PermissionContext, ToolInfo};
 use toolreg_mcp::{Gateway, GatewayMode, HttpGateway, HttpOptions};
 
-const TOKEN: &str = "header-test-token-0123";
+const TOKEN: &str = "request-test-token-0123";
 
 fn pool() -> Vec<Arc<ToolInfo>> {
     let listed = json!([{"name": "read_file", "description": "Reads a file",
@@ -20,10 +22,10 @@ fn pool() -> Vec<Arc<ToolInfo>> {
 }
 
 /// The gateway on a free loopback port; its URL and the token that stops it.
-async fn serve() -> (String, CancellationToken) {
+async fn serve(options: HttpOptions) -> (String, CancellationToken) {
     let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), pool(), ".");
     let gateway = Gateway::new(dispatcher, |_| true, GatewayMode::Direct);
-    let http = HttpGateway::new(vec![(TOKEN.into(), gateway)], &HttpOptions::default());
+    let http = HttpGateway::new(vec![(TOKEN.into(), gateway)], &options);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let stop = CancellationToken::new();
@@ -31,14 +33,21 @@ async fn serve() -> (String, CancellationToken) {
     (url, stop)
 }
 
-/// A 2026-07-28 request of `method` with `params`, sent with `headers`.
+/// A 2026-07-28 request of `method` with `params`, sent with `headers`: the status and the
+/// JSON-RPC answer (`null` when there is none).
 async fn post(url: &str, method: &str, params: Value, headers: &[(&str, &str)]) -> (u16, Value) {
     let mut params = params;
-    params["_meta"] = json!({
+    let meta = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "header-test", "version": "1"},
+        "io.modelcontextprotocol/clientInfo": {"name": "request-test", "version": "1"},
         "io.modelcontextprotocol/clientCapabilities": {},
     });
+    if !params["_meta"].is_object() {
+        params["_meta"] = json!({});
+    }
+    if let (Some(into), Value::Object(meta)) = (params["_meta"].as_object_mut(), meta) {
+        into.extend(meta);
+    }
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
     let mut request = reqwest::Client::new()
         .post(url)
@@ -64,7 +73,7 @@ async fn post(url: &str, method: &str, params: Value, headers: &[(&str, &str)]) 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_whose_mcp_method_or_mcp_name_disagree_with_the_body_are_refused() {
-    let (url, stop) = serve().await;
+    let (url, stop) = serve(HttpOptions::default()).await;
     let list = |headers: &'static [(&'static str, &'static str)]| {
         let url = url.clone();
         async move { post(&url, "tools/list", json!({}), headers).await }
@@ -124,5 +133,44 @@ async fn requests_whose_mcp_method_or_mcp_name_disagree_with_the_body_are_refuse
         body["error"].is_null() && body["result"]["isError"] == true,
         "{body}"
     );
+    stop.cancel();
+}
+
+/// A `tools/list` whose `_meta` carries `padding` bytes more.
+async fn list(url: &str, padding: usize) -> (u16, Value) {
+    let params = json!({"_meta": {"padding": "x".repeat(padding)}});
+    post(url, "tools/list", params, &[("Mcp-Method", "tools/list")]).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_past_the_limit_is_refused_with_413_and_a_smaller_one_is_served() {
+    let options = HttpOptions {
+        max_body_bytes: 4096,
+        ..HttpOptions::default()
+    };
+    let (url, stop) = serve(options).await;
+    let (status, body) = list(&url, 100).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["result"]["tools"][0]["name"], "mcp__files__read_file");
+    assert_eq!(list(&url, 64 * 1024).await.0, 413);
+    stop.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_past_the_concurrency_limit_wait_and_are_all_served() {
+    let options = HttpOptions {
+        max_concurrent: 1,
+        ..HttpOptions::default()
+    };
+    let (url, stop) = serve(options).await;
+    let requests = (0..16).map(|_| {
+        let url = url.clone();
+        tokio::spawn(async move { list(&url, 0).await })
+    });
+    for request in futures_util::future::join_all(requests).await {
+        let (status, body) = request.unwrap();
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["result"]["tools"][0]["name"], "mcp__files__read_file");
+    }
     stop.cancel();
 }
