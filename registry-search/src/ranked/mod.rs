@@ -242,7 +242,13 @@ impl RankedIndex {
             }
             index.lengths.push(lengths);
             let [name_terms, _, description_terms, _, _] = &tool_fields;
-            for terms in [name_terms, &server_terms, description_terms] {
+            // The server documents are read only when their signal has a weight.
+            let documents: &[&Vec<String>] = if weights.server_doc > 0.0 {
+                &[name_terms, &server_terms, description_terms]
+            } else {
+                &[]
+            };
+            for &terms in documents {
                 if let Some(length) = server_lengths.get_mut(server_id as usize) {
                     *length += terms.len() as u32;
                 }
