@@ -4,12 +4,18 @@
 //! the lower end of the paired 95% bootstrap interval of the gain; on short keyword queries it
 //! is never below the seed strategy. `BENCHMARKS.md` has the full table (`toolreg eval`).
 //!
+//! On pools where other sets' tools compete with the 11 captured MCP servers' (`mcp_servers`,
+//! requests written by hand), ranked is not below BM25 beyond the noise, on recall@5 and hit@5
+//! (the held-out half of the requests: changes are chosen on the other half).
+//!
 //! Results are taken as a model gets them, five at a time (the default `max_results`).
 
 use std::path::PathBuf;
 
 use toolreg::search::eval::bootstrap::paired;
-use toolreg::search::eval::{self, EvalSet, TUNING_SET, baseline_scores, engine_scores};
+use toolreg::search::eval::{
+    self, EvalSet, Half, SetFiles, TUNING_SET, baseline_scores, engine_scores,
+};
 use toolreg::{SearchEngine, Strategy};
 
 /// The least gain in recall@5 over BM25 the held-out requests must show (the lower end of its
@@ -52,6 +58,82 @@ fn ranked_beats_bm25_on_held_out_requests(set: &EvalSet) {
         gain.mean,
         gain.low,
         gain.high
+    );
+}
+
+/// The requests of each set of `names` (the held-out half), each over the pool of all of them
+/// ([`eval::join`]).
+fn pool(names: &[&str]) -> Vec<(String, EvalSet)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/eval");
+    let read = |name: &str, file: &str| {
+        std::fs::read_to_string(dir.join(name).join(file)).expect("data/eval in the repository")
+    };
+    let texts: Vec<(String, String)> = (names.iter())
+        .map(|name| (read(name, "tools.jsonl"), read(name, "queries.jsonl")))
+        .collect();
+    let files: Vec<SetFiles> = (names.iter().zip(&texts))
+        .map(|(name, (tools, queries))| SetFiles {
+            name,
+            tools,
+            queries,
+        })
+        .collect();
+    let (tools, queries) = eval::join(&files, Half::Test).expect("sets that join");
+    (names.iter().zip(queries))
+        .map(|(name, queries)| {
+            let set = eval::parse(name, &tools, &queries).expect("a valid pool");
+            ((*name).to_owned(), set)
+        })
+        .collect()
+}
+
+/// Ranked is not below BM25 beyond the noise on `set`: the paired 95% interval of ranked −
+/// BM25 reaches zero or above, on recall@5 and on hit@5.
+fn ranked_is_not_below_bm25(label: &str, set: &EvalSet) {
+    let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked);
+    let (ranked, bm25) = (engine_scores(set, &engine, 5), baseline_scores(set, 5));
+    for (metric, ranked, bm25) in [
+        ("recall@5", &ranked.recall, &bm25.recall),
+        ("hit@5", &ranked.hit, &bm25.hit),
+    ] {
+        let change = paired(ranked, bm25);
+        assert!(
+            change.high >= 0.0,
+            "{label}: ranked − BM25 {metric} {:+.3} [{:+.3}, {:+.3}] is below zero beyond its interval",
+            change.mean,
+            change.low,
+            change.high
+        );
+    }
+}
+
+#[test]
+fn ranked_is_not_below_bm25_on_mcp_requests_in_pools_of_unrelated_servers() {
+    let pools: [&[&str]; 4] = [
+        &["mcp_servers"],
+        &["mcp_servers", "stabletoolbench"],
+        &["mcp_servers", "metatool_single"],
+        &[
+            "mcp_servers",
+            "metatool_single",
+            "stabletoolbench",
+            "sealtools_test",
+        ],
+    ];
+    for names in pools {
+        let (_, mcp) = pool(names).swap_remove(0);
+        ranked_is_not_below_bm25(&format!("mcp_servers in {}", names.join("+")), &mcp);
+    }
+}
+
+#[test]
+fn ranked_is_not_below_bm25_on_metatool_requests_beside_the_mcp_servers() {
+    // In the pool of all four sets metatool's requests are still 0.016 below BM25 (issue O,
+    // BENCHMARKS.md): sealtools' 4,076 generated tools answer many of them too, unlabelled.
+    let (_, meta) = pool(&["mcp_servers", "metatool_single"]).swap_remove(1);
+    ranked_is_not_below_bm25(
+        "metatool_single in mcp_servers+metatool_single",
+        &every(meta, 5),
     );
 }
 

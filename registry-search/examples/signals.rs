@@ -21,9 +21,10 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use common::pool::{Set, parse};
-use serde_json::Value;
 use toolreg_search::eval::bootstrap::paired;
-use toolreg_search::eval::{QueryScores, TUNING_SET, baseline_scores, engine_scores};
+use toolreg_search::eval::{
+    Half, QueryScores, SetFiles, TUNING_SET, baseline_scores, engine_scores, join,
+};
 use toolreg_search::ranked::Weights;
 use toolreg_search::{Document as _, SearchEngine, Strategy};
 
@@ -34,92 +35,33 @@ fn set_name(dir: &str) -> &str {
     dir.trim_end_matches('/').rsplit('/').next().unwrap_or(dir)
 }
 
-/// Which of a set's queries to score: all, or one half by line (`dev`: the odd lines, `test`:
-/// the even ones), so that a change can be chosen on one half and reported on the other.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Half {
-    All,
-    Dev,
-    Test,
-}
-
-impl Half {
-    fn keeps(self, line: usize) -> bool {
-        match self {
-            Half::All => true,
-            Half::Dev => !line.is_multiple_of(2),
-            Half::Test => line.is_multiple_of(2),
-        }
-    }
-}
-
-/// A server name that says nothing (no word, no digit a query could match) for tool `i` of the
-/// set `name`: `zq`, the set's initial and `i` in letters.
-fn opaque(name: &str, i: usize) -> String {
-    let mut out = format!("zq{}", name.chars().next().unwrap_or('x'));
-    let mut i = i;
-    loop {
-        out.push(char::from(b'a' + (i % 26) as u8));
-        i /= 26;
-        if i == 0 {
-            return out;
-        }
-    }
-}
-
-/// The sets of `spec` (`a` or `a+b+…`), each with the pool of all of them.
+/// The sets of `spec` (`a` or `a+b+…`), each with the pool of all of them ([`join`]).
 fn pool(spec: &str, half: Half) -> Result<Vec<(String, Set)>, String> {
     let dirs: Vec<&str> = spec.split('+').collect();
-    let joined = dirs.len() > 1;
     let read = |dir: &str, file: &str| {
         std::fs::read_to_string(format!("{dir}/{file}"))
             .map_err(|error| format!("{dir}/{file}: {error}"))
     };
-    let lines = |text: &str| -> Result<Vec<Value>, String> {
-        (text.lines().filter(|l| !l.trim().is_empty()))
-            .map(|line| serde_json::from_str(line).map_err(|e| e.to_string()))
-            .collect()
-    };
-    let mut tools = String::new();
-    for dir in &dirs {
-        let name = set_name(dir);
-        for (i, mut tool) in lines(&read(dir, "tools.jsonl")?)?.into_iter().enumerate() {
-            if joined {
-                let id = format!("{name}/{}", tool["id"].as_str().unwrap_or_default());
-                tool["id"] = id.into();
-                if tool["extra"].get("tool_name").is_none() {
-                    if !tool["extra"].is_object() {
-                        tool["extra"] = serde_json::json!({});
-                    }
-                    tool["extra"]["tool_name"] = opaque(name, i).into();
-                }
-            }
-            tools.push_str(&tool.to_string());
-            tools.push('\n');
-        }
-    }
-    let mut sets = Vec::new();
-    for dir in &dirs {
-        let name = set_name(dir);
-        let mut queries = String::new();
-        for (i, mut query) in lines(&read(dir, "queries.jsonl")?)?.into_iter().enumerate() {
-            if !half.keeps(i) {
-                continue;
-            }
-            if joined {
-                let relevant: Vec<Value> = (query["relevant"].as_array().into_iter().flatten())
-                    .filter_map(Value::as_str)
-                    .map(|id| Value::from(format!("{name}/{id}")))
-                    .collect();
-                query["relevant"] = relevant.into();
-            }
-            queries.push_str(&query.to_string());
-            queries.push('\n');
-        }
-        let set = parse(name, &tools, &queries).map_err(|error| format!("{spec}: {error}"))?;
-        sets.push((name.to_owned(), set));
-    }
-    Ok(sets)
+    let texts: Vec<(String, String)> = (dirs.iter())
+        .map(|dir| Ok((read(dir, "tools.jsonl")?, read(dir, "queries.jsonl")?)))
+        .collect::<Result<_, String>>()?;
+    let files: Vec<SetFiles> = (dirs.iter().zip(&texts))
+        .map(|(dir, (tools, queries))| SetFiles {
+            name: set_name(dir),
+            tools,
+            queries,
+        })
+        .collect();
+    let (tools, queries) = join(&files, half)?;
+    (files.iter().zip(queries))
+        .map(|(set, queries)| {
+            let parsed = parse(set.name, &tools, &queries);
+            Ok((
+                set.name.to_owned(),
+                parsed.map_err(|e| format!("{spec}: {e}"))?,
+            ))
+        })
+        .collect()
 }
 
 fn variants() -> Vec<(&'static str, Weights)> {

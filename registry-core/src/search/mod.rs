@@ -54,8 +54,8 @@ pub use toolreg_search::{ranked, seed, text};
 #[cfg(feature = "eval")]
 pub mod eval {
     pub use toolreg_search::eval::{
-        Bm25Baseline, EvalError, EvalQuery, Interval, Metrics, QueryScores, TUNING_SET,
-        baseline_scores, bootstrap, engine_scores, evaluate, evaluate_engine,
+        Bm25Baseline, EvalError, EvalQuery, Half, Interval, Metrics, QueryScores, SetFiles,
+        TUNING_SET, baseline_scores, bootstrap, engine_scores, evaluate, evaluate_engine, join,
     };
 
     use crate::ToolInfo;

@@ -16,9 +16,11 @@
 
 mod baseline;
 pub mod bootstrap;
+mod join;
 
 pub use baseline::Bm25Baseline;
 pub use bootstrap::Interval;
+pub use join::{Half, SetFiles, join};
 
 use std::collections::HashMap;
 use std::fmt;
