@@ -2,7 +2,7 @@
 //! servers meet, and a split that lets a change be chosen on one half of the requests and
 //! reported on the other.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Which of a set's requests to score, by line: all, the odd lines (`Dev`, where changes are
 /// chosen) or the even lines (`Test`, what is reported).
@@ -56,18 +56,21 @@ pub fn join(sets: &[SetFiles<'_>], half: Half) -> Result<(String, Vec<String>), 
     };
     let mut tools = String::new();
     for set in sets {
-        for (i, mut tool) in lines(set.name, "tools.jsonl", set.tools)?
-            .into_iter()
-            .enumerate()
-        {
-            if joined {
-                let id = format!("{}/{}", set.name, tool["id"].as_str().unwrap_or_default());
-                tool["id"] = id.into();
-                if tool["extra"].get("tool_name").is_none() {
-                    if !tool["extra"].is_object() {
-                        tool["extra"] = Value::Object(serde_json::Map::new());
-                    }
-                    tool["extra"]["tool_name"] = opaque(set.name, i).into();
+        let all = lines(set.name, "tools.jsonl", set.tools)?;
+        for (i, mut tool) in all.into_iter().enumerate() {
+            if let (true, Some(fields)) = (joined, tool.as_object_mut()) {
+                let id = fields.get("id").and_then(Value::as_str).unwrap_or_default();
+                let id = format!("{}/{id}", set.name);
+                fields.insert("id".into(), id.into());
+                let extra = fields
+                    .entry("extra")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if !extra.is_object() {
+                    *extra = Value::Object(Map::new());
+                }
+                if let Some(extra) = extra.as_object_mut() {
+                    let server = Value::from(opaque(set.name, i));
+                    extra.entry("tool_name").or_insert(server);
                 }
             }
             tools.push_str(&tool.to_string());
@@ -82,12 +85,14 @@ pub fn join(sets: &[SetFiles<'_>], half: Half) -> Result<(String, Vec<String>), 
             if !half.keeps(i) {
                 continue;
             }
-            if joined {
-                let relevant: Vec<Value> = (query["relevant"].as_array().into_iter().flatten())
+            if let (true, Some(fields)) = (joined, query.as_object_mut()) {
+                let relevant: Vec<Value> = (fields.get("relevant").and_then(Value::as_array))
+                    .into_iter()
+                    .flatten()
                     .filter_map(Value::as_str)
                     .map(|id| Value::from(format!("{}/{id}", set.name)))
                     .collect();
-                query["relevant"] = relevant.into();
+                fields.insert("relevant".into(), relevant.into());
             }
             text.push_str(&query.to_string());
             text.push('\n');
