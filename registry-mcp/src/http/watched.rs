@@ -69,13 +69,17 @@ impl Watched {
         })
     }
 
-    fn seen(&self, message: &ClientJsonRpcMessage, accepted: bool) {
-        let initialize = matches!(message, ClientJsonRpcMessage::Request(request)
-            if matches!(request.request, ClientRequest::InitializeRequest(_)));
+    /// Counts an `initialize` the server accepted: a new session, reported after the first.
+    fn seen(&self, initialize: bool, accepted: bool) {
         if initialize && accepted && self.sessions.fetch_add(1, Ordering::SeqCst) > 0 {
             (self.on_new_session)();
         }
     }
+}
+
+fn is_initialize(message: &ClientJsonRpcMessage) -> bool {
+    matches!(message, ClientJsonRpcMessage::Request(request)
+        if matches!(request.request, ClientRequest::InitializeRequest(_)))
 }
 
 type Posted = Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
@@ -91,11 +95,11 @@ impl StreamableHttpClient for Watched {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Posted {
-        let watched = message.clone();
+        let initialize = is_initialize(&message);
         let response = (self.inner)
             .post_message(uri, message, session_id, auth_header, custom_headers)
             .await;
-        self.seen(&watched, response.is_ok());
+        self.seen(initialize, response.is_ok());
         response
     }
 
@@ -108,7 +112,7 @@ impl StreamableHttpClient for Watched {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Posted {
-        let watched = message.clone();
+        let initialize = is_initialize(&message);
         let response = (self.inner)
             .post_message_with_max_sse_event_size(
                 uri,
@@ -119,7 +123,7 @@ impl StreamableHttpClient for Watched {
                 max_sse_event_size,
             )
             .await;
-        self.seen(&watched, response.is_ok());
+        self.seen(initialize, response.is_ok());
         response
     }
 
@@ -132,7 +136,7 @@ impl StreamableHttpClient for Watched {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Posted {
-        let watched = message.clone();
+        let initialize = is_initialize(&message);
         let response = (self.inner)
             .post_message_with_response_limits(
                 uri,
@@ -143,7 +147,7 @@ impl StreamableHttpClient for Watched {
                 limits,
             )
             .await;
-        self.seen(&watched, response.is_ok());
+        self.seen(initialize, response.is_ok());
         response
     }
 

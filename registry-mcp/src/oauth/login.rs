@@ -131,7 +131,8 @@ pub async fn login_within(
     let mut manager = AuthorizationManager::new(url.as_str())
         .await
         .map_err(failed)?;
-    manager.set_credential_store(store.for_server(url).map_err(LoginError::Store)?);
+    let credentials = store.for_server(url).map_err(LoginError::Store)?;
+    manager.set_credential_store(credentials.clone());
     let mut state = OAuthState::Unauthorized(manager);
     state.start_authorization(request).await.map_err(failed)?;
     open(&state.get_authorization_url().await.map_err(failed)?);
@@ -162,11 +163,7 @@ pub async fn login_within(
         )
         .await;
     let (client_id, _) = state.get_credentials().await.map_err(failed)?;
-    let issuer = store
-        .for_server(url)
-        .map_err(LoginError::Store)?
-        .issuer()
-        .await;
+    let issuer = credentials.issuer().await;
     Ok(LoggedIn {
         server: server.name.clone(),
         client_id,

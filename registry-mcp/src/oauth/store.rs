@@ -132,6 +132,8 @@ impl CredentialFile {
 }
 
 /// One server's tokens in a [`CredentialFile`]: rmcp's store for its authorization manager.
+/// Clones share the tokens kept in memory.
+#[derive(Clone)]
 pub(crate) struct ServerCredentials {
     file: CredentialFile,
     url: String,
