@@ -48,15 +48,14 @@ fn engine_without_seed(mut tools: Vec<Arc<ToolInfo>>) -> SearchEngine {
     SearchEngine::new(tools, Strategy::Ranked).with_weights(weights)
 }
 
-/// The defaults as they were before the server's name became a field (`k1` 2.5, `b` 0.9, the
-/// server document at 0.6), which the close contests below were built for: with the usual
-/// 1.2 and 0.75 a second match of a term counts for less, and the contest is decided before
-/// the signal under test has its say. The signals' rules do not depend on these weights.
+/// BM25's `k1` and `b` as they were before they became the usual 1.2 and 0.75 (2.5, 0.9),
+/// which the close contests below were built for: with the usual values a second match of a
+/// term counts for less, and the contest is decided before the signal under test has its
+/// say. The signals' rules do not depend on these weights.
 fn earlier_defaults() -> Weights {
     Weights {
         k1: 2.5,
         b: 0.9,
-        server_doc: 0.6,
         ..Weights::default()
     }
 }
@@ -237,7 +236,7 @@ fn a_tool_repeating_what_the_tools_above_it_match_gives_way() {
 #[test]
 fn name_coverage_counts_a_name_term_that_a_request_word_begins_or_extends() {
     let tools = pool(&[
-        ("b", &[("shorten", "Returns a short URL for a long one")]),
+        ("b", &[("shorten", "A short URL for a long one")]),
         ("c", &[("Link Clicks", "Clicks on a short link")]),
     ]);
     // No tool has the word `shortener`, but `shorten` begins it: the request covers that

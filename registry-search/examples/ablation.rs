@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         ("request_clause = 0", off(|w| w.request_clause = 0.0)),
         ("redundancy = 0", off(|w| w.redundancy = 0.0)),
         ("server_prior = 0", off(|w| w.server_prior = 0.0)),
-        ("server_doc = 0", off(|w| w.server_doc = 0.0)),
+        ("server = 0", off(|w| w.server = 0.0)),
         ("seed = 0", off(|w| w.seed = 0.0)),
         ("params = 0", off(|w| w.params = 0.0)),
         ("hint = 0", off(|w| w.hint = 0.0)),

@@ -10,7 +10,8 @@
 //! not one server's) are each a server of their own, with a name that says nothing.
 //!
 //! `--dev` scores each set's odd query lines only, `--test` the even ones: a change is chosen
-//! on the first half and reported on the second.
+//! on the first half and reported on the second. `--weights name=value,…` changes the ranked
+//! strategy's weights (the fields of `Weights`); `--quick` leaves out the signals switched off.
 //!
 //! ```text
 //! cargo run --release -p toolreg-search --example signals -- \
@@ -64,8 +65,7 @@ fn pool(spec: &str, half: Half) -> Result<Vec<(String, Set)>, String> {
         .collect()
 }
 
-fn variants() -> Vec<(&'static str, Weights)> {
-    let base = Weights::default();
+fn variants(base: Weights) -> Vec<(&'static str, Weights)> {
     let off = |change: fn(&mut Weights)| {
         let mut weights = base;
         change(&mut weights);
@@ -77,12 +77,12 @@ fn variants() -> Vec<(&'static str, Weights)> {
         ("request_clause", off(|w| w.request_clause = 0.0)),
         ("redundancy", off(|w| w.redundancy = 0.0)),
         ("server_prior", off(|w| w.server_prior = 0.0)),
-        ("server_doc", off(|w| w.server_doc = 0.0)),
+        ("server name field", off(|w| w.server = 0.0)),
         (
-            "both server signals",
+            "server prior and name field",
             off(|w| {
                 w.server_prior = 0.0;
-                w.server_doc = 0.0;
+                w.server = 0.0;
             }),
         ),
         ("seed", off(|w| w.seed = 0.0)),
@@ -120,7 +120,7 @@ fn only(scores: &QueryScores, keep: &[bool]) -> QueryScores {
     }
 }
 
-fn report(spec: &str, name: &str, set: &Set) {
+fn report(spec: &str, name: &str, set: &Set, options: &Options) {
     let tuned = if name == TUNING_SET {
         "tuned"
     } else {
@@ -142,7 +142,7 @@ fn report(spec: &str, name: &str, set: &Set) {
     };
     let bm25 = baseline_scores(set, 5);
     let seed = engine_scores(set, &SearchEngine::new(set.pool.clone(), Strategy::Seed), 5);
-    let base = ranked(Weights::default());
+    let base = ranked(options.weights);
     println!("| ranking | recall@5 | hit@5 | recall@5 − BM25 | hit@5 − BM25 |");
     println!("|---|---:|---:|---:|---:|");
     for (label, scores) in [("BM25", &bm25), ("seed", &seed), ("ranked", &base)] {
@@ -154,7 +154,10 @@ fn report(spec: &str, name: &str, set: &Set) {
             change(&scores.hit, &bm25.hit)
         );
     }
-    let variants: Vec<(&str, QueryScores)> = variants()
+    if options.quick {
+        return;
+    }
+    let variants: Vec<(&str, QueryScores)> = variants(options.weights)
         .into_iter()
         .map(|(label, weights)| (label, ranked(weights)))
         .collect();
@@ -211,22 +214,79 @@ fn report(spec: &str, name: &str, set: &Set) {
     }
 }
 
+/// What the command line asks for besides the pools.
+struct Options {
+    half: Half,
+    /// The ranked strategy's weights: the defaults, changed by `--weights name=value,…`.
+    weights: Weights,
+    /// `--quick`: BM25, seed and ranked only, without the signals switched off.
+    quick: bool,
+}
+
+/// `weights` with the changes of `spec` (`name=value,…`, names as [`Weights`]' fields).
+fn with_changes(mut weights: Weights, spec: &str) -> Result<Weights, String> {
+    for change in spec.split(',') {
+        let (name, value) = change
+            .split_once('=')
+            .ok_or_else(|| format!("--weights: {change:?} is not name=value"))?;
+        let value: f32 = (value.parse())
+            .map_err(|_| format!("--weights: {name}'s value {value:?} is not a number"))?;
+        let field = match name {
+            "name" => &mut weights.name,
+            "hint" => &mut weights.hint,
+            "description" => &mut weights.description,
+            "params" => &mut weights.params,
+            "server" => &mut weights.server,
+            "k1" => &mut weights.k1,
+            "b" => &mut weights.b,
+            "server_prior" => &mut weights.server_prior,
+            "seed" => &mut weights.seed,
+            "sentences" => &mut weights.sentences,
+            "name_coverage" => &mut weights.name_coverage,
+            "request_clause" => &mut weights.request_clause,
+            "redundancy" => &mut weights.redundancy,
+            _ => return Err(format!("--weights: no weight is called {name:?}")),
+        };
+        *field = value;
+    }
+    Ok(weights)
+}
+
 fn main() -> ExitCode {
-    let mut specs: Vec<String> = std::env::args().skip(1).collect();
-    let half = match specs.first().map(String::as_str) {
-        Some("--dev") => Half::Dev,
-        Some("--test") => Half::Test,
-        _ => Half::All,
+    const USAGE: &str = "usage: signals [--dev | --test] [--quick] [--weights name=value,...] \
+                         <set directory or a+b pool>...";
+    let mut options = Options {
+        half: Half::All,
+        weights: Weights::default(),
+        quick: false,
     };
-    if half != Half::All {
-        specs.remove(0);
+    let mut specs = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--dev" => options.half = Half::Dev,
+            "--test" => options.half = Half::Test,
+            "--quick" => options.quick = true,
+            "--weights" => {
+                let changed = (args.next().ok_or_else(|| USAGE.to_owned()))
+                    .and_then(|spec| with_changes(options.weights, &spec));
+                match changed {
+                    Ok(weights) => options.weights = weights,
+                    Err(error) => {
+                        eprintln!("{error}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+            _ => specs.push(arg),
+        }
     }
     if specs.is_empty() {
-        eprintln!("usage: signals [--dev | --test] <set directory or a+b pool>...");
+        eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     }
     for spec in &specs {
-        let sets = match pool(spec, half) {
+        let sets = match pool(spec, options.half) {
             Ok(sets) => sets,
             Err(error) => {
                 eprintln!("{error}");
@@ -234,7 +294,7 @@ fn main() -> ExitCode {
             }
         };
         for (name, set) in &sets {
-            report(spec, name, set);
+            report(spec, name, set, &options);
         }
     }
     ExitCode::SUCCESS

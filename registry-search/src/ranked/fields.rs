@@ -44,12 +44,10 @@ fn schema_params(schema: &str, out: &mut Vec<String>) {
     }
 }
 
-/// One tool's field terms (name, hint, description, parameters, its server's name) and its
-/// server's name terms again (for the server document). The server's are those of
-/// [`Document::server`], else of the `<server>` of an `mcp__<server>__<tool>` name.
-pub(super) fn fields(tool: &impl Document) -> ([Vec<String>; FIELDS], Vec<String>) {
+/// One tool's field terms: name, hint, description, parameters and its server's name, those
+/// of [`Document::server`], else of the `<server>` of an `mcp__<server>__<tool>` name.
+pub(super) fn fields(tool: &impl Document) -> [Vec<String>; FIELDS] {
     let mut out: [Vec<String>; FIELDS] = Default::default();
-    let mut server_terms = Vec::new();
     let [name, hint, description, params, server_name] = &mut out;
     tokenize(tool.own_name(), name);
     let server = tool.server().or_else(|| {
@@ -57,15 +55,14 @@ pub(super) fn fields(tool: &impl Document) -> ([Vec<String>; FIELDS], Vec<String
         Some(rest.split_once("__").map_or("", |(server, _)| server))
     });
     if let Some(server) = server {
-        tokenize(server, &mut server_terms);
-        server_name.clone_from(&server_terms);
+        tokenize(server, server_name);
     }
     if let Some(text) = tool.search_hint() {
         tokenize(text, hint);
     }
     tokenize(tool.description(), description);
     schema_params(tool.input_schema(), params);
-    (out, server_terms)
+    out
 }
 
 #[cfg(test)]

@@ -20,15 +20,13 @@
 //! - two adjacent words of letters also give the term they make as one word (`zip code` →
 //!   `zipcode`): tool names write as one word what requests write as two.
 //!
-//! Two server signals can be added to every tool of a server, its zero-scoring tools included:
-//! [`Weights::server_prior`] times the best score among the server's tools (BM25F plus the
-//! document share), and [`Weights::server_doc`] times the BM25 score of the server as one
-//! document (its name and all its tools' names and descriptions). A query that fits an API well
-//! lifts all of its endpoints, which is how a request that needs two or three endpoints of one
-//! API finds the second and third. The server document is off by default (`server_doc` 0): its
-//! score depends on the server's size — a one-tool server's document is its tool's own text
-//! again, a large server's is long and normalized down — so in a pool of unrelated servers it
-//! lifted or sank tools by how many siblings they have (`BENCHMARKS.md`, mixed MCP pools).
+//! One server signal is added to every tool of a server, its zero-scoring tools included:
+//! [`Weights::server_prior`] times the best score among the server's tools. A query that fits
+//! an API well lifts all of its endpoints, which is how a request that needs two or three
+//! endpoints of one API finds the second and third. (A second one, the BM25 score of the
+//! server as one document, was removed: its score depended on the server's size, so in a pool
+//! of unrelated servers it lifted or sank tools by how many siblings they had; see
+//! `docs/benchmarks-history.md`, 2026-12-04.)
 //!
 //! Two signals read the request as a whole. Each adds a share of the best tool's score, so
 //! they keep their strength in short and long queries alike:
@@ -57,7 +55,6 @@
 mod coverage;
 mod dense;
 mod diversify;
-mod documents;
 mod fields;
 mod score;
 
@@ -85,6 +82,9 @@ pub struct Weights {
     pub description: f32,
     /// Parameter names and descriptions.
     pub params: f32,
+    /// The server's name, a field of each of its tools: a request that names the server
+    /// (`notion`, `github`, `sqlite`) names each of its tools, whatever the server's size.
+    pub server: f32,
     /// BM25 k1.
     pub k1: f32,
     /// BM25 b (length normalization), for every field.
@@ -95,9 +95,6 @@ pub struct Weights {
     /// divided by the square of the number of query terms: it decides short keyword queries
     /// and fades out of long requests.
     pub seed: f32,
-    /// How much of the server document's BM25 score (all its tools' names and descriptions as
-    /// one document) each of its tools gets.
-    pub server_doc: f32,
     /// The weight of a tool's best fraction of one sentence's top score (requests of two or
     /// more sentences).
     pub sentences: f32,
@@ -123,10 +120,10 @@ impl Default for Weights {
             hint: 2.0,
             description: 1.0,
             params: 0.5,
+            server: 3.0,
             k1: 1.2,
             b: 0.75,
             server_prior: 0.6,
-            server_doc: 0.0,
             seed: 4.0,
             sentences: 0.4,
             name_coverage: 0.2,
@@ -193,8 +190,6 @@ pub struct RankedIndex {
     name_terms: SortedStrs,
     server_of: Vec<u32>,
     servers: usize,
-    /// term → the servers whose document has it, with its BM25 score there
-    server_documents: documents::Scores,
     server_tools: Vec<Vec<u32>>,
     /// Query-time arrays, kept between queries.
     buffers: dense::Buffers,
@@ -209,19 +204,15 @@ impl RankedIndex {
         };
         let mut server_ids: HashMap<String, u32> = HashMap::default();
         let mut frequencies = Frequencies::default();
-        let mut occurrences = documents::Occurrences::default();
-        // Each server document's length.
-        let mut server_lengths: Vec<u32> = Vec::new();
         let mut totals = [0f64; FIELDS];
         for (i, tool) in deferred.iter().enumerate() {
             let server = tool.server().unwrap_or("");
             let next = server_ids.len() as u32;
             let server_id = *server_ids.entry(server.to_owned()).or_insert(next);
             index.server_of.push(server_id);
-            let (tool_fields, server_terms) = fields(&**tool);
+            let tool_fields = fields(&**tool);
             if server_id as usize == index.server_tools.len() {
                 index.server_tools.push(Vec::new());
-                server_lengths.push(0);
             }
             // `server_id` is a new server's id only when it is the number of servers so far.
             if let Some(tools) = index.server_tools.get_mut(server_id as usize) {
@@ -241,26 +232,6 @@ impl RankedIndex {
                 }
             }
             index.lengths.push(lengths);
-            let [name_terms, _, description_terms, _, _] = &tool_fields;
-            // The server documents are read only when their signal has a weight.
-            let documents: &[&Vec<String>] = if weights.server_doc > 0.0 {
-                &[name_terms, &server_terms, description_terms]
-            } else {
-                &[]
-            };
-            for &terms in documents {
-                if let Some(length) = server_lengths.get_mut(server_id as usize) {
-                    *length += terms.len() as u32;
-                }
-                for term in terms {
-                    with_list(&mut occurrences, term, |list| {
-                        match list.last_mut() {
-                            Some((last, tf)) if *last == server_id => *tf = tf.saturating_add(1),
-                            _ => list.push((server_id, 1)),
-                        }
-                    });
-                }
-            }
             for (term, tf) in counts {
                 with_list(&mut frequencies, term, |list| list.push((i as u32, tf)));
             }
@@ -271,7 +242,6 @@ impl RankedIndex {
             *average = ((total / n) as f32).max(1.0);
         }
         index.postings = index.impacts(frequencies);
-        index.server_documents = index.document_scores(occurrences, &server_lengths);
         // The name terms in order, so that each tool's name mass is summed in the same order
         // on every run (the map's order changes from one process to the next).
         let mut named: Vec<_> = (index.postings.iter())
@@ -293,8 +263,7 @@ impl RankedIndex {
 
     fn field_weights(&self) -> [f32; FIELDS] {
         let w = &self.weights;
-        // A request that says the server's name says each of its tools' names.
-        [w.name, w.hint, w.description, w.params, w.name]
+        [w.name, w.hint, w.description, w.params, w.server]
     }
 
     /// Each term's postings with their impacts: IDF × the saturated, length-normalized,

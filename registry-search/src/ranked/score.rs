@@ -155,14 +155,6 @@ fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<u64> {
 }
 
 impl RankedIndex {
-    /// The share of a server's tools, from its server-document score and its best tool's own
-    /// score.
-    fn share(&self, document: f32, own: f32) -> f32 {
-        let w = &self.weights;
-        let document = w.server_doc * document;
-        document + w.server_prior * (document + own)
-    }
-
     /// BM25F, the server signals and the request signals for a whole query, whose terms
     /// ([`query_terms`](Self::query_terms)) are `terms`.
     pub(super) fn score_request(&self, query: &str, terms: &[(String, f32)]) -> Scored<'_> {
@@ -206,26 +198,21 @@ impl RankedIndex {
             .collect()
     }
 
-    /// BM25F plus the two server signals, for weighted terms, into `scored` (empty); returns
-    /// the best total of any tool.
+    /// BM25F plus the server prior, for weighted terms, into `scored` (empty); returns the
+    /// best total of any tool.
     fn score_terms(&self, terms: &[(String, f32)], scored: &mut Scored) -> f32 {
         self.add_postings(terms, scored);
         if self.servers < 2 {
             return scored.top(self);
         }
-        let mut documents = self.buffers.servers(self.servers);
-        if self.weights.server_doc > 0.0 {
-            self.server_documents(terms, &mut documents);
-        }
         let mut best_own = self.buffers.servers(self.servers);
         self.best_own(scored, &mut best_own);
-        self.add_shares(scored, &documents, &best_own)
+        self.add_shares(scored, &best_own)
     }
 
     /// Adds each term's impacts, times the term's weight, to the tools that have it.
     ///
-    /// This step, the next two and [`server_documents`](Self::server_documents) are kept out
-    /// of line: inlined into `score_terms`, their loops compiled to 4–13% more instructions
+    /// This step and the next two are kept out of line: inlined into `score_terms`, their loops compiled to 4–13% more instructions
     /// per query (`BENCHMARKS.md`).
     #[inline(never)]
     fn add_postings(&self, terms: &[(String, f32)], scored: &mut Scored) {
@@ -249,28 +236,20 @@ impl RankedIndex {
         }
     }
 
-    /// Gives each server its share, from its server-document score (`documents`) and its best
-    /// tool's own score (`best_own`): the prior is a share of the best total among the
-    /// server's tools, the document's share included. Returns the best total of any tool.
+    /// Gives each server with a scoring tool its share, [`Weights::server_prior`] times its
+    /// best tool's own score (`best_own`). Returns the best total of any tool.
+    ///
+    /// [`Weights::server_prior`]: super::Weights::server_prior
     #[inline(never)]
-    fn add_shares(&self, scored: &mut Scored, documents: &Dense, best_own: &Dense) -> f32 {
+    fn add_shares(&self, scored: &mut Scored, best_own: &Dense) -> f32 {
         let mut top = 0f32;
-        let mut add = |server: u32| {
+        for &server in best_own.touched() {
             let own = best_own.get(server);
-            let share = self.share(documents.get(server), own);
+            let share = self.weights.server_prior * own;
             scored.servers.add(server, share);
             // A server's best tool totals its own best plus the share (adding the same share
             // to each of its tools keeps their order, rounding included).
             top = top.max(own + share.max(0.0));
-        };
-        // Each server once: those with a document score, then those with only a tool's.
-        for &server in documents.touched() {
-            add(server);
-        }
-        for &server in best_own.touched() {
-            if documents.get(server) == 0.0 {
-                add(server);
-            }
         }
         top
     }
