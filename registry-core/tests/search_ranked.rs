@@ -48,14 +48,16 @@ fn engine_without_seed(mut tools: Vec<Arc<ToolInfo>>) -> SearchEngine {
     SearchEngine::new(tools, Strategy::Ranked).with_weights(weights)
 }
 
-/// BM25's `k1` and `b` as they were before they became the usual 1.2 and 0.75 (2.5, 0.9),
-/// which the close contests below were built for: with the usual values a second match of a
-/// term counts for less, and the contest is decided before the signal under test has its
-/// say. The signals' rules do not depend on these weights.
+/// The weights the close contests below were built for: BM25's `k1` and `b` before they
+/// became the usual 1.2 and 0.75 (2.5, 0.9), and the name and server fields at 3 rather than
+/// 2. With the usual `k1` a second match of a term counts for less, and the contest is decided
+/// before the signal under test has its say. The signals' rules do not depend on these weights.
 fn earlier_defaults() -> Weights {
     Weights {
         k1: 2.5,
         b: 0.9,
+        name: 3.0,
+        server: 3.0,
         ..Weights::default()
     }
 }

@@ -116,11 +116,11 @@ pub struct Weights {
 impl Default for Weights {
     fn default() -> Self {
         Weights {
-            name: 3.0,
+            name: 2.0,
             hint: 2.0,
             description: 1.0,
             params: 0.5,
-            server: 3.0,
+            server: 2.0,
             k1: 1.2,
             b: 0.75,
             server_prior: 0.6,
