@@ -7,3 +7,5 @@ mod encoder;
 mod index;
 mod seed;
 mod sources;
+#[cfg(feature = "semantic")]
+mod static_model;

@@ -125,21 +125,21 @@ struct Pooling {
     pooling_mode_mean_tokens: bool,
 }
 
-fn invalid(path: &Path, message: impl Into<String>) -> LoadError {
+pub(super) fn invalid(path: &Path, message: impl Into<String>) -> LoadError {
     LoadError::Invalid {
         path: path.to_owned(),
         message: message.into(),
     }
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
+pub(super) fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
     std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_owned(),
         source,
     })
 }
 
-fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, LoadError> {
+pub(super) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, LoadError> {
     let bytes = read(path)?;
     serde_json::from_slice(&bytes).map_err(|error| invalid(path, error.to_string()))
 }

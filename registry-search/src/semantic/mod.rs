@@ -18,17 +18,19 @@
 //! the `mcp__` prefix and `+required` terms are unchanged, and so is the seed strategy.
 //!
 //! The embedder is the user's: anything that maps a text to a vector. With the `semantic`
-//! feature the crate runs one kind itself, `SentenceEncoder`: a BERT sentence-transformers
-//! model read from a directory on disk (all-MiniLM-L6-v2, for instance). Nothing is fetched at
-//! run time.
+//! feature the crate runs two kinds itself, read from a directory on disk (nothing is fetched
+//! at run time): `SentenceEncoder`, a BERT sentence-transformers model (all-MiniLM-L6-v2, for
+//! instance), and `StaticEmbedder`, a static model in Model2Vec's format (a vector per token,
+//! averaged), and `load` picks between them by the directory's files.
 //!
 //! # Cost
 //!
 //! Embedding is the whole cost: a forward pass of the model per tool when the engine is built
 //! (on every core the machine reports, and on [`update`](crate::SearchEngine::update) only for
 //! tools that are new or whose text changed), and one per keyword query. For all-MiniLM-L6-v2
-//! that is milliseconds a text where a lexical query takes microseconds; the workspace's
-//! `BENCHMARKS.md` has the figures.
+//! that is milliseconds a text where a lexical query takes microseconds. A static model costs
+//! a tokenization and a mean of rows: microseconds. The workspace's `BENCHMARKS.md` has the
+//! figures, and each kind's recall beside the other's.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -64,11 +66,36 @@
 mod bert;
 #[cfg(feature = "semantic")]
 mod encoder;
+#[cfg(feature = "semantic")]
+mod static_model;
 mod vectors;
 
 #[cfg(feature = "semantic")]
 pub use encoder::{LoadError, SentenceEncoder};
+#[cfg(feature = "semantic")]
+pub use static_model::StaticEmbedder;
 pub(crate) use vectors::Vectors;
+
+/// The model in `dir`: a [`SentenceEncoder`] when its `config.json` describes a transformer
+/// (it has `hidden_size`), a [`StaticEmbedder`] otherwise.
+///
+/// # Errors
+///
+/// As [`SentenceEncoder::load`] and [`StaticEmbedder::load`].
+#[cfg(feature = "semantic")]
+pub fn load(dir: impl AsRef<std::path::Path>) -> Result<std::sync::Arc<dyn Embedder>, LoadError> {
+    let dir = dir.as_ref();
+    let config = dir.join("config.json");
+    let transformer = config.exists()
+        && encoder::read_json::<serde_json::Value>(&config)?
+            .get("hidden_size")
+            .is_some();
+    Ok(if transformer {
+        std::sync::Arc::new(SentenceEncoder::load(dir)?)
+    } else {
+        std::sync::Arc::new(StaticEmbedder::load(dir)?)
+    })
+}
 
 /// Maps a text to a vector whose cosine with another text's measures how close their meanings
 /// are.

@@ -153,7 +153,8 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 5, value_parser = at_least_one)]
     pub k: usize,
     /// Also rank with the sentence-embedding model in DIR fused into the ranked strategy
-    /// (config.json, tokenizer.json, model.safetensors).
+    /// (config.json, tokenizer.json, model.safetensors): a BERT sentence-transformers model or a
+    /// static model in Model2Vec's format.
     #[cfg(feature = "semantic")]
     #[arg(long, value_name = "DIR")]
     pub model: Option<PathBuf>,
@@ -263,7 +264,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub stats: bool,
     /// Fuse the meaning of queries and tools, by the sentence-embedding model in DIR
-    /// (config.json, tokenizer.json, model.safetensors), into the ranked strategy.
+    /// (config.json, tokenizer.json, model.safetensors: a BERT sentence-transformers model or a
+    /// static model in Model2Vec's format), into the ranked strategy.
     #[cfg(feature = "semantic")]
     #[arg(long, value_name = "DIR")]
     pub model: Option<PathBuf>,

@@ -217,9 +217,9 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
             );
         }
         Some(dir) => {
-            let encoder = toolreg::search::semantic::SentenceEncoder::load(dir)
-                .map_err(|error| format!("--model {error}"))?;
-            engine.with_embedder(Arc::new(encoder))
+            let model =
+                toolreg::search::semantic::load(dir).map_err(|error| format!("--model {error}"))?;
+            engine.with_embedder(model)
         }
         None => engine,
     };

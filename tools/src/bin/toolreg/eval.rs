@@ -86,18 +86,14 @@ type Fuse = (String, Box<dyn Fn(SearchEngine) -> SearchEngine>);
 /// `--model`'s encoder, loaded once for every set.
 #[cfg(feature = "semantic")]
 fn semantic(args: &EvalArgs) -> Result<Option<Fuse>> {
-    use std::sync::Arc;
-
-    use toolreg::search::semantic::SentenceEncoder;
-
     let Some(dir) = &args.model else {
         return Ok(None);
     };
-    let encoder = Arc::new(SentenceEncoder::load(dir).map_err(|error| format!("--model {error}"))?);
+    let model = toolreg::search::semantic::load(dir).map_err(|error| format!("--model {error}"))?;
     let name = dir
         .file_name()
         .map_or_else(|| "model".into(), |n| n.to_string_lossy().into_owned());
-    let fuse = move |engine: SearchEngine| engine.with_embedder(encoder.clone());
+    let fuse = move |engine: SearchEngine| engine.with_embedder(model.clone());
     Ok(Some((format!("ranked + {name}"), Box::new(fuse))))
 }
 
