@@ -89,6 +89,11 @@ impl<D: Document> Lexical<'_, D> {
             fresh.sort_unstable_by_key(|&(i, _)| i);
             merge_in(&mut candidates, &fresh, &mut spare);
             let seed_last = by_seed.get(k_seed - 1);
+            // A seed list shorter than asked holds every tool with a positive seed score (among
+            // all tools: with `allowed`, the seed side filters by its own required terms), so
+            // a BM25F candidate outside it scores zero there without being looked up: a rare
+            // word's candidates are mostly its tools' server siblings, which match nothing.
+            let exhaustive = allowed.is_none() && seed_last.is_none();
             let seed_floor = seed_last.map_or(0.0, |&(_, seed)| seed_weight * seed as f32);
             // The BM25F side's, best first. One outside the seed list scores at most its
             // BM25F score plus `seed_floor`: once that is below the `max_results`-th blended
@@ -105,7 +110,14 @@ impl<D: Document> Lexical<'_, D> {
             let positive = candidates.iter().filter(|(_, s)| *s > 0.0).count();
             let fill = max_results.saturating_sub(positive).min(missing.len());
             let (first_batch, rest) = missing.split_at(fill);
-            seed_blended(&scorer, first_batch, &mut ids, blended, &mut fresh);
+            seed_blended(
+                &scorer,
+                first_batch,
+                exhaustive,
+                &mut ids,
+                blended,
+                &mut fresh,
+            );
             merge_in(&mut candidates, &fresh, &mut spare);
             // Positive scores, as bits (which order as the scores do).
             keys.clear();
@@ -125,7 +137,14 @@ impl<D: Document> Lexical<'_, D> {
             };
             let reach = rest.partition_point(|&(_, score)| score + seed_floor >= theta);
             let second_batch = rest.get(..reach).unwrap_or_default();
-            seed_blended(&scorer, second_batch, &mut ids, blended, &mut fresh);
+            seed_blended(
+                &scorer,
+                second_batch,
+                exhaustive,
+                &mut ids,
+                blended,
+                &mut fresh,
+            );
             merge_in(&mut candidates, &fresh, &mut spare);
             keys.clear();
             keys.extend(
@@ -185,10 +204,12 @@ impl<D: Document> Lexical<'_, D> {
 }
 
 /// The seed scores of `batch`'s tools (in any order), each blended by `blend`, into `out`
-/// sorted by tool; `ids` is scratch.
+/// sorted by tool; `ids` is scratch. With `zero`, every one of them is known to score zero
+/// (none is in an exhaustive seed list) and none is looked up.
 fn seed_blended<D: Document>(
     scorer: &ShardScorer<D>,
     batch: &[(usize, f32)],
+    zero: bool,
     ids: &mut Vec<u32>,
     blend: impl Fn((usize, u32)) -> (usize, f32),
     out: &mut Vec<(usize, f32)>,
@@ -200,6 +221,10 @@ fn seed_blended<D: Document>(
     ids.clear();
     ids.extend(batch.iter().map(|&(i, _)| i as u32));
     ids.sort_unstable();
+    if zero {
+        out.extend(ids.iter().map(|&i| blend((i as usize, 0))));
+        return;
+    }
     let scores = scorer.scores(ids);
     out.extend((ids.iter().zip(scores)).map(|(&i, score)| blend((i as usize, score))));
 }
