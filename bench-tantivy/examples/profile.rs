@@ -10,7 +10,8 @@
 //!
 //! Arguments: the engine (`ranked`, `seed`, `tantivy`), the list (`frequent`, `rare`,
 //! `requests`, `made_up`), the copies of stabletoolbench (4: 9,916 tools; 40: 99,160) and the
-//! rounds.
+//! rounds. A fifth argument, `dump`, prints each query's results instead, one line a query,
+//! to compare two builds' rankings.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -46,10 +47,10 @@ fn main() {
     } else {
         common::stabletoolbench(copies)
     };
-    let search: Box<dyn Fn(&str) -> usize> = match engine.as_str() {
+    let search: Box<dyn Fn(&str) -> Vec<String>> = match engine.as_str() {
         "tantivy" => {
             let index = bm25::Bm25::build(&set.pool);
-            Box::new(move |query| index.search(query, 5).len())
+            Box::new(move |query| index.search(query, 5))
         }
         strategy => {
             let strategy = if strategy == "seed" {
@@ -58,9 +59,15 @@ fn main() {
                 Strategy::Ranked
             };
             let engine = SearchEngine::new(set.pool.clone(), strategy);
-            Box::new(move |query| engine.search(query, 5).matches.len())
+            Box::new(move |query| engine.search(query, 5).matches)
         }
     };
+    if args.get(4).is_some_and(|arg| arg == "dump") {
+        for query in &queries {
+            println!("{query}\t{}", search(query).join(" "));
+        }
+        return;
+    }
     let mut times = vec![Vec::with_capacity(rounds); queries.len()];
     for _ in 0..rounds {
         for (query, times) in queries.iter().zip(&mut times) {
