@@ -26,6 +26,9 @@ mod bm25;
 #[path = "../benches/lists.rs"]
 mod lists;
 
+/// An engine's search: a query's top 5 names.
+type Search = Box<dyn Fn(&str) -> Vec<String>>;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_owned());
@@ -47,7 +50,7 @@ fn main() {
     } else {
         common::stabletoolbench(copies)
     };
-    let search: Box<dyn Fn(&str) -> Vec<String>> = match engine.as_str() {
+    let search: Search = match engine.as_str() {
         "tantivy" => {
             let index = bm25::Bm25::build(&set.pool);
             Box::new(move |query| index.search(query, 5))
