@@ -11,40 +11,11 @@ use std::hint::black_box;
 use std::sync::LazyLock;
 
 use divan::counter::ItemsCount;
-use serde_json::Value;
 use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 
 mod common;
 
-/// Copies of the set: 4 × 2,479 = 9,916 tools, 40 × 2,479 = 99,160.
-const COPIES: [usize; 2] = [4, 40];
-
-fn read(file: &str) -> String {
-    let path = format!("{}/{file}", common::data_dir("stabletoolbench"));
-    std::fs::read_to_string(path).expect("data/eval/stabletoolbench in the repository")
-}
-
-/// The set with its tools `copies` times, each copy under its own server names.
-fn set(copies: usize) -> common::Set {
-    let tools = read("tools.jsonl");
-    let mut lines = String::new();
-    for copy in 0..copies {
-        for line in tools.lines() {
-            let mut tool: Value = serde_json::from_str(line).expect("a tool line");
-            let server = tool["extra"]["tool_name"]
-                .as_str()
-                .unwrap_or("set")
-                .to_owned();
-            if copy > 0 {
-                tool["extra"]["tool_name"] = Value::from(format!("{server} {copy}"));
-                tool["id"] = Value::from(format!("{}#{copy}", tool["id"].as_str().unwrap()));
-            }
-            lines.push_str(&tool.to_string());
-            lines.push('\n');
-        }
-    }
-    common::parse("stabletoolbench", &lines, &read("queries.jsonl")).expect("the set parses")
-}
+use common::COPIES;
 
 struct Workload {
     requests: Vec<String>,
@@ -56,7 +27,7 @@ static WORKLOADS: LazyLock<HashMap<usize, Workload>> = LazyLock::new(|| {
     COPIES
         .iter()
         .map(|&copies| {
-            let set = set(copies);
+            let set = common::stabletoolbench(copies);
             let requests = set.queries.iter().map(|q| q.query.clone()).collect();
             // One keyword query per original tool, its name's first one to three words.
             let keywords = set

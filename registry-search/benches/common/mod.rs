@@ -83,3 +83,34 @@ pub fn read_set(dir: &str) -> Result<(String, Set), String> {
     let set = parse(name, &tools, &queries).map_err(|error| format!("{dir}: {error}"))?;
     Ok((name.to_owned(), set))
 }
+
+/// Copies of stabletoolbench's tools in the latency workloads: 4 × 2,479 = 9,916 tools,
+/// 40 × 2,479 = 99,160.
+pub const COPIES: [usize; 2] = [4, 40];
+
+/// stabletoolbench (`data/eval/stabletoolbench`) with its tools `copies` times, each copy under
+/// its own server names, and its requests once: the pool of the latency benches.
+pub fn stabletoolbench(copies: usize) -> Set {
+    let read = |file: &str| {
+        let path = format!("{}/{file}", data_dir("stabletoolbench"));
+        std::fs::read_to_string(path).expect("data/eval/stabletoolbench in the repository")
+    };
+    let tools = read("tools.jsonl");
+    let mut lines = String::new();
+    for copy in 0..copies {
+        for line in tools.lines() {
+            let mut tool: Value = serde_json::from_str(line).expect("a tool line");
+            let server = tool["extra"]["tool_name"]
+                .as_str()
+                .unwrap_or("set")
+                .to_owned();
+            if copy > 0 {
+                tool["extra"]["tool_name"] = Value::from(format!("{server} {copy}"));
+                tool["id"] = Value::from(format!("{}#{copy}", tool["id"].as_str().unwrap()));
+            }
+            lines.push_str(&tool.to_string());
+            lines.push('\n');
+        }
+    }
+    parse("stabletoolbench", &lines, &read("queries.jsonl")).expect("the set parses")
+}

@@ -79,7 +79,7 @@ fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
             assert!(!expected.is_empty(), "{query:?} finds tools");
             for first in [1, 2, 5] {
                 let blended: Vec<usize> = (engine.lexical(&scores, &terms))
-                    .blend_from(first, max, allowed.as_deref())
+                    .blend_from([first, first], max, allowed.as_deref())
                     .into_iter()
                     .map(|(i, _)| i)
                     .collect();
