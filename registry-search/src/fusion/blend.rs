@@ -1,6 +1,8 @@
 //! The ranked strategy's lexical score: BM25F blended with the seed score for short queries,
 //! and its exact top-k over both.
 
+use std::borrow::Cow;
+
 use crate::document::Document;
 use crate::ranked::{RankedScores, Weights};
 use crate::seed::shards::{ShardScorer, Shards};
@@ -22,6 +24,12 @@ const CANDIDATES: usize = 10;
 /// (`bench-tantivy/`), 64 rather than 10 made rare-word queries about a sixth faster at 9,916
 /// and 99,160 tools, and frequent-word ones no slower.
 const SEED_CANDIDATES: usize = 64;
+
+/// Up to this many entries in a query's seed lists of tools together (a rare word's), every
+/// tool in them is seed-scored once ([`ShardScorer::table`]) and both the seed ranking and the
+/// candidates' seed scores are read from that table: cheaper than setting up MaxScore for a
+/// few tools, which would visit them all anyway while its top 64 is not full.
+const SEED_TABLE: usize = 128;
 
 /// One query's lexical scores: its BM25F scores ([`RankedScores`]) and the seed index they are
 /// blended with.
@@ -74,7 +82,15 @@ impl<D: Document> Lexical<'_, D> {
         let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
         let (mut k_rank, mut k_seed) = (first_rank.max(1), first_seed.max(1));
         let scorer = self.seed.scorer(&terms.scoring);
-        let mut by_seed = self.seed.rank_scored_with(&scorer, terms, k_seed);
+        // With required terms the seed side filters by them: the table does not.
+        let table = (terms.required.is_empty() && allowed.is_none())
+            .then(|| scorer.table(SEED_TABLE))
+            .flatten();
+        let side = match table {
+            Some(by_tool) => SeedSide::table(by_tool),
+            None => SeedSide::Index(&scorer),
+        };
+        let mut by_seed = side.top(self.seed, terms, k_seed);
         // Every candidate scored so far with its blended score, by tool: the lists only grow
         // from one round to the next, so a tool's seed score is computed once.
         let mut candidates: Vec<(usize, f32)> = Vec::new();
@@ -119,7 +135,7 @@ impl<D: Document> Lexical<'_, D> {
             let fill = max_results.saturating_sub(positive).min(missing.len());
             let (first_batch, rest) = missing.split_at(fill);
             seed_blended(
-                &scorer,
+                &side,
                 first_batch,
                 exhaustive,
                 &mut ids,
@@ -146,7 +162,7 @@ impl<D: Document> Lexical<'_, D> {
             let reach = rest.partition_point(|&(_, score)| score + seed_floor >= theta);
             let second_batch = rest.get(..reach).unwrap_or_default();
             seed_blended(
-                &scorer,
+                &side,
                 second_batch,
                 exhaustive,
                 &mut ids,
@@ -191,7 +207,7 @@ impl<D: Document> Lexical<'_, D> {
                 k_rank = k_rank.saturating_mul(4);
             } else {
                 k_seed = k_seed.saturating_mul(4);
-                by_seed = self.seed.rank_scored_with(&scorer, terms, k_seed);
+                by_seed = side.top(self.seed, terms, k_seed);
             }
         }
     }
@@ -215,7 +231,7 @@ impl<D: Document> Lexical<'_, D> {
 /// sorted by tool; `ids` is scratch. With `zero`, every one of them is known to score zero
 /// (none is in an exhaustive seed list) and none is looked up.
 fn seed_blended<D: Document>(
-    scorer: &ShardScorer<D>,
+    side: &SeedSide<D>,
     batch: &[(usize, f32)],
     zero: bool,
     ids: &mut Vec<u32>,
@@ -233,8 +249,55 @@ fn seed_blended<D: Document>(
         out.extend(ids.iter().map(|&i| blend((i as usize, 0))));
         return;
     }
-    let scores = scorer.scores(ids);
+    let scores = side.scores(ids);
     out.extend((ids.iter().zip(scores)).map(|(&i, score)| blend((i as usize, score))));
+}
+
+/// The seed side of one query's blend: its ranking and its scores of chosen tools.
+enum SeedSide<'a, D> {
+    /// Every tool with a positive seed score, scored once ([`ShardScorer::table`]).
+    Table {
+        /// Sorted by tool.
+        by_tool: Vec<(u32, u32)>,
+        /// Best first: score descending, then pool order, as the seed ranking orders them.
+        ranked: Vec<(usize, u32)>,
+    },
+    /// The index, asked each time.
+    Index(&'a ShardScorer<'a, D>),
+}
+
+impl<D: Document> SeedSide<'_, D> {
+    /// The table side over `by_tool` ([`ShardScorer::table`]).
+    fn table(by_tool: Vec<(u32, u32)>) -> Self {
+        let mut ranked: Vec<(usize, u32)> = (by_tool.iter())
+            .map(|&(tool, score)| (tool as usize, score))
+            .collect();
+        ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        SeedSide::Table { by_tool, ranked }
+    }
+
+    /// The best `k` tools by seed score, with their scores, as `seed` ranks them for `terms`.
+    fn top<'s>(&'s self, seed: &Shards<D>, terms: &Terms, k: usize) -> Cow<'s, [(usize, u32)]> {
+        match self {
+            SeedSide::Table { ranked, .. } => Cow::Borrowed(ranked.get(..k).unwrap_or(ranked)),
+            SeedSide::Index(scorer) => Cow::Owned(seed.rank_scored_with(scorer, terms, k)),
+        }
+    }
+
+    /// The seed score of each of `tools` (ascending, each once).
+    fn scores(&self, tools: &[u32]) -> Vec<u32> {
+        match self {
+            SeedSide::Table { by_tool, .. } => (tools.iter())
+                .map(
+                    |&tool| match by_tool.binary_search_by_key(&tool, |&(t, _)| t) {
+                        Ok(at) => by_tool.get(at).map_or(0, |&(_, score)| score),
+                        Err(_) => 0,
+                    },
+                )
+                .collect(),
+            SeedSide::Index(scorer) => scorer.scores(tools),
+        }
+    }
 }
 
 /// Merges `new` (sorted by tool, none in `list`) into `list` (sorted by tool); `spare` is

@@ -239,6 +239,16 @@ pub(crate) struct ShardScorer<'a, D> {
 }
 
 impl<D: Document> ShardScorer<'_, D> {
+    /// Every deferred position with a positive seed score and its score, sorted by position,
+    /// when the index is one shard and the terms' lists of tools are short
+    /// ([`Scorer::table`]); `None` otherwise.
+    pub(crate) fn table(&self, limit: usize) -> Option<Vec<(u32, u32)>> {
+        match (self.shards.single(), self.scorers.as_slice()) {
+            (Some(_), [scorer]) => scorer.table(limit),
+            _ => None,
+        }
+    }
+
     /// The seed score of each of the deferred positions `tools` (ascending, each once).
     pub(crate) fn scores(&self, tools: &[u32]) -> Vec<u32> {
         if let (Some(_), [scorer]) = (self.shards.single(), self.scorers.as_slice()) {

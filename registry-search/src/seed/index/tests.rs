@@ -232,3 +232,30 @@ fn positions_past_the_index_read_as_nothing() {
     assert_eq!(index.part_tools(u32::MAX), [] as [u32; 0]);
     assert_eq!(index.suffix((u32::MAX, 0)), [] as [u8; 0]);
 }
+
+#[test]
+fn the_table_holds_every_positive_score_of_word_terms() {
+    let tools = varied_tools(60);
+    let index = SeedIndex::build(&tools);
+    let every: Vec<u32> = (0..tools.len() as u32).collect();
+    let word_terms: Vec<&str> = (TERMS.iter().copied())
+        .filter(|term| crate::text::is_word_term(term))
+        .collect();
+    for (i, term) in word_terms.iter().enumerate() {
+        // One term, said twice, and with the next one.
+        let next = word_terms.get(i + 1).unwrap_or(term);
+        for scoring in [vec![*term], vec![*term, *term], vec![*term, *next]] {
+            let scoring: Vec<String> = scoring.into_iter().map(str::to_owned).collect();
+            let scorer = index.scorer(&scoring);
+            let expected: Vec<(u32, u32)> = (every.iter().copied())
+                .zip(index.scores(&scoring, &every))
+                .filter(|&(_, score)| score > 0)
+                .collect();
+            // Past the limit, nothing (a tool with a score is on some list).
+            if !expected.is_empty() {
+                assert_eq!(scorer.table(0), None, "{scoring:?}");
+            }
+            assert_eq!(scorer.table(usize::MAX), Some(expected), "{scoring:?}");
+        }
+    }
+}
