@@ -17,13 +17,12 @@ pub const SEED_BLEND_TERMS: usize = 4;
 const CANDIDATES: usize = 10;
 
 /// How many candidates the seed side first proposes. A seed list shorter than asked holds
-/// every tool with a seed score, which spares looking up any other candidate's; a rare word's
-/// seed lists are that short, and a round that does not settle costs a BM25F top-k and a seed
-/// ranking again. A frequent word's seed scores tie in large groups (a few small integers), so
-/// its MaxScore ranking visits about as much for 64 as for 10. On the tantivy bench's lists
-/// (`bench-tantivy/`), 64 rather than 10 made rare-word queries about a sixth faster at 9,916
-/// and 99,160 tools, and frequent-word ones no slower.
-const SEED_CANDIDATES: usize = 64;
+/// every tool with a seed score, which spares looking up any other candidate's. 64 was tried
+/// for rare words' sake; once short seed lists were scored whole ([`SEED_TABLE`]) it gained
+/// nothing on the tantivy bench's lists (`bench-tantivy/`) and cost name keyword queries
+/// (`benches/requests.rs`) 12–16% at 9,916 tools and 20–30% at 99,160, where the top 64 of
+/// names' many tied seed scores costs MaxScore more than the top 10.
+const SEED_CANDIDATES: usize = 10;
 
 /// Up to this many entries in a query's seed lists of tools together (a rare word's), every
 /// tool in them is seed-scored once ([`ShardScorer::table`]) and both the seed ranking and the
