@@ -76,8 +76,9 @@ pub use encoder::{LoadError, SentenceEncoder};
 pub use static_model::StaticEmbedder;
 pub(crate) use vectors::Vectors;
 
-/// The model in `dir`: a [`SentenceEncoder`] when its `config.json` describes a transformer
-/// (it has `hidden_size`), a [`StaticEmbedder`] otherwise.
+/// The model in `dir`: a [`StaticEmbedder`] when its `config.json` says `"model_type":
+/// "model2vec"`, or describes no transformer (no `hidden_size`) beside a `model.safetensors`;
+/// a [`SentenceEncoder`] otherwise, whose error then names what the directory lacks.
 ///
 /// # Errors
 ///
@@ -85,15 +86,17 @@ pub(crate) use vectors::Vectors;
 #[cfg(feature = "semantic")]
 pub fn load(dir: impl AsRef<std::path::Path>) -> Result<std::sync::Arc<dyn Embedder>, LoadError> {
     let dir = dir.as_ref();
-    let config = dir.join("config.json");
-    let transformer = config.exists()
-        && encoder::read_json::<serde_json::Value>(&config)?
-            .get("hidden_size")
-            .is_some();
-    Ok(if transformer {
-        std::sync::Arc::new(SentenceEncoder::load(dir)?)
-    } else {
+    let config_path = dir.join("config.json");
+    let config = match config_path.exists() {
+        true => encoder::read_json::<serde_json::Value>(&config_path)?,
+        false => serde_json::Value::Null,
+    };
+    let static_model = config.get("model_type").and_then(|t| t.as_str()) == Some("model2vec")
+        || (config.get("hidden_size").is_none() && dir.join("model.safetensors").exists());
+    Ok(if static_model {
         std::sync::Arc::new(StaticEmbedder::load(dir)?)
+    } else {
+        std::sync::Arc::new(SentenceEncoder::load(dir)?)
     })
 }
 

@@ -209,14 +209,22 @@ fn eval_prints_intervals_the_baseline_and_which_sets_are_held_out() {
     );
 }
 
-/// `--model`: all-MiniLM-L6-v2 as `tests/model/install.sh` installs it (CI does), or these
-/// tests say so and return, unless `TOOLREG_REQUIRE_MODEL` is set.
+/// `--model`: all-MiniLM-L6-v2 as `tests/model/install.sh` installs it and the static model
+/// `tests/model/install-static.sh` installs (CI does), or these tests say so and return,
+/// unless `TOOLREG_REQUIRE_MODEL` is set.
 #[cfg(feature = "semantic")]
 mod model {
     use super::*;
 
     fn model_dir() -> Option<String> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/models/all-MiniLM-L6-v2");
+        installed("all-MiniLM-L6-v2", "tests/model/install.sh")
+    }
+
+    /// The model `name` in target/models, which `script` installs.
+    fn installed(name: &str, script: &str) -> Option<String> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../target/models")
+            .join(name);
         if dir.join("model.safetensors").exists() {
             return Some(dir.to_string_lossy().into_owned());
         }
@@ -225,11 +233,24 @@ mod model {
             "TOOLREG_REQUIRE_MODEL is set but {} holds no model",
             dir.display()
         );
-        eprintln!(
-            "skipped: no model in {} (run tests/model/install.sh)",
-            dir.display()
-        );
+        eprintln!("skipped: no model in {} (run {script})", dir.display());
         None
+    }
+
+    #[test]
+    fn search_with_a_static_model_ranks_by_meaning_too() {
+        // A Model2Vec directory (no transformer in its config.json) loads as a static model.
+        let Some(dir) = installed("tokenlearn-static-model", "tests/model/install-static.sh")
+        else {
+            return;
+        };
+        let query = "halt the notebook kernel";
+        let fused = matches(&search(&["--strategy", "ranked", "--model", &dir], query));
+        assert_eq!(
+            fused.first().map(String::as_str),
+            Some("mcp__notebook__interrupt_kernel"),
+            "to halt is to interrupt: {fused:?}"
+        );
     }
 
     #[test]
