@@ -77,6 +77,11 @@ fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
         for max in 1..12 {
             let expected = blend_every_tool(&engine, query, &terms, max);
             assert!(!expected.is_empty(), "{query:?} finds tools");
+            let lexical = engine.lexical(&scores, &terms);
+            let dense: Vec<usize> = (lexical.blend(max, allowed.as_deref()).into_iter())
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(dense, expected, "{query:?} max {max}");
             for first in [1, 2, 5] {
                 let blended: Vec<usize> = (engine.lexical(&scores, &terms))
                     .blend_from([first, first], max, allowed.as_deref())

@@ -1,8 +1,6 @@
 //! The ranked strategy's lexical score: BM25F blended with the seed score for short queries,
 //! and its exact top-k over both.
 
-use std::borrow::Cow;
-
 use crate::document::Document;
 use crate::ranked::{RankedScores, Weights};
 use crate::seed::shards::{ShardScorer, Shards};
@@ -17,18 +15,8 @@ pub const SEED_BLEND_TERMS: usize = 4;
 const CANDIDATES: usize = 10;
 
 /// How many candidates the seed side first proposes. A seed list shorter than asked holds
-/// every tool with a seed score, which spares looking up any other candidate's. 64 was tried
-/// for rare words' sake; once short seed lists were scored whole ([`SEED_TABLE`]) it gained
-/// nothing on the tantivy bench's lists (`bench-tantivy/`) and cost name keyword queries
-/// (`benches/requests.rs`) 12–16% at 9,916 tools and 20–30% at 99,160, where the top 64 of
-/// names' many tied seed scores costs MaxScore more than the top 10.
+/// every tool with a seed score, which spares looking up any other candidate's.
 const SEED_CANDIDATES: usize = 10;
-
-/// Up to this many entries in a query's seed lists of tools together (a rare word's), every
-/// tool in them is seed-scored once ([`ShardScorer::table`]) and both the seed ranking and the
-/// candidates' seed scores are read from that table: cheaper than setting up MaxScore for a
-/// few tools, which would visit them all anyway while its top 64 is not full.
-const SEED_TABLE: usize = 128;
 
 /// One query's lexical scores: its BM25F scores ([`RankedScores`]) and the seed index they are
 /// blended with.
@@ -46,18 +34,14 @@ pub(crate) struct Lexical<'a, D> {
 impl<D: Document> Lexical<'_, D> {
     /// The ranked strategy: BM25F plus the seed score weighted by [`Weights::seed`] over the
     /// squared number of terms, exactly, for queries of at most [`SEED_BLEND_TERMS`] terms;
-    /// BM25F alone for longer ones, where the seed's share has faded to noise and its top-k
-    /// over a long request would cost more than everything else.
+    /// BM25F alone for longer ones, where the seed's share has faded to noise.
     ///
-    /// Candidates are the best `k` tools by BM25F and the best `k` by the seed score (the
-    /// lists start from [`CANDIDATES`] or more and [`SEED_CANDIDATES`]), each re-scored with both. A
-    /// tool in neither list scores at most the `k`-th BM25F score plus the weighted `k`-th seed
-    /// score (zero for a list shorter than `k`, which holds every tool with a positive score),
-    /// so once the last of the best `max_results` candidates scores above that, no other tool
-    /// can enter. Until then a list grows: the BM25F one while the seed list's bound leaves
-    /// room (its scores are computed once per query), else the seed one. A BM25F candidate
-    /// outside the seed list is seed-scored only while its BM25F score plus the seed list's
-    /// bound can still reach the `max_results`-th blended score: the others cannot place.
+    /// The seed scores are added up term by term from their lists of tools into an array
+    /// beside BM25F's, which has already visited every posting of the query's terms: the
+    /// blend then costs one more pass over the same kind of lists and one top-k over the tools
+    /// either side scored. Where that cannot be done (a term with non-word characters, or a
+    /// seed index in several shards), the candidates of both rankings are grown until no other
+    /// tool can enter ([`blend_from`](Self::blend_from)).
     pub(crate) fn blend(&self, max_results: usize, allowed: Option<&[u32]>) -> Vec<(usize, f32)> {
         let (ranked, terms) = (self.ranked, self.terms);
         if max_results == 0 {
@@ -66,11 +50,36 @@ impl<D: Document> Lexical<'_, D> {
         if terms.scoring.len() > SEED_BLEND_TERMS {
             return ranked.top(max_results, allowed);
         }
+        let (mut seed, mut parts) = (ranked.scratch(), ranked.scratch());
+        if self
+            .seed
+            .scorer(&terms.scoring)
+            .add_to(&mut seed, &mut parts)
+        {
+            return ranked.top_plus(max_results, allowed, &seed, self.seed_weight());
+        }
         let first = max_results.saturating_mul(2).max(CANDIDATES);
         self.blend_from([first, SEED_CANDIDATES], max_results, allowed)
     }
 
-    /// [`blend`](Self::blend), starting from `first` candidates on the BM25F and the seed side.
+    /// [`Weights::seed`] over the squared number of terms.
+    fn seed_weight(&self) -> f32 {
+        self.weights.seed / (self.terms.scoring.len().max(1) as f32).powi(2)
+    }
+
+    /// [`blend`](Self::blend) from the two rankings' candidates, starting from `first` on the
+    /// BM25F and the seed side.
+    ///
+    /// Candidates are the best `k` tools by BM25F and the best `k` by the seed score (the
+    /// lists start from [`CANDIDATES`] or more and [`SEED_CANDIDATES`]), each re-scored with
+    /// both. A tool in neither list scores at most the `k`-th BM25F score plus the weighted
+    /// `k`-th seed score (zero for a list shorter than `k`, which holds every tool with a
+    /// positive score), so once the last of the best `max_results` candidates scores above
+    /// that, no other tool can enter. Until then a list grows: the BM25F one while the seed
+    /// list's bound leaves room (its scores are computed once per query), else the seed one.
+    /// A BM25F candidate outside the seed list is seed-scored only while its BM25F score plus
+    /// the seed list's bound can still reach the `max_results`-th blended score: the others
+    /// cannot place.
     pub(crate) fn blend_from(
         &self,
         [first_rank, first_seed]: [usize; 2],
@@ -78,18 +87,10 @@ impl<D: Document> Lexical<'_, D> {
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
         let (ranked, terms) = (self.ranked, self.terms);
-        let seed_weight = self.weights.seed / (terms.scoring.len().max(1) as f32).powi(2);
+        let seed_weight = self.seed_weight();
         let (mut k_rank, mut k_seed) = (first_rank.max(1), first_seed.max(1));
         let scorer = self.seed.scorer(&terms.scoring);
-        // With required terms the seed side filters by them: the table does not.
-        let table = (terms.required.is_empty() && allowed.is_none())
-            .then(|| scorer.table(SEED_TABLE))
-            .flatten();
-        let side = match table {
-            Some(by_tool) => SeedSide::table(by_tool),
-            None => SeedSide::Index(&scorer),
-        };
-        let mut by_seed = side.top(self.seed, terms, k_seed);
+        let mut by_seed = self.seed.rank_scored_with(&scorer, terms, k_seed);
         // Every candidate scored so far with its blended score, by tool: the lists only grow
         // from one round to the next, so a tool's seed score is computed once.
         let mut candidates: Vec<(usize, f32)> = Vec::new();
@@ -134,7 +135,7 @@ impl<D: Document> Lexical<'_, D> {
             let fill = max_results.saturating_sub(positive).min(missing.len());
             let (first_batch, rest) = missing.split_at(fill);
             seed_blended(
-                &side,
+                &scorer,
                 first_batch,
                 exhaustive,
                 &mut ids,
@@ -161,7 +162,7 @@ impl<D: Document> Lexical<'_, D> {
             let reach = rest.partition_point(|&(_, score)| score + seed_floor >= theta);
             let second_batch = rest.get(..reach).unwrap_or_default();
             seed_blended(
-                &side,
+                &scorer,
                 second_batch,
                 exhaustive,
                 &mut ids,
@@ -206,7 +207,7 @@ impl<D: Document> Lexical<'_, D> {
                 k_rank = k_rank.saturating_mul(4);
             } else {
                 k_seed = k_seed.saturating_mul(4);
-                by_seed = side.top(self.seed, terms, k_seed);
+                by_seed = self.seed.rank_scored_with(&scorer, terms, k_seed);
             }
         }
     }
@@ -219,7 +220,7 @@ impl<D: Document> Lexical<'_, D> {
             true => self.seed.scorer(&self.terms.scoring).scores(tools),
             false => vec![0; tools.len()],
         };
-        let seed_weight = self.weights.seed / (count.max(1) as f32).powi(2);
+        let seed_weight = self.seed_weight();
         (tools.iter().zip(seed))
             .map(|(&tool, seed)| self.ranked.of(tool as usize) + seed_weight * seed as f32)
             .collect()
@@ -230,7 +231,7 @@ impl<D: Document> Lexical<'_, D> {
 /// sorted by tool; `ids` is scratch. With `zero`, every one of them is known to score zero
 /// (none is in an exhaustive seed list) and none is looked up.
 fn seed_blended<D: Document>(
-    side: &SeedSide<D>,
+    scorer: &ShardScorer<D>,
     batch: &[(usize, f32)],
     zero: bool,
     ids: &mut Vec<u32>,
@@ -248,55 +249,8 @@ fn seed_blended<D: Document>(
         out.extend(ids.iter().map(|&i| blend((i as usize, 0))));
         return;
     }
-    let scores = side.scores(ids);
+    let scores = scorer.scores(ids);
     out.extend((ids.iter().zip(scores)).map(|(&i, score)| blend((i as usize, score))));
-}
-
-/// The seed side of one query's blend: its ranking and its scores of chosen tools.
-enum SeedSide<'a, D> {
-    /// Every tool with a positive seed score, scored once ([`ShardScorer::table`]).
-    Table {
-        /// Sorted by tool.
-        by_tool: Vec<(u32, u32)>,
-        /// Best first: score descending, then pool order, as the seed ranking orders them.
-        ranked: Vec<(usize, u32)>,
-    },
-    /// The index, asked each time.
-    Index(&'a ShardScorer<'a, D>),
-}
-
-impl<D: Document> SeedSide<'_, D> {
-    /// The table side over `by_tool` ([`ShardScorer::table`]).
-    fn table(by_tool: Vec<(u32, u32)>) -> Self {
-        let mut ranked: Vec<(usize, u32)> = (by_tool.iter())
-            .map(|&(tool, score)| (tool as usize, score))
-            .collect();
-        ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        SeedSide::Table { by_tool, ranked }
-    }
-
-    /// The best `k` tools by seed score, with their scores, as `seed` ranks them for `terms`.
-    fn top<'s>(&'s self, seed: &Shards<D>, terms: &Terms, k: usize) -> Cow<'s, [(usize, u32)]> {
-        match self {
-            SeedSide::Table { ranked, .. } => Cow::Borrowed(ranked.get(..k).unwrap_or(ranked)),
-            SeedSide::Index(scorer) => Cow::Owned(seed.rank_scored_with(scorer, terms, k)),
-        }
-    }
-
-    /// The seed score of each of `tools` (ascending, each once).
-    fn scores(&self, tools: &[u32]) -> Vec<u32> {
-        match self {
-            SeedSide::Table { by_tool, .. } => (tools.iter())
-                .map(
-                    |&tool| match by_tool.binary_search_by_key(&tool, |&(t, _)| t) {
-                        Ok(at) => by_tool.get(at).map_or(0, |&(_, score)| score),
-                        Err(_) => 0,
-                    },
-                )
-                .collect(),
-            SeedSide::Index(scorer) => scorer.scores(tools),
-        }
-    }
 }
 
 /// Merges `new` (sorted by tool, none in `list`) into `list` (sorted by tool); `spare` is

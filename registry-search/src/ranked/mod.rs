@@ -53,7 +53,6 @@
 //! example's `--dev`); the even half is held out.
 
 mod coverage;
-mod dense;
 mod diversify;
 mod fields;
 mod score;
@@ -65,6 +64,7 @@ pub use crate::text::terms::{stem, tokenize};
 
 use self::fields::fields;
 use crate::document::Document;
+use crate::util::dense::{Buffers, Dense, Lease};
 use crate::util::sorted::SortedStrs;
 
 /// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
@@ -192,7 +192,7 @@ pub struct RankedIndex {
     servers: usize,
     server_tools: Vec<Vec<u32>>,
     /// Query-time arrays, kept between queries.
-    buffers: dense::Buffers,
+    buffers: Buffers,
 }
 
 impl RankedIndex {
@@ -352,7 +352,24 @@ impl RankedScores<'_> {
     /// The best `k` tools with a positive score, restricted to `allowed` (sorted) when given;
     /// best first, ties in pool order.
     pub fn top(&self, k: usize, allowed: Option<&[u32]>) -> Vec<(usize, f32)> {
-        self.scored.top_k(self.index, k, allowed)
+        self.scored.top_k(self.index, k, allowed, None)
+    }
+
+    /// Like [`top`](Self::top), with each tool's score raised by `weight` times its amount in
+    /// `extra` (one amount per indexed tool).
+    pub(crate) fn top_plus(
+        &self,
+        k: usize,
+        allowed: Option<&[u32]>,
+        extra: &Dense,
+        weight: f32,
+    ) -> Vec<(usize, f32)> {
+        self.scored.top_k(self.index, k, allowed, Some((extra, weight)))
+    }
+
+    /// Zeros, one per indexed tool, for the length of the lease (from the index's buffers).
+    pub(crate) fn scratch(&self) -> Lease<'_> {
+        self.index.buffers.tools(self.index.len())
     }
 
     /// Tool `tool`'s score (0 for a tool that matched nothing).

@@ -9,9 +9,9 @@
 
 use std::collections::BinaryHeap;
 
-use super::dense::{Dense, Lease};
 use super::RankedIndex;
 use crate::text::terms::{push_compound, request_words, sentences, tokenize_query};
+use crate::util::dense::{Dense, Lease};
 use crate::util::topk::{key, unkey};
 
 /// Scores in two parts: a tool's total is `tools[tool] + servers[its server]`.
@@ -54,17 +54,34 @@ impl<'a> Scored<'a> {
 
     /// The best `k` tools with a positive total, restricted to `allowed` when given; best
     /// first, ties in pool order.
+    ///
+    /// With `extra`, an amount per tool and its weight, a tool's total is its total plus the
+    /// weight times its amount.
     pub(super) fn top_k(
         &self,
         index: &RankedIndex,
         k: usize,
         allowed: Option<&[u32]>,
+        extra: Option<(&Dense, f32)>,
     ) -> Vec<(usize, f32)> {
         let admitted = |tool: &u32| allowed.is_none_or(|list| list.binary_search(tool).is_ok());
         let earned = (self.tools.touched().iter())
             .filter(|tool| admitted(tool))
             .map(|&tool| (tool, self.total(index, tool)));
-        let mut ranked = best_k(earned, k);
+        let mut ranked = match extra {
+            None => best_k(earned, k),
+            Some((extra, weight)) => {
+                let plus = |(tool, total): (u32, f32)| (tool, total + weight * extra.get(tool));
+                // The tools with an extra amount that earned nothing themselves.
+                let more = (extra.touched().iter())
+                    .filter(|&&tool| self.tools.get(tool) == 0.0 && admitted(&tool))
+                    .map(|&tool| (tool, self.total(index, tool)));
+                best_k(earned.chain(more).map(plus), k)
+            }
+        };
+        let unscored = |tool: u32| {
+            self.tools.get(tool) == 0.0 && extra.is_none_or(|(extra, _)| extra.get(tool) == 0.0)
+        };
         // The `k`-th best of the tools that earned something: a server whose share is below
         // it lifts none of its other tools into the result.
         let floor = match k > 0 && ranked.len() >= k {
@@ -90,7 +107,7 @@ impl<'a> Scored<'a> {
             let tools = index.server_tools.get(server as usize);
             let unscored = (tools.map(Vec::as_slice).unwrap_or_default())
                 .iter()
-                .filter(|&&tool| self.tools.get(tool) == 0.0 && admitted(&tool))
+                .filter(|&&tool| unscored(tool) && admitted(&tool))
                 .take(k);
             let before = ranked.len();
             ranked.extend(unscored.map(|&tool| key(tool, share)));
@@ -350,7 +367,7 @@ mod tests {
             for k in [1, 3, 5, 20, 100] {
                 for allowed in [None, Some(allowed.as_slice())] {
                     assert_eq!(
-                        scored.top_k(&index, k, allowed),
+                        scored.top_k(&index, k, allowed, None),
                         materialized(&scored, &index, k, allowed),
                         "{query:?} k={k}"
                     );

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::document::Document;
 use super::index::{Scorer, SeedIndex};
+use crate::util::dense::Dense;
 use crate::text::query::Terms;
 
 /// The most server shards beside the base before everything is indexed again.
@@ -239,13 +240,16 @@ pub(crate) struct ShardScorer<'a, D> {
 }
 
 impl<D: Document> ShardScorer<'_, D> {
-    /// Every deferred position with a positive seed score and its score, sorted by position,
-    /// when the index is one shard and the terms' lists of tools are short
-    /// ([`Scorer::table`]); `None` otherwise.
-    pub(crate) fn table(&self, limit: usize) -> Option<Vec<(u32, u32)>> {
+    /// Adds every deferred position's seed score into `scores` (one amount per deferred
+    /// position) when the index is one shard; `parts` is scratch as large, zeros before and
+    /// after. `false`, with nothing added, for several shards or when a term has non-word
+    /// characters ([`Scorer::add_to`]).
+    pub(crate) fn add_to(&self, scores: &mut Dense, parts: &mut Dense) -> bool {
         match (self.shards.single(), self.scorers.as_slice()) {
-            (Some(_), [scorer]) => scorer.table(limit),
-            _ => None,
+            (Some(index), [scorer]) if index.len() == scores.len() && index.len() == parts.len() => {
+                scorer.add_to(scores, parts)
+            }
+            _ => false,
         }
     }
 

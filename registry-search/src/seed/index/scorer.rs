@@ -9,6 +9,7 @@ use super::terms::{Among, ScoringTerm};
 use crate::document::Document;
 use crate::seed::ToolText;
 use crate::text::matches_word;
+use crate::util::dense::Dense;
 
 impl<D: Document> SeedIndex<D> {
     /// The seed score of each of `tools` (indices in ascending order, each once) over the
@@ -120,65 +121,45 @@ impl<D: Document> Scorer<'_, D> {
         })
     }
 
-    /// Every tool with a positive seed score, with its score, sorted by tool: the terms'
-    /// lists of tools (equal part, containing parts, hint and description words) added up
-    /// term by term, as [`score_of`](SeedIndex::score_of) scores a tool. `None` when those
-    /// lists hold more than `limit` entries together, or a term has non-word characters (its
-    /// hits would need a scan of the tools' text).
-    pub(crate) fn table(&self, limit: usize) -> Option<Vec<(u32, u32)>> {
+    /// Adds every tool's seed score into `scores` (one amount per tool), term by term from
+    /// each term's lists of tools (equal part, containing parts, hint and description words),
+    /// as [`score_of`](SeedIndex::score_of) scores a tool. `parts` is scratch as large, zeros
+    /// before and after. `false`, with nothing added, when a term has non-word characters (its
+    /// hits would need a scan of the tools' text). Scores are small whole numbers, exact in
+    /// `f32`.
+    pub(crate) fn add_to(&self, scores: &mut Dense, parts: &mut Dense) -> bool {
         let index = self.index;
         let terms = self.looked_up();
-        let partial = self.partial();
-        // Counted first, so that a long query gives up before collecting anything.
-        let mut entries = 0usize;
-        for (term, (partial, _)) in terms.iter().zip(partial) {
-            let lists = term.words?;
-            let parts = (term.exact.iter().chain(partial)).map(|&part| index.part_tools(part));
-            entries += parts.chain(lists).map(<[u32]>::len).sum::<usize>();
-            if entries > limit {
-                return None;
-            }
+        if terms.iter().any(|term| term.words.is_none()) {
+            return false;
         }
-        // (tool, term, gain): a part's gain is marked with `PART` (a term's part score is its
-        // best part's, once), a word's is added.
-        let mut hits: Vec<(u32, u32, u32)> = Vec::with_capacity(entries);
-        for (t, (term, (partial, _))) in terms.iter().zip(partial).enumerate() {
+        for (term, (partial, _)) in terms.iter().zip(self.partial()) {
             let [hint, description] = term.words.unwrap_or_default();
-            let t = t as u32;
-            let part = |[mcp, plain]: [u32; 2]| {
-                move |&tool: &u32| (tool, t, PART | if index.is_mcp(tool) { mcp } else { plain })
+            let mult = term.mult as f32;
+            // A term's part score is its best part's, once.
+            let mut raise = |part: u32, [mcp, plain]: [f32; 2]| {
+                for &tool in index.part_tools(part) {
+                    parts.raise(tool, if index.is_mcp(tool) { mcp } else { plain });
+                }
             };
             if let Some(exact) = term.exact {
-                hits.extend(index.part_tools(exact).iter().map(part([12, 10])));
+                raise(exact, [12.0, 10.0]);
             }
             for &other in partial {
-                hits.extend(index.part_tools(other).iter().map(part([6, 5])));
+                raise(other, [6.0, 5.0]);
             }
-            hits.extend(hint.iter().map(|&tool| (tool, t, 4)));
-            hits.extend(description.iter().map(|&tool| (tool, t, 2)));
-        }
-        hits.sort_unstable();
-        let mut table: Vec<(u32, u32)> = Vec::new();
-        let mut hits = hits.into_iter().peekable();
-        while let Some((tool, t, gain)) = hits.next() {
-            let (mut part, mut words) = (0, 0);
-            let mut take = |gain: u32| match gain & PART {
-                0 => words += gain,
-                _ => part = part.max(gain & !PART),
-            };
-            take(gain);
-            while let Some((_, _, gain)) = hits.next_if(|&(other, u, _)| (other, u) == (tool, t)) {
-                take(gain);
+            for &tool in parts.touched() {
+                scores.add(tool, parts.get(tool) * mult);
             }
-            let mult = terms.get(t as usize).map_or(0, |term| term.mult);
-            let gained = (part + words) * mult;
-            match table.last_mut() {
-                Some((last, score)) if *last == tool => *score += gained,
-                _ => table.push((tool, gained)),
+            parts.clear();
+            for &tool in hint {
+                scores.add(tool, 4.0 * mult);
+            }
+            for &tool in description {
+                scores.add(tool, 2.0 * mult);
             }
         }
-        table.retain(|&(_, score)| score > 0);
-        Some(table)
+        true
     }
 
     /// The seed score of each of `tools` (indices in ascending order, each once).
@@ -193,9 +174,6 @@ impl<D: Document> Scorer<'_, D> {
             .collect()
     }
 }
-
-/// Marks a part's gain in [`Scorer::table`]'s hits.
-const PART: u32 = 1 << 31;
 
 /// Above this many tools times terms, [`SeedIndex::scores`] scores term by term.
 pub(super) const BY_TOOL: usize = 1 << 16;

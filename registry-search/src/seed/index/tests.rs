@@ -3,6 +3,7 @@ use super::scorer::BY_TOOL;
 use crate::text::is_word_byte;
 use super::*;
 use crate::ToolDoc;
+use crate::util::dense::Buffers;
 
 #[test]
 fn tools_with_many_parts_keep_the_rest_apart() {
@@ -234,28 +235,29 @@ fn positions_past_the_index_read_as_nothing() {
 }
 
 #[test]
-fn the_table_holds_every_positive_score_of_word_terms() {
+fn seed_scores_added_term_by_term_equal_each_tools_score() {
     let tools = varied_tools(60);
     let index = SeedIndex::build(&tools);
     let every: Vec<u32> = (0..tools.len() as u32).collect();
     let word_terms: Vec<&str> = (TERMS.iter().copied())
         .filter(|term| crate::text::is_word_term(term))
         .collect();
+    let buffers = Buffers::default();
     for (i, term) in word_terms.iter().enumerate() {
         // One term, said twice, and with the next one.
         let next = word_terms.get(i + 1).unwrap_or(term);
         for scoring in [vec![*term], vec![*term, *term], vec![*term, *next]] {
             let scoring: Vec<String> = scoring.into_iter().map(str::to_owned).collect();
-            let scorer = index.scorer(&scoring);
-            let expected: Vec<(u32, u32)> = (every.iter().copied())
-                .zip(index.scores(&scoring, &every))
-                .filter(|&(_, score)| score > 0)
-                .collect();
-            // Past the limit, nothing (a tool with a score is on some list).
-            if !expected.is_empty() {
-                assert_eq!(scorer.table(0), None, "{scoring:?}");
-            }
-            assert_eq!(scorer.table(usize::MAX), Some(expected), "{scoring:?}");
+            let (mut scores, mut parts) = (buffers.tools(tools.len()), buffers.tools(tools.len()));
+            assert!(index.scorer(&scoring).add_to(&mut scores, &mut parts));
+            let added: Vec<u32> = every.iter().map(|&tool| scores.get(tool) as u32).collect();
+            assert_eq!(added, index.scores(&scoring, &every), "{scoring:?}");
+            assert!(parts.touched().is_empty(), "the scratch is left zeros");
         }
     }
+    // A term with non-word characters adds nothing and says so.
+    let scoring = vec!["file.txt".to_owned()];
+    let (mut scores, mut parts) = (buffers.tools(tools.len()), buffers.tools(tools.len()));
+    assert!(!index.scorer(&scoring).add_to(&mut scores, &mut parts));
+    assert!(scores.touched().is_empty());
 }

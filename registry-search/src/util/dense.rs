@@ -1,4 +1,4 @@
-//! Query-time arrays of the ranked strategy: one amount per tool or per server, and the pool
+//! Query-time arrays of the search strategies: one amount per tool or per server, and the pool
 //! that keeps them between queries.
 
 use std::ops::{Deref, DerefMut};
@@ -21,7 +21,7 @@ impl Dense {
     }
 
     /// Adds a positive `amount` (anything else is ignored).
-    pub(super) fn add(&mut self, at: u32, amount: f32) {
+    pub(crate) fn add(&mut self, at: u32, amount: f32) {
         if amount > 0.0
             && let Some(slot) = self.values.get_mut(at as usize)
         {
@@ -33,7 +33,7 @@ impl Dense {
     }
 
     /// Raises the value at `at` to `amount` when that is more.
-    pub(super) fn raise(&mut self, at: u32, amount: f32) {
+    pub(crate) fn raise(&mut self, at: u32, amount: f32) {
         if let Some(slot) = self.values.get_mut(at as usize)
             && amount > *slot
         {
@@ -44,16 +44,21 @@ impl Dense {
         }
     }
 
-    pub(super) fn get(&self, at: u32) -> f32 {
+    /// How many amounts it holds (zeros included).
+    pub(crate) fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub(crate) fn get(&self, at: u32) -> f32 {
         self.values.get(at as usize).copied().unwrap_or(0.0)
     }
 
     /// The indices holding an amount, each once, in the order they were first given one.
-    pub(super) fn touched(&self) -> &[u32] {
+    pub(crate) fn touched(&self) -> &[u32] {
         &self.touched
     }
 
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for at in self.touched.drain(..) {
             if let Some(slot) = self.values.get_mut(at as usize) {
                 *slot = 0.0;
@@ -67,26 +72,26 @@ impl Dense {
 /// used) and gives it back. The pool holds as many arrays as were ever on loan at once. Without them a query would allocate and zero an array the size of
 /// the pool several times over, more than the scoring itself costs in a large pool.
 #[derive(Debug, Default)]
-pub(super) struct Buffers {
+pub(crate) struct Buffers {
     tools: Mutex<Vec<Dense>>,
     servers: Mutex<Vec<Dense>>,
 }
 
 impl Buffers {
     /// An array of `n` zeros, one per tool.
-    pub(super) fn tools(&self, n: usize) -> Lease<'_> {
+    pub(crate) fn tools(&self, n: usize) -> Lease<'_> {
         Lease::take(&self.tools, n)
     }
 
     /// An array of `n` zeros, one per server.
-    pub(super) fn servers(&self, n: usize) -> Lease<'_> {
+    pub(crate) fn servers(&self, n: usize) -> Lease<'_> {
         Lease::take(&self.servers, n)
     }
 }
 
 /// A [`Dense`] array on loan from [`Buffers`].
 #[derive(Debug)]
-pub(super) struct Lease<'a> {
+pub(crate) struct Lease<'a> {
     dense: Dense,
     home: &'a Mutex<Vec<Dense>>,
 }
@@ -95,7 +100,9 @@ impl<'a> Lease<'a> {
     fn take(home: &'a Mutex<Vec<Dense>>, n: usize) -> Lease<'a> {
         // A poisoned pool only lost a lease to a panic; its arrays are still cleared ones.
         let kept = home.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let dense = kept.filter(|d| d.values.len() == n).unwrap_or_else(|| Dense::new(n));
+        let dense = kept
+            .filter(|d| d.values.len() == n)
+            .unwrap_or_else(|| Dense::new(n));
         Lease { dense, home }
     }
 }
@@ -117,6 +124,9 @@ impl Drop for Lease<'_> {
     fn drop(&mut self) {
         self.dense.clear();
         let dense = std::mem::take(&mut self.dense);
-        self.home.lock().unwrap_or_else(|e| e.into_inner()).push(dense);
+        self.home
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(dense);
     }
 }
