@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Arguments: the engine (`ranked`, `seed`, `tantivy`), the list (`frequent`, `rare`,
-//! `requests`, `made_up`), the copies of stabletoolbench (4: 9,916 tools; 40: 99,160) and the
+//! `requests`, `made_up`, `names`), the copies of stabletoolbench (4: 9,916 tools; 40: 99,160) and the
 //! rounds. A fifth argument, `dump`, prints each query's results instead, one line a query,
 //! to compare two builds' rankings.
 
@@ -43,6 +43,12 @@ fn main() {
         "frequent" => lists.frequent,
         "rare" => lists.rare,
         "made_up" => lists.made_up,
+        // One query per original tool: its name's first one to three words (as
+        // `registry-search/benches/requests.rs` asks).
+        "names" => (base.name_keyword_queries().queries.into_iter())
+            .take(2479)
+            .map(|q| q.query)
+            .collect(),
         _ => base.queries.iter().map(|q| q.query.clone()).collect(),
     };
     let set = if copies == 4 {
@@ -85,6 +91,11 @@ fn main() {
             times[times.len() / 2]
         })
         .collect();
+    if std::env::var("PER_QUERY").is_ok() {
+        for (query, median) in queries.iter().zip(&medians) {
+            eprintln!("TIME\t{query}\t{median:.2}");
+        }
+    }
     medians.sort_by(f64::total_cmp);
     let mean = medians.iter().sum::<f64>() / medians.len() as f64;
     println!(

@@ -18,6 +18,17 @@ const CANDIDATES: usize = 10;
 /// every tool with a seed score, which spares looking up any other candidate's.
 const SEED_CANDIDATES: usize = 10;
 
+/// The seed score is added up from its lists of tools ([`Lexical::blend`]) when they hold at
+/// most this many entries for each tool BM25F scored, or at most [`SEED_ENTRIES`]: beyond that,
+/// lists of name parts that merely contain a term (`get` in `target`, `budget`, `widget`…) cost
+/// more to add up than the top-k search over them. Both limits were read off the per-query
+/// times of both ways on the `bench-tantivy` lists and name keywords at 9,916 and 99,160 tools
+/// (`docs/benchmarks-history.md`, 2026-12-06).
+const SEED_ENTRIES_PER_POSTING: usize = 2;
+
+/// See [`SEED_ENTRIES_PER_POSTING`].
+const SEED_ENTRIES: usize = 4096;
+
 /// One query's lexical scores: its BM25F scores ([`RankedScores`]) and the seed index they are
 /// blended with.
 pub(crate) struct Lexical<'a, D> {
@@ -36,12 +47,11 @@ impl<D: Document> Lexical<'_, D> {
     /// squared number of terms, exactly, for queries of at most [`SEED_BLEND_TERMS`] terms;
     /// BM25F alone for longer ones, where the seed's share has faded to noise.
     ///
-    /// The seed scores are added up term by term from their lists of tools into an array
-    /// beside BM25F's, which has already visited every posting of the query's terms: the
-    /// blend then costs one more pass over the same kind of lists and one top-k over the tools
-    /// either side scored. Where that cannot be done (a term with non-word characters, or a
-    /// seed index in several shards), the candidates of both rankings are grown until no other
-    /// tool can enter ([`blend_from`](Self::blend_from)).
+    /// When the seed's lists of tools are not much longer than the postings BM25F has already
+    /// visited ([`SEED_ENTRIES_PER_POSTING`]), the seed scores are added up term by term into
+    /// an array beside BM25F's, and one top-k reads both. Otherwise (and for a term with
+    /// non-word characters, or a seed index in several shards) the candidates of both
+    /// rankings are grown until no other tool can enter ([`blend_from`](Self::blend_from)).
     pub(crate) fn blend(&self, max_results: usize, allowed: Option<&[u32]>) -> Vec<(usize, f32)> {
         let (ranked, terms) = (self.ranked, self.terms);
         if max_results == 0 {
@@ -50,16 +60,16 @@ impl<D: Document> Lexical<'_, D> {
         if terms.scoring.len() > SEED_BLEND_TERMS {
             return ranked.top(max_results, allowed);
         }
+        let scorer = self.seed.scorer(&terms.scoring);
+        let limit = (ranked.postings())
+            .saturating_mul(SEED_ENTRIES_PER_POSTING)
+            .max(SEED_ENTRIES);
         let (mut seed, mut parts) = (ranked.scratch(), ranked.scratch());
-        if self
-            .seed
-            .scorer(&terms.scoring)
-            .add_to(&mut seed, &mut parts)
-        {
+        if scorer.add_to(&mut seed, &mut parts, limit) {
             return ranked.top_plus(max_results, allowed, &seed, self.seed_weight());
         }
         let first = max_results.saturating_mul(2).max(CANDIDATES);
-        self.blend_from([first, SEED_CANDIDATES], max_results, allowed)
+        self.grow(&scorer, [first, SEED_CANDIDATES], max_results, allowed)
     }
 
     /// [`Weights::seed`] over the squared number of terms.
@@ -80,8 +90,21 @@ impl<D: Document> Lexical<'_, D> {
     /// A BM25F candidate outside the seed list is seed-scored only while its BM25F score plus
     /// the seed list's bound can still reach the `max_results`-th blended score: the others
     /// cannot place.
+    #[cfg(test)]
     pub(crate) fn blend_from(
         &self,
+        first: [usize; 2],
+        max_results: usize,
+        allowed: Option<&[u32]>,
+    ) -> Vec<(usize, f32)> {
+        let scorer = self.seed.scorer(&self.terms.scoring);
+        self.grow(&scorer, first, max_results, allowed)
+    }
+
+    /// [`blend_from`](Self::blend_from) with the query's terms looked up by `scorer`.
+    fn grow(
+        &self,
+        scorer: &ShardScorer<D>,
         [first_rank, first_seed]: [usize; 2],
         max_results: usize,
         allowed: Option<&[u32]>,
@@ -89,8 +112,7 @@ impl<D: Document> Lexical<'_, D> {
         let (ranked, terms) = (self.ranked, self.terms);
         let seed_weight = self.seed_weight();
         let (mut k_rank, mut k_seed) = (first_rank.max(1), first_seed.max(1));
-        let scorer = self.seed.scorer(&terms.scoring);
-        let mut by_seed = self.seed.rank_scored_with(&scorer, terms, k_seed);
+        let mut by_seed = self.seed.rank_scored_with(scorer, terms, k_seed);
         // Every candidate scored so far with its blended score, by tool: the lists only grow
         // from one round to the next, so a tool's seed score is computed once.
         let mut candidates: Vec<(usize, f32)> = Vec::new();
@@ -135,7 +157,7 @@ impl<D: Document> Lexical<'_, D> {
             let fill = max_results.saturating_sub(positive).min(missing.len());
             let (first_batch, rest) = missing.split_at(fill);
             seed_blended(
-                &scorer,
+                scorer,
                 first_batch,
                 exhaustive,
                 &mut ids,
@@ -162,7 +184,7 @@ impl<D: Document> Lexical<'_, D> {
             let reach = rest.partition_point(|&(_, score)| score + seed_floor >= theta);
             let second_batch = rest.get(..reach).unwrap_or_default();
             seed_blended(
-                &scorer,
+                scorer,
                 second_batch,
                 exhaustive,
                 &mut ids,
@@ -207,7 +229,7 @@ impl<D: Document> Lexical<'_, D> {
                 k_rank = k_rank.saturating_mul(4);
             } else {
                 k_seed = k_seed.saturating_mul(4);
-                by_seed = self.seed.rank_scored_with(&scorer, terms, k_seed);
+                by_seed = self.seed.rank_scored_with(scorer, terms, k_seed);
             }
         }
     }

@@ -367,6 +367,12 @@ impl RankedScores<'_> {
         self.scored.top_k(self.index, k, allowed, Some((extra, weight)))
     }
 
+    /// How many tools the query's postings gave a score of their own (what scoring it
+    /// visited, about).
+    pub(crate) fn postings(&self) -> usize {
+        self.scored.tools.touched().len()
+    }
+
     /// Zeros, one per indexed tool, for the length of the lease (from the index's buffers).
     pub(crate) fn scratch(&self) -> Lease<'_> {
         self.index.buffers.tools(self.index.len())

@@ -242,12 +242,12 @@ pub(crate) struct ShardScorer<'a, D> {
 impl<D: Document> ShardScorer<'_, D> {
     /// Adds every deferred position's seed score into `scores` (one amount per deferred
     /// position) when the index is one shard; `parts` is scratch as large, zeros before and
-    /// after. `false`, with nothing added, for several shards or when a term has non-word
-    /// characters ([`Scorer::add_to`]).
-    pub(crate) fn add_to(&self, scores: &mut Dense, parts: &mut Dense) -> bool {
+    /// after. `false`, with nothing added, for several shards, or past `limit` entries or for
+    /// a term with non-word characters ([`Scorer::add_to`]).
+    pub(crate) fn add_to(&self, scores: &mut Dense, parts: &mut Dense, limit: usize) -> bool {
         match (self.shards.single(), self.scorers.as_slice()) {
             (Some(index), [scorer]) if index.len() == scores.len() && index.len() == parts.len() => {
-                scorer.add_to(scores, parts)
+                scorer.add_to(scores, parts, limit)
             }
             _ => false,
         }

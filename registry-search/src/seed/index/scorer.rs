@@ -124,14 +124,23 @@ impl<D: Document> Scorer<'_, D> {
     /// Adds every tool's seed score into `scores` (one amount per tool), term by term from
     /// each term's lists of tools (equal part, containing parts, hint and description words),
     /// as [`score_of`](SeedIndex::score_of) scores a tool. `parts` is scratch as large, zeros
-    /// before and after. `false`, with nothing added, when a term has non-word characters (its
-    /// hits would need a scan of the tools' text). Scores are small whole numbers, exact in
-    /// `f32`.
-    pub(crate) fn add_to(&self, scores: &mut Dense, parts: &mut Dense) -> bool {
+    /// before and after. `false`, with nothing added, when those lists hold more than `limit`
+    /// entries together or a term has non-word characters (its hits would need a scan of the
+    /// tools' text). Scores are small whole numbers, exact in `f32`.
+    pub(crate) fn add_to(&self, scores: &mut Dense, parts: &mut Dense, limit: usize) -> bool {
         let index = self.index;
         let terms = self.looked_up();
-        if terms.iter().any(|term| term.words.is_none()) {
-            return false;
+        // Counted first, so that long lists give up before adding anything.
+        let mut entries = 0usize;
+        for (term, (partial, _)) in terms.iter().zip(self.partial()) {
+            let Some(words) = term.words else {
+                return false;
+            };
+            let parts = (term.exact.iter().chain(partial)).map(|&part| index.part_tools(part));
+            entries += parts.chain(words).map(<[u32]>::len).sum::<usize>();
+            if entries > limit {
+                return false;
+            }
         }
         for (term, (partial, _)) in terms.iter().zip(self.partial()) {
             let [hint, description] = term.words.unwrap_or_default();

@@ -249,15 +249,21 @@ fn seed_scores_added_term_by_term_equal_each_tools_score() {
         for scoring in [vec![*term], vec![*term, *term], vec![*term, *next]] {
             let scoring: Vec<String> = scoring.into_iter().map(str::to_owned).collect();
             let (mut scores, mut parts) = (buffers.tools(tools.len()), buffers.tools(tools.len()));
-            assert!(index.scorer(&scoring).add_to(&mut scores, &mut parts));
+            assert!(index.scorer(&scoring).add_to(&mut scores, &mut parts, usize::MAX));
             let added: Vec<u32> = every.iter().map(|&tool| scores.get(tool) as u32).collect();
             assert_eq!(added, index.scores(&scoring, &every), "{scoring:?}");
             assert!(parts.touched().is_empty(), "the scratch is left zeros");
+            // Past the limit, nothing (a tool with a score is on some list).
+            if added.iter().any(|&score| score > 0) {
+                let mut none = buffers.tools(tools.len());
+                assert!(!index.scorer(&scoring).add_to(&mut none, &mut parts, 0));
+                assert!(none.touched().is_empty(), "{scoring:?}");
+            }
         }
     }
     // A term with non-word characters adds nothing and says so.
     let scoring = vec!["file.txt".to_owned()];
     let (mut scores, mut parts) = (buffers.tools(tools.len()), buffers.tools(tools.len()));
-    assert!(!index.scorer(&scoring).add_to(&mut scores, &mut parts));
+    assert!(!index.scorer(&scoring).add_to(&mut scores, &mut parts, usize::MAX));
     assert!(scores.touched().is_empty());
 }
