@@ -50,8 +50,8 @@ impl<D: Document> Lexical<'_, D> {
     /// When the seed's lists of tools are not much longer than the postings BM25F has already
     /// visited ([`SEED_ENTRIES_PER_POSTING`]), the seed scores are added up term by term into
     /// an array beside BM25F's, and one top-k reads both. Otherwise (and for a term with
-    /// non-word characters, or a seed index in several shards) the candidates of both
-    /// rankings are grown until no other tool can enter ([`blend_from`](Self::blend_from)).
+    /// non-word characters) the candidates of both rankings are grown until no other tool can
+    /// enter ([`blend_from`](Self::blend_from)).
     pub(crate) fn blend(&self, max_results: usize, allowed: Option<&[u32]>) -> Vec<(usize, f32)> {
         let (ranked, terms) = (self.ranked, self.terms);
         if max_results == 0 {

@@ -241,16 +241,33 @@ pub(crate) struct ShardScorer<'a, D> {
 
 impl<D: Document> ShardScorer<'_, D> {
     /// Adds every deferred position's seed score into `scores` (one amount per deferred
-    /// position) when the index is one shard; `parts` is scratch as large, zeros before and
-    /// after. `false`, with nothing added, for several shards, or past `limit` entries or for
-    /// a term with non-word characters ([`Scorer::add_to`]).
+    /// position); `parts` is scratch as large, zeros before and after. `false`, with nothing
+    /// added, when the terms' lists of tools in every shard hold more than `limit` entries
+    /// together, or a term has non-word characters ([`Scorer::entries`]).
     pub(crate) fn add_to(&self, scores: &mut Dense, parts: &mut Dense, limit: usize) -> bool {
-        match (self.shards.single(), self.scorers.as_slice()) {
-            (Some(index), [scorer]) if index.len() == scores.len() && index.len() == parts.len() => {
-                scorer.add_to(scores, parts, limit)
-            }
-            _ => false,
+        let positions = match self.shards.single() {
+            Some(index) => index.len(),
+            None => self.shards.owner.len(),
+        };
+        if scores.len() != positions || parts.len() != positions {
+            return false;
         }
+        let mut left = limit;
+        for scorer in &self.scorers {
+            match scorer.entries(left) {
+                Some(entries) => left -= entries,
+                None => return false,
+            }
+        }
+        if let (Some(_), [scorer]) = (self.shards.single(), self.scorers.as_slice()) {
+            scorer.add_to(scores, parts, Some);
+            return true;
+        }
+        for (shard, scorer) in self.shards.shards.iter().zip(&self.scorers) {
+            let global = |local: u32| shard.global.get(local as usize).copied();
+            scorer.add_to(scores, parts, |local| global(local).filter(|&at| at != DEAD));
+        }
+        true
     }
 
     /// The seed score of each of the deferred positions `tools` (ascending, each once).

@@ -121,34 +121,46 @@ impl<D: Document> Scorer<'_, D> {
         })
     }
 
-    /// Adds every tool's seed score into `scores` (one amount per tool), term by term from
-    /// each term's lists of tools (equal part, containing parts, hint and description words),
-    /// as [`score_of`](SeedIndex::score_of) scores a tool. `parts` is scratch as large, zeros
-    /// before and after. `false`, with nothing added, when those lists hold more than `limit`
-    /// entries together or a term has non-word characters (its hits would need a scan of the
-    /// tools' text). Scores are small whole numbers, exact in `f32`.
-    pub(crate) fn add_to(&self, scores: &mut Dense, parts: &mut Dense, limit: usize) -> bool {
+    /// How many entries the terms' lists of tools (equal part, containing parts, hint and
+    /// description words) hold together: what [`add_to`](Self::add_to) reads. `None` past
+    /// `limit`, or when a term has non-word characters (its hits would need a scan of the
+    /// tools' text).
+    pub(crate) fn entries(&self, limit: usize) -> Option<usize> {
         let index = self.index;
-        let terms = self.looked_up();
-        // Counted first, so that long lists give up before adding anything.
         let mut entries = 0usize;
-        for (term, (partial, _)) in terms.iter().zip(self.partial()) {
-            let Some(words) = term.words else {
-                return false;
-            };
+        for (term, (partial, _)) in self.looked_up().iter().zip(self.partial()) {
             let parts = (term.exact.iter().chain(partial)).map(|&part| index.part_tools(part));
-            entries += parts.chain(words).map(<[u32]>::len).sum::<usize>();
+            entries += parts.chain(term.words?).map(<[u32]>::len).sum::<usize>();
             if entries > limit {
-                return false;
+                return None;
             }
         }
-        for (term, (partial, _)) in terms.iter().zip(self.partial()) {
-            let [hint, description] = term.words.unwrap_or_default();
+        Some(entries)
+    }
+
+    /// Adds every tool's seed score into `scores` at the position `at` gives it (none: left
+    /// out), term by term from each term's lists of tools, as [`score_of`](SeedIndex::score_of)
+    /// scores a tool; `parts` is scratch as large as `scores`, zeros before and after. A term
+    /// with non-word characters adds nothing ([`entries`](Self::entries) says so first).
+    /// Scores are small whole numbers, exact in `f32`.
+    pub(crate) fn add_to(
+        &self,
+        scores: &mut Dense,
+        parts: &mut Dense,
+        at: impl Fn(u32) -> Option<u32>,
+    ) {
+        let index = self.index;
+        for (term, (partial, _)) in self.looked_up().iter().zip(self.partial()) {
+            let Some([hint, description]) = term.words else {
+                continue;
+            };
             let mult = term.mult as f32;
             // A term's part score is its best part's, once.
             let mut raise = |part: u32, [mcp, plain]: [f32; 2]| {
                 for &tool in index.part_tools(part) {
-                    parts.raise(tool, if index.is_mcp(tool) { mcp } else { plain });
+                    if let Some(at) = at(tool) {
+                        parts.raise(at, if index.is_mcp(tool) { mcp } else { plain });
+                    }
                 }
             };
             if let Some(exact) = term.exact {
@@ -161,14 +173,14 @@ impl<D: Document> Scorer<'_, D> {
                 scores.add(tool, parts.get(tool) * mult);
             }
             parts.clear();
-            for &tool in hint {
-                scores.add(tool, 4.0 * mult);
-            }
-            for &tool in description {
-                scores.add(tool, 2.0 * mult);
+            for (list, gain) in [(hint, 4.0), (description, 2.0)] {
+                for &tool in list {
+                    if let Some(at) = at(tool) {
+                        scores.add(at, gain * mult);
+                    }
+                }
             }
         }
-        true
     }
 
     /// The seed score of each of `tools` (indices in ascending order, each once).

@@ -249,21 +249,31 @@ fn seed_scores_added_term_by_term_equal_each_tools_score() {
         for scoring in [vec![*term], vec![*term, *term], vec![*term, *next]] {
             let scoring: Vec<String> = scoring.into_iter().map(str::to_owned).collect();
             let (mut scores, mut parts) = (buffers.tools(tools.len()), buffers.tools(tools.len()));
-            assert!(index.scorer(&scoring).add_to(&mut scores, &mut parts, usize::MAX));
+            let scorer = index.scorer(&scoring);
+            assert!(scorer.entries(usize::MAX).is_some());
+            scorer.add_to(&mut scores, &mut parts, Some);
             let added: Vec<u32> = every.iter().map(|&tool| scores.get(tool) as u32).collect();
             assert_eq!(added, index.scores(&scoring, &every), "{scoring:?}");
             assert!(parts.touched().is_empty(), "the scratch is left zeros");
-            // Past the limit, nothing (a tool with a score is on some list).
+            // A tool with a score is on some list: past a limit below them, no count.
             if added.iter().any(|&score| score > 0) {
-                let mut none = buffers.tools(tools.len());
-                assert!(!index.scorer(&scoring).add_to(&mut none, &mut parts, 0));
-                assert!(none.touched().is_empty(), "{scoring:?}");
+                assert_eq!(scorer.entries(0), None, "{scoring:?}");
+            }
+            // Positions elsewhere: each tool's score lands where `at` puts it, or nowhere.
+            let (mut moved, n) = (buffers.tools(2 * tools.len()), tools.len() as u32);
+            let mut wide = buffers.tools(2 * tools.len());
+            scorer.add_to(&mut moved, &mut wide, |tool| (tool % 2 == 0).then_some(n + tool));
+            for &tool in &every {
+                let expected = if tool % 2 == 0 { added[tool as usize] } else { 0 };
+                assert_eq!(moved.get(n + tool) as u32, expected, "{scoring:?}");
+                assert_eq!(moved.get(tool), 0.0);
             }
         }
     }
-    // A term with non-word characters adds nothing and says so.
+    // A term with non-word characters has no count, and adds nothing.
     let scoring = vec!["file.txt".to_owned()];
     let (mut scores, mut parts) = (buffers.tools(tools.len()), buffers.tools(tools.len()));
-    assert!(!index.scorer(&scoring).add_to(&mut scores, &mut parts, usize::MAX));
+    assert_eq!(index.scorer(&scoring).entries(usize::MAX), None);
+    index.scorer(&scoring).add_to(&mut scores, &mut parts, Some);
     assert!(scores.touched().is_empty());
 }
