@@ -24,9 +24,9 @@ const SEED_CANDIDATES: usize = 10;
 /// more to add up than the top-k search over them. Both limits were read off the per-query
 /// times of both ways on the `bench-tantivy` lists and name keywords at 9,916 and 99,160 tools
 /// (`docs/benchmarks-history.md`, 2026-12-06).
-const SEED_ENTRIES_PER_POSTING: usize = 2;
+const SEED_ENTRIES_PER_TOOL: usize = 2;
 
-/// See [`SEED_ENTRIES_PER_POSTING`].
+/// See [`SEED_ENTRIES_PER_TOOL`].
 const SEED_ENTRIES: usize = 4096;
 
 /// One query's lexical scores: its BM25F scores ([`RankedScores`]) and the seed index they are
@@ -48,7 +48,7 @@ impl<D: Document> Lexical<'_, D> {
     /// BM25F alone for longer ones, where the seed's share has faded to noise.
     ///
     /// When the seed's lists of tools are not much longer than the postings BM25F has already
-    /// visited ([`SEED_ENTRIES_PER_POSTING`]), the seed scores are added up term by term into
+    /// visited ([`SEED_ENTRIES_PER_TOOL`]), the seed scores are added up term by term into
     /// an array beside BM25F's, and one top-k reads both. Otherwise (and for a term with
     /// non-word characters) the candidates of both rankings are grown until no other tool can
     /// enter ([`blend_from`](Self::blend_from)).
@@ -61,8 +61,8 @@ impl<D: Document> Lexical<'_, D> {
             return ranked.top(max_results, allowed);
         }
         let scorer = self.seed.scorer(&terms.scoring);
-        let limit = (ranked.postings())
-            .saturating_mul(SEED_ENTRIES_PER_POSTING)
+        let limit = (ranked.scored_tools())
+            .saturating_mul(SEED_ENTRIES_PER_TOOL)
             .max(SEED_ENTRIES);
         let (mut seed, mut parts) = (ranked.scratch(), ranked.scratch());
         if scorer.add_to(&mut seed, &mut parts, limit) {

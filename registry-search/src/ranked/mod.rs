@@ -367,9 +367,9 @@ impl RankedScores<'_> {
         self.scored.top_k(self.index, k, allowed, Some((extra, weight)))
     }
 
-    /// How many tools the query's postings gave a score of their own (what scoring it
-    /// visited, about).
-    pub(crate) fn postings(&self) -> usize {
+    /// How many tools the query's postings gave a score of their own: about what scoring
+    /// the query visited.
+    pub(crate) fn scored_tools(&self) -> usize {
         self.scored.tools.touched().len()
     }
 
