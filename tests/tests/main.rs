@@ -8,6 +8,7 @@
 mod common;
 
 mod added_builtin;
+mod bash_capability;
 mod bash_policy;
 mod bash_sandbox;
 #[path = "cli/main.rs"]

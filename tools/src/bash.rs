@@ -7,10 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use toolreg::permissions::shell;
-use toolreg::sandbox::{SandboxPolicy, Sandboxing, contained};
+use toolreg::permissions::{Subject, shell};
+use toolreg::sandbox::{CommandGuard, EnvPolicy, SandboxPolicy, Sandboxing, contained};
 use toolreg::{PermissionDecision, Tool, ToolContext, ToolError, tool};
-use toolreg::permissions::Subject;
 
 use crate::profile::names::{EDIT, READ};
 
@@ -108,14 +107,18 @@ impl Tool for BashTool {
     async fn call(self, ctx: &ToolContext<'_>) -> Result<String, ToolError> {
         let timeout = self.checked_timeout()?;
         let run = run_shell(&self.command, ctx, timeout).await?;
-        let mut text = run.output;
+        let status = run.status.map(describe_status);
+        // The status line is kept whatever the output's length: the output is cut to leave
+        // room for it within the tool's cap.
+        let reserve = status.as_ref().map_or(0, |line| line.chars().count() + 2);
+        let mut text = render_output(&run.capture, MAX_OUTPUT_CHARS.saturating_sub(reserve));
         if text.is_empty() {
             text.push_str("(no output)");
         }
-        match run.status {
+        match status {
             Some(status) => {
                 text.push_str("\n\n");
-                text.push_str(&describe_status(status));
+                text.push_str(&status);
                 Ok(text)
             }
             None if ctx.is_cancelled() => Err(ToolError::new(format!(
@@ -131,8 +134,8 @@ impl Tool for BashTool {
 
 /// What a finished (or killed) command left.
 struct Run {
-    /// Combined stdout and stderr, capped, with the truncation marker when cut.
-    output: String,
+    /// Combined stdout and stderr, the first bytes kept.
+    capture: Capture,
     /// The exit status; `None` when the timeout killed the command.
     status: Option<ExitStatus>,
 }
@@ -158,7 +161,11 @@ async fn run_shell(
     let writer_err = writer
         .try_clone()
         .map_err(|e| ToolError::new(format!("could not create a pipe: {e}")))?;
-    let mut cmd = tokio::process::Command::from(shell_command(command, ctx)?);
+    let (cmd, guard) = shell_command(command, ctx)?;
+    // Dropped (from a blocking thread: removing the command's cgroup may wait a moment) once
+    // the command has ended, or with this future.
+    let guard = GuardOnDrop(Some(guard));
+    let mut cmd = tokio::process::Command::from(cmd);
     cmd.current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(writer)
@@ -227,42 +234,133 @@ async fn run_shell(
         }
     };
     let _ = tokio::time::timeout(DRAIN_GRACE, done_rx).await;
-    let capture = capture.lock().unwrap_or_else(|e| e.into_inner());
-    Ok(Run {
-        output: render_output(&capture),
-        status,
-    })
+    drop(guard);
+    let capture = std::mem::take(&mut *capture.lock().unwrap_or_else(|e| e.into_inner()));
+    Ok(Run { capture, status })
 }
 
-/// `bash -c command`: in the sandbox when it is on (which also ends every process the command
-/// started when the shell exits or is killed), else [`contained`] (a PID namespace of its own
-/// where bwrap works, else a process group with the parent-death signal). Either way in a
-/// process group of its own, so a timeout can kill the shell and everything it started.
-fn shell_command(command: &str, ctx: &ToolContext<'_>) -> Result<std::process::Command, ToolError> {
+/// Drops a sandboxed command's guard on a blocking thread.
+struct GuardOnDrop(Option<CommandGuard>);
+
+impl Drop for GuardOnDrop {
+    fn drop(&mut self) {
+        if let Some(guard) = self.0.take() {
+            match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => {
+                    runtime.spawn_blocking(move || drop(guard));
+                }
+                Err(_) => drop(guard),
+            }
+        }
+    }
+}
+
+/// `bash -c command`, with what the call's [`Grant`](toolreg::permissions::Grant) allows. In the sandbox when it is on:
+/// an unasked call (every command only reads, by the checker's word) gets nothing writable, no
+/// network, no sockets, and hidden what `Read` deny rules cover; a call a rule allowed, the
+/// user approved or the mode let through gets the working directories writable (but what
+/// `Edit` deny rules cover) and the network where the sandbox allows it. Without the sandbox,
+/// [`contained`]. Either way in a process group of its own, so a timeout can kill the shell
+/// and everything it started, with none of this process's open files, and with the
+/// environment of [`environment`].
+fn shell_command(
+    command: &str,
+    ctx: &ToolContext<'_>,
+) -> Result<(std::process::Command, CommandGuard), ToolError> {
     let program = OsStr::new("bash");
     let args = [OsString::from("-c"), OsString::from(command)];
-    Ok(match ctx.sandboxing() {
-        Sandboxing::On(sandbox) => {
-            let cwd = std::fs::canonicalize(ctx.cwd).map_err(|e| {
-                ToolError::new(format!(
-                    "the working directory {} cannot be used: {e}",
-                    ctx.cwd.display()
-                ))
-            })?;
-            let policy = match ctx.permissions() {
-                Some(rules) => rules
-                    .sandbox_policy(&cwd, &[READ], &[EDIT])
-                    .map_err(|e| ToolError::new(format!("the sandbox cannot be set up: {e}")))?,
-                None => SandboxPolicy {
-                    writable: vec![cwd.clone()],
-                    network: true,
-                    ..SandboxPolicy::default()
-                },
-            };
-            sandbox.command(&policy, program, &args, &cwd)
+    let environment = environment(ctx);
+    let Sandboxing::On(sandbox) = ctx.sandboxing() else {
+        let mut command = contained(program, &args);
+        environment.apply_to(&mut command);
+        return Ok((command, CommandGuard::default()));
+    };
+    let cwd = std::fs::canonicalize(ctx.cwd).map_err(|e| {
+        ToolError::new(format!(
+            "the working directory {} cannot be used: {e}",
+            ctx.cwd.display()
+        ))
+    })?;
+    let setup = |e: &dyn std::fmt::Display| ToolError::new(format!("the sandbox cannot be set up: {e}"));
+    let explicit = ctx.grant().is_explicit();
+    let policy = match (ctx.permissions(), explicit) {
+        (Some(rules), true) => rules
+            .sandbox_policy(&cwd, &[READ], &[EDIT])
+            .map_err(|e| setup(&e))?,
+        (Some(rules), false) => rules
+            .unasked_sandbox_policy(&cwd, &[READ])
+            .map_err(|e| setup(&e))?,
+        (None, true) => SandboxPolicy {
+            writable: vec![cwd.clone()],
+            network: true,
+            sockets: true,
+            ..SandboxPolicy::default()
+        },
+        (None, false) => SandboxPolicy {
+            read_only: vec![cwd.clone()],
+            ..SandboxPolicy::default()
+        },
+    };
+    let policy = SandboxPolicy {
+        environment,
+        ..policy
+    };
+    let prepared = sandbox
+        .command(&policy, program, &args, &cwd)
+        .map_err(|e| setup(&e))?;
+    Ok(prepared.into_parts())
+}
+
+/// Variables bash runs as code when it starts or meets them (a startup file, exported
+/// functions): never passed to a command.
+const SHELL_CODE_VARIABLES: &[&str] = &["BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "PS4"];
+
+/// The environment of the call's command: the context's policy (secrets dropped unless the
+/// host keeps them), without what bash would run as code; for an unasked call also `PATH`
+/// reduced to absolute directories no command could have written (none inside a working
+/// directory or a world-writable temporary directory), so a program named like one on the
+/// read-only list is the system's.
+fn environment(ctx: &ToolContext<'_>) -> EnvPolicy {
+    let mut policy = SHELL_CODE_VARIABLES
+        .iter()
+        .fold(ctx.environment().clone(), |policy, name| policy.drop(*name))
+        .drop_matching("BASH_FUNC_");
+    if !ctx.grant().is_explicit() {
+        let writable: Vec<std::path::PathBuf> = std::iter::once(ctx.cwd.to_path_buf())
+            .chain(ctx.permissions().and_then(|rules| rules.project_root().map(Into::into)))
+            .chain(
+                ctx.permissions()
+                    .into_iter()
+                    .flat_map(|rules| rules.working_directories().map(Into::into)),
+            )
+            .filter_map(|dir| std::fs::canonicalize(dir).ok())
+            .collect();
+        let path = trusted_path(std::env::var_os("PATH").as_deref(), &writable);
+        policy = policy.set("PATH", path);
+    }
+    policy
+}
+
+/// The entries of `path` an unasked command may find programs in: absolute, existing,
+/// resolved, outside `writable` and outside the world-writable temporary directories.
+fn trusted_path(path: Option<&OsStr>, writable: &[std::path::PathBuf]) -> String {
+    const TEMPORARY: [&str; 3] = ["/tmp", "/var/tmp", "/dev/shm"];
+    let entries = path.map(std::env::split_paths).into_iter().flatten();
+    let mut kept: Vec<String> = Vec::new();
+    for entry in entries.filter(|entry| entry.is_absolute()) {
+        let Ok(resolved) = std::fs::canonicalize(&entry) else {
+            continue;
+        };
+        let untrusted = writable.iter().any(|dir| resolved.starts_with(dir))
+            || TEMPORARY.iter().any(|tmp| resolved.starts_with(tmp));
+        if let (false, Some(text)) = (untrusted, resolved.to_str())
+            && !text.contains(':')
+            && !kept.iter().any(|k| k == text)
+        {
+            kept.push(text.to_owned());
         }
-        Sandboxing::Off | Sandboxing::Unavailable(_) => contained(program, &args),
-    })
+    }
+    kept.join(":")
 }
 
 /// The shell, until it is reaped: dropping it kills its whole process group.
@@ -305,20 +403,25 @@ impl Drop for Group {
     }
 }
 
-/// Decodes the kept bytes (invalid UTF-8 replaced) and cuts to [`MAX_OUTPUT_CHARS`] with a
-/// marker that says how much is missing.
-fn render_output(capture: &Capture) -> String {
+/// Decodes the kept bytes (invalid UTF-8 replaced) and, when they do not fit in `limit`
+/// characters, cuts them with a marker that says how much is shown; the marker counts
+/// within `limit`.
+fn render_output(capture: &Capture, limit: usize) -> String {
     let text = String::from_utf8_lossy(&capture.kept);
     let text = text.trim_end_matches('\n');
-    let (kept, cut) = crate::util::cut_chars(text, MAX_OUTPUT_CHARS);
     let dropped_bytes = capture.total - capture.kept.len() as u64;
-    if !cut && dropped_bytes == 0 {
-        return kept.to_owned();
+    if dropped_bytes == 0 && !crate::util::cut_chars(text, limit).1 {
+        return text.to_owned();
     }
-    format!(
-        "{kept}\n\n[output truncated: showing the first {MAX_OUTPUT_CHARS} characters of {} bytes]",
-        capture.total
-    )
+    let marker = |shown: usize| {
+        format!(
+            "\n\n[output truncated: showing the first {shown} characters of {} bytes]",
+            capture.total
+        )
+    };
+    let shown = limit.saturating_sub(marker(limit).chars().count());
+    let (kept, _) = crate::util::cut_chars(text, shown);
+    format!("{kept}{}", marker(kept.chars().count()))
 }
 
 fn describe_status(status: ExitStatus) -> String {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use toolreg::env::Switches;
+use toolreg::permissions::Grant;
 use toolreg::sandbox::{Sandbox, SandboxPolicy, Sandboxing};
 use toolreg::tool::IntoToolOutput as _;
 use toolreg::{Tool as _, ToolContext, ToolOutput};
@@ -97,6 +98,8 @@ impl Project {
                 self.root.join("outside/secret.txt"),
             ],
             network,
+            sockets: true,
+            ..SandboxPolicy::default()
         }
     }
 
@@ -110,6 +113,7 @@ impl Project {
         let args = [OsString::from("-c"), OsString::from(script)];
         let output = sandbox
             .command(policy, OsStr::new("bash"), &args, &self.proj())
+            .unwrap()
             .output()
             .unwrap();
         format!(
@@ -141,7 +145,10 @@ fn sandboxed_bash_cannot_write_outside_the_working_directory() {
     let sandboxing = Sandboxing::On(sandbox);
     let switches = Switches::default();
     let proj = project.proj();
-    let ctx = ToolContext::new(&proj, &switches).with_sandboxing(&sandboxing);
+    // Approved: the working directory is writable, nothing else.
+    let ctx = ToolContext::new(&proj, &switches)
+        .with_sandboxing(&sandboxing)
+        .with_grant(Grant::Approved);
     let host_tmp = tempfile::tempdir_in("/tmp").unwrap();
     let etc = PathBuf::from(format!("/etc/toolreg-sandbox-test-{}", std::process::id()));
     let command = format!(

@@ -16,9 +16,9 @@ use crate::{Approval, Approver, ToolResult, ToolUse};
 
 use crate::Env;
 use crate::ToolInfo;
-use crate::permissions::{Access, Subject, Verdict};
+use crate::permissions::{Access, Grant, Subject, Verdict};
 use crate::pool::find_tool;
-use crate::sandbox::Sandboxing;
+use crate::sandbox::{EnvPolicy, Sandboxing};
 use crate::search::{SearchOutput, ToolSearcher};
 use crate::tool::ProgressSink;
 use crate::tool::json_kind;
@@ -61,7 +61,9 @@ pub struct Dispatcher {
     loaded: Arc<HashSet<String>>,
     mcp: Option<Arc<dyn McpCaller>>,
     approver: Option<Arc<dyn Approver>>,
-    sandboxing: Arc<Sandboxing>,
+    /// `None`: the sandbox this process detected ([`Sandboxing::detected`]).
+    sandboxing: Option<Arc<Sandboxing>>,
+    environment: Arc<EnvPolicy>,
 }
 
 impl std::fmt::Debug for Dispatcher {
@@ -98,7 +100,8 @@ impl Dispatcher {
             loaded: Arc::default(),
             mcp: None,
             approver: None,
-            sandboxing: Arc::default(),
+            sandboxing: None,
+            environment: Arc::default(),
         }
     }
 
@@ -141,15 +144,31 @@ impl Dispatcher {
         self
     }
 
-    /// Whether commands run sandboxed (Bash's); [`Sandboxing::Off`] by default.
+    /// Whether commands run sandboxed (Bash's). Without this, the sandbox this process
+    /// detects on first use ([`Sandboxing::detected`]): on where bubblewrap works.
     pub fn with_sandboxing(mut self, sandboxing: Sandboxing) -> Self {
-        self.sandboxing = Arc::new(sandboxing);
+        self.sandboxing = Some(Arc::new(sandboxing));
         self
     }
 
     /// Whether commands run sandboxed.
     pub fn sandboxing(&self) -> &Sandboxing {
-        &self.sandboxing
+        match &self.sandboxing {
+            Some(sandboxing) => sandboxing,
+            None => Sandboxing::detected(),
+        }
+    }
+
+    /// Which variables of this process's environment the processes tools start see
+    /// ([`EnvPolicy::default`], secrets dropped, unless set).
+    pub fn with_environment(mut self, policy: EnvPolicy) -> Self {
+        self.environment = Arc::new(policy);
+        self
+    }
+
+    /// Which variables of this process's environment the processes tools start see.
+    pub fn environment(&self) -> &EnvPolicy {
+        &self.environment
     }
 
     /// The pool.
@@ -194,7 +213,8 @@ impl Dispatcher {
             .with_permissions(&self.rules)
             .with_cancellation(cancel)
             .with_searcher(&*self.searcher)
-            .with_sandboxing(&self.sandboxing);
+            .with_sandboxing(self.sandboxing())
+            .with_environment(&self.environment);
         if let Some(progress) = progress {
             ctx = ctx.with_progress(progress);
         }
@@ -261,13 +281,15 @@ impl Dispatcher {
                 tool: tool.name.clone(),
                 refusal: crate::permissions::Refusal::Unresolvable(error),
             })?;
-        self.check_permissions(tool, input, subject.as_ref(), ctx, || {
-            parsed.check_permissions(ctx)
-        })
-        .await?;
+        let grant = self
+            .check_permissions(tool, input, subject.as_ref(), ctx, || {
+                parsed.check_permissions(ctx)
+            })
+            .await?;
+        let ctx = ctx.with_grant(grant);
         let ctx = match subject.as_ref().and_then(Subject::path) {
             Some(path) => ctx.with_checked_path(path),
-            None => *ctx,
+            None => ctx,
         };
         parsed
             .call(&ctx)
@@ -297,8 +319,10 @@ impl Dispatcher {
                 format!("expected a JSON object, got {}", json_kind(input)),
             ));
         }
-        self.check_permissions(tool, input, None, ctx, || PermissionDecision::Passthrough)
+        let grant = self
+            .check_permissions(tool, input, None, ctx, || PermissionDecision::Passthrough)
             .await?;
+        let ctx = &ctx.with_grant(grant);
         let Some(caller) = &self.mcp else {
             return Err(DispatchError::Unavailable {
                 tool: tool.name.clone(),
@@ -327,8 +351,9 @@ impl Dispatcher {
         subject: Option<&Subject>,
         ctx: &ToolContext<'_>,
         own_check: impl FnOnce() -> PermissionDecision,
-    ) -> Result<(), DispatchError> {
+    ) -> Result<Grant, DispatchError> {
         let rules = &*self.rules;
+        let mut by_rule = false;
         let decision = match rules.check(tool.rule_target(), subject, ctx.cwd) {
             Verdict::Deny(refusal) => {
                 return Err(DispatchError::Denied {
@@ -337,7 +362,10 @@ impl Dispatcher {
                 });
             }
             Verdict::Ask(reason) => PermissionDecision::Ask(reason),
-            Verdict::Allow => PermissionDecision::Allow,
+            Verdict::Allow => {
+                by_rule = true;
+                PermissionDecision::Allow
+            }
             Verdict::Undecided => match own_check() {
                 PermissionDecision::Passthrough
                     if tool.flags.destructive && !accepted_edit(rules.mode, subject) =>
@@ -351,7 +379,12 @@ impl Dispatcher {
             },
         };
         let reason = match decision {
-            PermissionDecision::Allow | PermissionDecision::Passthrough => return Ok(()),
+            PermissionDecision::Allow | PermissionDecision::Passthrough if by_rule => {
+                return Ok(Grant::Rule);
+            }
+            PermissionDecision::Allow | PermissionDecision::Passthrough => {
+                return Ok(Grant::Unasked);
+            }
             PermissionDecision::Deny(reason) => {
                 return Err(DispatchError::DeniedByTool {
                     tool: tool.name.clone(),
@@ -359,7 +392,7 @@ impl Dispatcher {
                 });
             }
             PermissionDecision::Ask(_) if rules.mode == PermissionMode::BypassPermissions => {
-                return Ok(());
+                return Ok(Grant::Bypass);
             }
             PermissionDecision::Ask(reason) => reason,
         };
@@ -376,7 +409,7 @@ impl Dispatcher {
             tool_use_id: ctx.tool_use_id(),
         };
         if approver.approve(request).await {
-            Ok(())
+            Ok(Grant::Approved)
         } else {
             Err(DispatchError::NotApproved {
                 tool: tool.name.clone(),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use super::path::{PathGuard, absolute, resolve_base};
 use super::ruleset::OutsideWrites;
 use crate::PermissionContext;
-use crate::sandbox::SandboxPolicy;
+use crate::sandbox::{EnvPolicy, SandboxPolicy};
 
 /// The most directory entries one expansion visits.
 pub(crate) const MAX_EXPAND_VISITS: usize = 100_000;
@@ -103,11 +103,12 @@ impl PathGuard {
 }
 
 impl PermissionContext {
-    /// What a command run from `cwd` may touch under these rules, for the sandbox: writes in
-    /// the working directories (anywhere with [`OutsideWrites::Allow`]), except the paths the
-    /// deny rules of `write_tools` cover, which stay read-only; the paths the deny rules of
-    /// `read_tools` cover hidden; the network on. Errors when a deny rule cannot be expanded
-    /// (see the module docs): run nothing then.
+    /// What a command a rule allowed or the user approved, run from `cwd`, may touch under
+    /// these rules, for the sandbox: writes in the working directories (anywhere with
+    /// [`OutsideWrites::Allow`]), except the paths the deny rules of `write_tools` cover, which
+    /// stay read-only; the paths the deny rules of `read_tools` cover hidden; the network and
+    /// sockets on; the environment without its secrets. Errors when a deny rule cannot be
+    /// expanded (see the module docs): run nothing then.
     pub fn sandbox_policy(
         &self,
         cwd: &Path,
@@ -121,16 +122,50 @@ impl PermissionContext {
         let writable = if self.outside_writes == OutsideWrites::Allow {
             vec![PathBuf::from("/")]
         } else {
-            std::iter::once(self.project_root().unwrap_or(cwd))
-                .chain(self.working_directories())
-                .map(|dir| resolve_base(&absolute(cwd, dir)))
-                .collect()
+            self.working_roots(cwd).collect()
         };
         Ok(SandboxPolicy {
             writable,
             read_only: covered(write_tools)?,
             hidden: covered(read_tools)?,
             network: true,
+            sockets: true,
+            environment: EnvPolicy::default(),
+        })
+    }
+}
+
+impl PermissionContext {
+    /// The working directories of a call from `cwd`, resolved: the project root (else `cwd`)
+    /// and the additional ones.
+    fn working_roots<'a>(&'a self, cwd: &'a Path) -> impl Iterator<Item = PathBuf> + 'a {
+        std::iter::once(self.project_root().unwrap_or(cwd))
+            .chain(self.working_directories())
+            .map(|dir| resolve_base(&absolute(cwd, dir)))
+    }
+
+    /// What a command run unasked from `cwd` — one the checker found only reads — may touch:
+    /// nothing writable (but the sandbox's private `/tmp`; the working directories are bound
+    /// read-only, so one under `/tmp` is still seen), no network, no new sockets, the
+    /// environment without its secrets, and hidden the paths `read_tools`' deny rules cover.
+    /// A command the checker misjudged can then at worst read what reads may read. Errors
+    /// when a deny rule cannot be expanded: run nothing then.
+    pub fn unasked_sandbox_policy(
+        &self,
+        cwd: &Path,
+        read_tools: &[&str],
+    ) -> Result<SandboxPolicy, ExpandError> {
+        let hidden = match read_tools.split_first() {
+            Some((tool, also)) => self.path_guard(tool, also, cwd).covered_paths()?,
+            None => Vec::new(),
+        };
+        Ok(SandboxPolicy {
+            read_only: self
+                .working_roots(cwd)
+                .chain(std::iter::once(resolve_base(cwd)))
+                .collect(),
+            hidden,
+            ..SandboxPolicy::default()
         })
     }
 }

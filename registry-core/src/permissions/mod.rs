@@ -30,6 +30,7 @@
 
 mod content;
 mod expand;
+mod grant;
 pub mod path;
 pub(crate) mod rule;
 pub(crate) mod ruleset;
@@ -39,6 +40,7 @@ mod verdict;
 
 pub use content::content_matches;
 pub use expand::ExpandError;
+pub use grant::Grant;
 pub use rule::{PermissionRule, RuleTarget, RuleValue};
 pub use ruleset::OutsideWrites;
 pub use subject::{Access, PathSubject, Subject};

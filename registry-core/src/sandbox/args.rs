@@ -13,6 +13,8 @@ pub(super) struct Options {
     pub disable_userns: bool,
     /// Keep the host's network.
     pub network: bool,
+    /// The descriptor bwrap reads the seccomp filter from (`--seccomp`).
+    pub seccomp_fd: Option<i32>,
 }
 
 /// Whether `path` is a directory (links followed). A path that cannot be looked up is `None`.
@@ -66,6 +68,9 @@ pub(super) fn bwrap_args(
         out.flags(&["--unshare-net"]);
     }
     out.flags(&["--die-with-parent", "--new-session", "--cap-drop", "ALL"]);
+    if let Some(fd) = options.seccomp_fd {
+        out.flags(&["--seccomp", &fd.to_string()]);
+    }
     out.flags(&["--setenv", "TMPDIR", "/tmp"]);
     // Without `--chdir`, bwrap falls back to $HOME when it cannot enter its directory; with
     // it, a directory it cannot enter is an error.
@@ -116,6 +121,7 @@ mod tests {
         Options {
             disable_userns: true,
             network,
+            seccomp_fd: None,
         }
     }
 
@@ -132,7 +138,7 @@ mod tests {
             writable: vec!["/w".into()],
             read_only: vec!["/w/ro".into()],
             hidden: vec!["/w/secrets".into(), "/w/key.txt".into()],
-            network: false,
+            ..SandboxPolicy::default()
         };
         let args = bwrap_args(&policy, Path::new("/w"), options(false), |path| {
             Some(path.ends_with("secrets"))

@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 
 use super::probe;
 
-/// A process that dies with its owner: `program args…` in a PID namespace of its own when
+/// A process that dies with its owner, holding none of this process's open files but its
+/// standard streams: `program args…` in a PID namespace of its own when
 /// bwrap works here (lifetime only: the whole filesystem as it is, devices, network on), else
 /// the fallback of [`contained_with`]. Probes bwrap once per process, on first use.
 ///
@@ -53,9 +54,24 @@ pub fn contained_with(bwrap: Option<&Path>, program: &OsStr, args: &[OsString]) 
             command
         }
     };
+    close_inherited(&mut command);
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     command
+}
+
+/// Marks every descriptor above 2 close-on-exec in the child, so nothing this process holds
+/// passes to the program ([`descriptors`](super::descriptors)).
+fn close_inherited(command: &mut Command) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt as _;
+        // SAFETY: the closure runs in the forked child before exec and makes only
+        // async-signal-safe system calls (close_range, fcntl, getrlimit); it allocates nothing.
+        unsafe {
+            command.pre_exec(|| super::descriptors::close_inherited(None));
+        }
+    }
 }
 
 /// bwrap's arguments for a lifetime-only namespace: the filesystem as it is (devices

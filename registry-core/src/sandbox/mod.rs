@@ -80,17 +80,28 @@
 
 mod args;
 mod contain;
+mod descriptors;
+mod environment;
 mod probe;
+#[cfg(target_os = "linux")]
+mod processes;
+#[cfg(target_os = "linux")]
+mod seccomp;
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 pub use contain::{contained, contained_with};
+pub use environment::{EnvPolicy, SECRET_WORDS};
 
 /// What one sandboxed command may touch. All paths absolute and canonical (links resolved);
 /// the caller expands rules into existing paths. A relative path is taken relative to the
 /// command's working directory.
+///
+/// The default is the least: nothing writable, no network, no new sockets, the environment
+/// without its secrets ([`EnvPolicy::default`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SandboxPolicy {
     /// Directories writes may go to (the working directories).
@@ -102,6 +113,12 @@ pub struct SandboxPolicy {
     /// Whether the command has the host's network; `false`: a network namespace of its own
     /// (loopback only).
     pub network: bool,
+    /// Whether the command may create sockets; `false`: `socket(2)` and `io_uring_setup(2)`
+    /// fail with `EACCES` (a seccomp filter), so not even a unix socket on a path — a session
+    /// bus, a container daemon — can be reached.
+    pub sockets: bool,
+    /// Which variables of this process's environment the command sees.
+    pub environment: EnvPolicy,
 }
 
 /// Whether commands run sandboxed.
@@ -133,9 +150,17 @@ impl Sandboxing {
         }
     }
 
-    /// Probes the `bwrap` at `bwrap`: runs `true` in a sandbox with nothing writable and no
-    /// network, first with nested user namespaces disabled, then without that. `On` when one
-    /// works, else `Unavailable` with bwrap's own words.
+    /// [`detect`](Self::detect), once per process: what a [`Dispatcher`](crate::Dispatcher)
+    /// uses unless told otherwise.
+    pub fn detected() -> &'static Sandboxing {
+        static DETECTED: OnceLock<Sandboxing> = OnceLock::new();
+        DETECTED.get_or_init(Sandboxing::detect)
+    }
+
+    /// Probes the `bwrap` at `bwrap`: runs `true` in a sandbox with nothing writable, no
+    /// network and no sockets, first with nested user namespaces disabled, then without that.
+    /// `On` when one works, else `Unavailable` with bwrap's own words. Also looks for a
+    /// `pids` cgroup to bound each command's processes in ([`Sandbox::process_limit`]).
     pub fn detect_with(bwrap: &Path) -> Sandboxing {
         if !cfg!(target_os = "linux") {
             return Sandboxing::Unavailable(
@@ -148,6 +173,9 @@ impl Sandboxing {
                 bwrap: bwrap.to_owned(),
                 disable_userns,
                 network: true,
+                #[cfg(target_os = "linux")]
+                pids: None,
+                max_processes: DEFAULT_MAX_PROCESSES,
             };
             let probe = sandbox.command(
                 &SandboxPolicy::default(),
@@ -155,8 +183,19 @@ impl Sandboxing {
                 &[],
                 Path::new("/"),
             );
-            match probe::run(probe) {
-                Ok(()) => return Sandboxing::On(sandbox),
+            let result = match probe {
+                Ok(probe) => probe::run(probe.into_parts().0),
+                Err(error) => Err(error.to_string()),
+            };
+            match result {
+                Ok(()) => {
+                    #[cfg(target_os = "linux")]
+                    let sandbox = Sandbox {
+                        pids: processes::PidsCgroup::probe(),
+                        ..sandbox
+                    };
+                    return Sandboxing::On(sandbox);
+                }
                 Err(error) => why = error,
             }
         }
@@ -172,30 +211,109 @@ impl Sandboxing {
     }
 }
 
+/// How many processes one command may have at once by default, where a `pids` cgroup can be
+/// made ([`Sandbox::with_max_processes`]).
+pub const DEFAULT_MAX_PROCESSES: u32 = 512;
+
 /// The mechanism, probed and working: where `bwrap` is and what it can do here.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sandbox {
     bwrap: PathBuf,
     disable_userns: bool,
     network: bool,
+    #[cfg(target_os = "linux")]
+    pids: Option<processes::PidsCgroup>,
+    max_processes: u32,
+}
+
+/// Why a sandboxed command could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError {
+    /// What was being set up ("the seccomp filter", "the command's cgroup").
+    pub step: &'static str,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.step, self.message)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A sandboxed command, ready to spawn, and what must outlive its processes.
+#[derive(Debug)]
+pub struct SandboxCommand {
+    command: Command,
+    guard: CommandGuard,
+}
+
+/// What a sandboxed command holds while its processes run (its cgroup); drop it after the
+/// command has ended, from a thread that may block for a moment (removing the group waits for
+/// the kernel to release the processes).
+#[derive(Debug, Default)]
+pub struct CommandGuard {
+    #[cfg(target_os = "linux")]
+    group: Option<processes::CommandGroup>,
+}
+
+impl SandboxCommand {
+    /// The command, to set its standard streams.
+    pub fn command_mut(&mut self) -> &mut Command {
+        &mut self.command
+    }
+
+    /// The command to spawn and the guard to drop once it has ended.
+    pub fn into_parts(self) -> (Command, CommandGuard) {
+        (self.command, self.guard)
+    }
+
+    /// Runs the command to its end, capturing its output (as [`Command::output`]).
+    ///
+    /// # Errors
+    /// The command could not be started or waited for.
+    pub fn output(self) -> std::io::Result<std::process::Output> {
+        let (mut command, guard) = self.into_parts();
+        let output = command.output();
+        drop(guard);
+        output
+    }
 }
 
 impl Sandbox {
     /// `program args…` under `policy`, started in `cwd` (absolute), in a process group of its
-    /// own. A std `Command`, so callers wrap it in tokio's and set its standard streams.
+    /// own, with every descriptor above 2 closed, the environment `policy` allows, and — where
+    /// a `pids` cgroup can be made — at most [`process_limit`](Self::process_limit) processes.
+    /// A std `Command` inside, so callers wrap it in tokio's and set its standard streams.
     ///
-    /// Builds arguments only; the one file-system look-up is whether each hidden path is a
-    /// directory (a directory and a file are masked differently).
+    /// Builds arguments, the seccomp filter and the cgroup; the one file-system look-up is
+    /// whether each hidden path is a directory (a directory and a file are masked differently).
+    ///
+    /// # Errors
+    /// The seccomp filter or the command's cgroup could not be made: run nothing then.
     pub fn command(
         &self,
         policy: &SandboxPolicy,
         program: &OsStr,
         args: &[OsString],
         cwd: &Path,
-    ) -> Command {
+    ) -> Result<SandboxCommand, SetupError> {
+        #[cfg(target_os = "linux")]
+        let seccomp = if policy.sockets {
+            None
+        } else {
+            Some(seccomp_pipe()?)
+        };
+        #[cfg(target_os = "linux")]
+        let seccomp_fd = seccomp.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
+        #[cfg(not(target_os = "linux"))]
+        let seccomp_fd = None;
         let options = args::Options {
             disable_userns: self.disable_userns,
             network: policy.network && self.network,
+            seccomp_fd,
         };
         let mut command = Command::new(&self.bwrap);
         command
@@ -204,9 +322,40 @@ impl Sandbox {
             .arg(program)
             .args(args)
             .current_dir(cwd);
+        policy.environment.apply_to(&mut command);
+        #[allow(unused_mut)]
+        let mut guard = CommandGuard::default();
+        #[cfg(target_os = "linux")]
+        {
+            let group = match &self.pids {
+                Some(pids) => Some(
+                    pids.group(self.max_processes.saturating_add(processes::OWN_PROCESSES))
+                        .map_err(|error| SetupError {
+                            step: "the command's cgroup",
+                            message: error.to_string(),
+                        })?,
+                ),
+                None => None,
+            };
+            let procs = group.as_ref().map(processes::CommandGroup::procs_fd);
+            guard.group = group;
+            use std::os::unix::process::CommandExt as _;
+            // SAFETY: the closure runs in the forked child before exec and makes only
+            // async-signal-safe system calls (write, close_range, fcntl, getrlimit); it
+            // allocates nothing. The pipe it holds stays open until the command is dropped.
+            unsafe {
+                command.pre_exec(move || {
+                    let _hold = &seccomp;
+                    if let Some(fd) = procs {
+                        processes::join(fd)?;
+                    }
+                    descriptors::close_inherited(seccomp_fd)
+                });
+            }
+        }
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        command
+        Ok(SandboxCommand { command, guard })
     }
 
     /// This sandbox with the network allowed or not: with `false`, every command runs
@@ -215,6 +364,23 @@ impl Sandbox {
     pub fn with_network(mut self, allowed: bool) -> Sandbox {
         self.network = allowed;
         self
+    }
+
+    /// This sandbox with at most `max` processes a command (its own and the ones it starts,
+    /// at once), where a `pids` cgroup can be made ([`process_limit`](Self::process_limit)).
+    pub fn with_max_processes(mut self, max: u32) -> Sandbox {
+        self.max_processes = max.max(1);
+        self
+    }
+
+    /// How many processes a command may have at once, when the bound holds here (a `pids`
+    /// cgroup could be made); `None`: commands are not bounded in processes.
+    pub fn process_limit(&self) -> Option<u32> {
+        #[cfg(target_os = "linux")]
+        if self.pids.is_some() {
+            return Some(self.max_processes);
+        }
+        None
     }
 
     /// Whether a command may have the host's network when its policy asks for it.
@@ -232,4 +398,23 @@ impl Sandbox {
     pub fn bwrap(&self) -> &Path {
         &self.bwrap
     }
+}
+
+/// A pipe holding the no-sockets seccomp filter, for bwrap to read: its read end (the write
+/// end is closed, so bwrap reads to the end).
+#[cfg(target_os = "linux")]
+fn seccomp_pipe() -> Result<std::os::fd::OwnedFd, SetupError> {
+    use std::io::Write as _;
+    let fail = |message: String| SetupError {
+        step: "the seccomp filter",
+        message,
+    };
+    let program = seccomp::no_sockets().map_err(fail)?;
+    let (reader, mut writer) = std::io::pipe().map_err(|error| fail(error.to_string()))?;
+    // A filter is at most 4,096 instructions of 8 bytes: it fits in a pipe's buffer.
+    writer
+        .write_all(&program)
+        .map_err(|error| fail(error.to_string()))?;
+    drop(writer);
+    Ok(reader.into())
 }

@@ -11,8 +11,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::PermissionContext;
 use crate::env::Switches;
+use crate::permissions::Grant;
 use crate::permissions::path::PathGuard;
-use crate::sandbox::Sandboxing;
+use crate::sandbox::{EnvPolicy, Sandboxing};
 use crate::search::ToolSearcher;
 
 /// The host's typed state, found by type: register an `Arc<T>`, and tools get `&T` back from
@@ -98,6 +99,8 @@ pub struct ToolContext<'a> {
     progress: Option<&'a ProgressSink>,
     checked_path: Option<&'a Path>,
     sandboxing: Option<&'a Sandboxing>,
+    environment: Option<&'a EnvPolicy>,
+    grant: Grant,
 }
 
 impl fmt::Debug for ToolContext<'_> {
@@ -126,6 +129,8 @@ impl<'a> ToolContext<'a> {
             progress: None,
             checked_path: None,
             sandboxing: None,
+            environment: None,
+            grant: Grant::Unasked,
         }
     }
 
@@ -249,6 +254,34 @@ impl<'a> ToolContext<'a> {
     pub fn sandboxing(&self) -> &'a Sandboxing {
         static OFF: Sandboxing = Sandboxing::Off;
         self.sandboxing.unwrap_or(&OFF)
+    }
+
+    /// Sets how the call came to run (dispatch does, after the permission check).
+    pub fn with_grant(mut self, grant: Grant) -> Self {
+        self.grant = grant;
+        self
+    }
+
+    /// How the call came to run: [`Grant::Unasked`], the least, outside dispatch. A tool that
+    /// can do more than its input says (a shell) should give an unasked call only what it
+    /// needs.
+    pub fn grant(&self) -> Grant {
+        self.grant
+    }
+
+    /// Attaches which variables of this process's environment child processes see
+    /// (dispatch does).
+    pub fn with_environment(mut self, policy: &'a EnvPolicy) -> Self {
+        self.environment = Some(policy);
+        self
+    }
+
+    /// Which variables of this process's environment the processes a tool starts see: the
+    /// attached policy, else [`EnvPolicy::default`] (secrets dropped).
+    pub fn environment(&self) -> &'a EnvPolicy {
+        static DEFAULT: std::sync::LazyLock<EnvPolicy> =
+            std::sync::LazyLock::new(EnvPolicy::default);
+        self.environment.unwrap_or(&DEFAULT)
     }
 
     /// Resolves `path` against [`cwd`](Self::cwd).
