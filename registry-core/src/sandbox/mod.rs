@@ -41,6 +41,20 @@
 //!   namespace (no host SysV shared memory), and, when
 //!   [`network`](SandboxPolicy::network) is off, its own network namespace with only a
 //!   loopback interface (no host `127.0.0.1` service, no abstract unix socket of the host).
+//! - When [`sockets`](SandboxPolicy::sockets) is off, no new socket at all: a seccomp filter
+//!   makes `socket(2)` and `io_uring_setup(2)` fail with `EACCES`, so not even a unix socket
+//!   on a path it can see (a session bus, a container daemon, an agent) can be connected to.
+//! - Only the variables of this process's environment that
+//!   [`environment`](SandboxPolicy::environment) lets through ([`EnvPolicy`]; by default every
+//!   name holding `KEY`, `TOKEN`, `SECRET`, `PASSWORD` or `CREDENTIAL` is dropped).
+//! - None of this process's open files but the standard streams: every descriptor above 2 is
+//!   closed at exec (`close_range`), so `cat <&7` or `/proc/self/fd/7` find nothing.
+//! - Where a `pids` cgroup can be made (probed once; root on a cgroup v1 host, or a delegated
+//!   v2 group), at most [`Sandbox::process_limit`] processes at once, in a group of its own.
+//!
+//! [`SandboxPolicy::default`] is the least of all of these: nothing writable, no network, no
+//! sockets, the environment without its secrets. It is what a command the permission check
+//! ran unasked gets ([`Grant`](crate::permissions::Grant)).
 //!
 //! # What it cannot express (not guaranteed)
 //!
@@ -53,13 +67,17 @@
 //!   moves with it for this call, but the next call's rules, naming the old path, may not
 //!   cover the new one. Hide a deny rule's base directory rather than the files in it, or
 //!   make the parents read-only.
-//! - **Unix sockets on paths stay reachable**: connecting to a socket needs no write access to
-//!   the filesystem, so a read-only root does not stop a command from talking to a daemon
-//!   whose socket it can see (`/run/...`). Turning the network off removes TCP, UDP and
-//!   abstract sockets, not those.
-//! - **The environment is passed as it is**: variables of the host (tokens included) are
-//!   visible to the command. The uid is the host's (mapped), so the file permissions of the
-//!   host user apply to everything not masked.
+//! - **Programs are not chosen.** A command may run any program it can read: the sandbox
+//!   bounds what it can touch, not what it runs. (The permission checker decides which
+//!   programs run unasked.)
+//! - **With sockets allowed, unix sockets on paths stay reachable**: connecting needs no write
+//!   access, so a command that may create sockets can talk to a daemon whose socket it can
+//!   see (`/run/...`), even with the network off.
+//! - **Processes are bounded only with a cgroup.** `RLIMIT_NPROC` does not bind root and
+//!   counts every process of other users, so without a `pids` cgroup a command may start as
+//!   many processes as the host allows.
+//! - The uid is the host's (mapped), so the file permissions of the host user apply to
+//!   everything not masked.
 //! - It needs Linux, user namespaces open to the user (or root), and `bwrap` on `PATH`.
 //!   [`Sandboxing::detect`] probes for them once, and says why in
 //!   [`Sandboxing::Unavailable`] when they are missing.

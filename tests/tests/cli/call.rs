@@ -260,3 +260,36 @@ fn help_works_for_every_subcommand() {
         }
     }
 }
+
+#[test]
+fn bash_commands_never_see_the_environment_s_secrets_unless_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let printenv = |args: &[&str]| {
+        let result = json_of(
+            toolreg()
+                .current_dir(dir.path())
+                .env("ANTHROPIC_API_KEY", "sk-HIDDEN-api-key")
+                .env("GITHUB_TOKEN", "HIDDEN-github-token")
+                .env("db_password", "HIDDEN-password")
+                .env("TOOLREG_GATEWAY_TOKEN", "HIDDEN-gateway-token")
+                .env("PLAIN_SETTING", "VISIBLE-setting")
+                .args(args)
+                .args(["call", "Bash", "--input", r#"{"command": "printenv"}"#]),
+        );
+        content_text(&result).to_owned()
+    };
+    // Unasked (printenv only reads) and allowed by a rule, sandboxed or not.
+    for args in [
+        &[][..],
+        &["--allow", "Bash"],
+        &["--no-sandbox"],
+        &["--no-sandbox", "--allow", "Bash"],
+    ] {
+        let out = printenv(args);
+        assert!(out.contains("VISIBLE-setting"), "{args:?}: {out}");
+        assert!(!out.contains("HIDDEN"), "{args:?}: {out}");
+    }
+    let out = printenv(&["--keep-env", "GITHUB_TOKEN"]);
+    assert!(out.contains("HIDDEN-github-token"), "{out}");
+    assert!(!out.contains("sk-HIDDEN"), "{out}");
+}

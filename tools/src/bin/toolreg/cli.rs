@@ -69,6 +69,11 @@ pub struct PoolArgs {
     /// by default they keep the host's.
     #[arg(long, global = true)]
     pub no_network: bool,
+    /// Pass the variable NAME to Bash's commands (and MCP servers) although its name marks it
+    /// a secret (it holds KEY, TOKEN, SECRET, PASSWORD, PASSWD or CREDENTIAL, or starts with
+    /// TOOLREG_), which are otherwise dropped; repeatable.
+    #[arg(long = "keep-env", value_name = "NAME", global = true)]
+    pub keep_env: Vec<String>,
 }
 
 /// A permission mode.

@@ -270,7 +270,8 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
 /// The dispatcher for the pool: the CLI's working directory, the in-memory host, the seed
 /// search engine, the live servers of `--mcp-config` (the tools of `--mcp` files have no
 /// server to call), the OS sandbox for Bash unless `--no-sandbox` (probed here, so only the
-/// commands that run tools probe it), and no approver (a call that asks is refused).
+/// commands that run tools probe it), the environment commands see (secrets and toolreg's own
+/// variables dropped, `--keep-env` kept), and no approver (a call that asks is refused).
 pub(crate) fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let engine = SearchEngine::new(setup.pool.clone(), Strategy::Seed);
@@ -282,7 +283,8 @@ pub(crate) fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
     )
     .with_state(toolreg_tools::default_state())
     .with_searcher(Arc::new(engine))
-    .with_sandboxing(setup.sandbox.detect());
+    .with_sandboxing(setup.sandbox.detect())
+    .with_environment(setup.environment.clone());
     #[cfg(feature = "mcp")]
     let dispatcher = match &setup.live {
         Some(hub) => dispatcher.with_mcp(hub.clone()),

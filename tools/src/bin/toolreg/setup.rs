@@ -8,7 +8,7 @@ use serde_json::Value;
 use toolreg::env::AgentKind;
 use toolreg::mcp::load_servers;
 use toolreg::pool::filter_tools_for_agent;
-use toolreg::sandbox::Sandboxing;
+use toolreg::sandbox::{EnvPolicy, Sandboxing};
 use toolreg::{
     Behavior, Env, PermissionContext, PermissionMode, RuleSource, ToolInfo, assemble_tool_pool,
 };
@@ -29,7 +29,14 @@ pub struct Setup {
     pub live: Option<Live>,
     /// `--no-sandbox`, `--no-network`.
     pub sandbox: SandboxChoice,
+    /// What the processes tools start see of this environment: every name holding a secret's
+    /// word and toolreg's own `TOOLREG_*` variables dropped, `--keep-env` names kept.
+    pub environment: EnvPolicy,
 }
+
+/// The prefix of the variables toolreg itself reads (`TOOLREG_GATEWAY_TOKEN`,
+/// `TOOLREG_CREDENTIALS`, …): never passed to what tools start.
+pub const TOOLREG_PREFIX: &str = "TOOLREG_";
 
 /// What the command line asks of the sandbox.
 #[derive(Debug, Clone, Copy)]
@@ -240,5 +247,9 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
             wanted: !args.no_sandbox,
             network: !args.no_network,
         },
+        environment: args.keep_env.iter().fold(
+            EnvPolicy::default().drop_matching(TOOLREG_PREFIX),
+            |policy, name| policy.keep(name),
+        ),
     })
 }
