@@ -97,6 +97,7 @@ pub mod limits;
 pub mod oauth;
 #[cfg(feature = "server")]
 pub mod policy;
+pub mod redact;
 #[cfg(feature = "client")]
 mod server_error;
 #[cfg(feature = "client")]

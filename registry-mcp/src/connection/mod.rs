@@ -402,7 +402,9 @@ fn peer_text(error: &rmcp::ServiceError) -> String {
 }
 
 /// An error and its causes, one after another, without the transport's type name that rmcp
-/// puts in its messages (`Transport [rmcp::transport::…] error:`).
+/// puts in its messages (`Transport [rmcp::transport::…] error:`), and with the secret parts of
+/// any URL they quote hidden ([`redact::urls_in`](crate::redact::urls_in)): a call's error
+/// reaches the model.
 fn describe(error: &(dyn std::error::Error + 'static)) -> String {
     let strip = |text: String| match (text.find(" Transport ["), text.find("] error: ")) {
         (Some(start), Some(end)) if start < end => {
@@ -424,5 +426,5 @@ fn describe(error: &(dyn std::error::Error + 'static)) -> String {
         }
         cause = inner.source();
     }
-    text
+    crate::redact::urls_in(&text).into_owned()
 }
