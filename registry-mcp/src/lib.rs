@@ -107,7 +107,7 @@ pub use config::{ConfigError, McpConfig, OAuthSettings, ServerSpec, Transport};
 #[cfg(feature = "server")]
 pub use gateway::{Gateway, GatewayMode};
 #[cfg(feature = "http-server")]
-pub use http_gateway::{HttpGateway, HttpOptions};
+pub use http_gateway::{HttpGateway, HttpOptions, HttpSetupError, Incident, RequestRefusal};
 #[cfg(feature = "client")]
 pub use hub::{McpHub, ServerState, ServerStatus};
 #[cfg(feature = "client")]

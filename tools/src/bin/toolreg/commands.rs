@@ -57,26 +57,21 @@ fn run_command(args: Args) -> Result<ExitCode> {
             wait,
         }) => crate::login::login(&args.pool, server, !*no_browser, *wait),
         Command::Mcp(McpCommand::Logout { server }) => crate::login::logout(&args.pool, server),
-        Command::Mcp(McpCommand::Serve {
-            mode,
-            builtins,
-            http,
-            tokens,
-        }) => {
-            let setup = pool()?;
-            let dispatcher = dispatcher(&setup)?;
-            match http {
-                None => crate::serve::stdio(&setup, dispatcher, *mode, builtins),
-                Some(address) => crate::serve::http(
-                    &setup,
-                    dispatcher,
-                    *mode,
-                    builtins,
-                    address,
-                    tokens.as_deref(),
-                ),
+        Command::Mcp(McpCommand::Serve(serve)) => match &serve.http {
+            None => {
+                let setup = pool()?;
+                let dispatcher = dispatcher(&setup, &[])?;
+                crate::serve::stdio(&setup, dispatcher, serve.mode, &serve.builtins)
             }
-        }
+            Some(address) => {
+                // Before anything opens a file: the connections need descriptors.
+                let open_files = crate::serve::raise_open_file_limit();
+                let setup = pool()?;
+                let tokens: Vec<&std::path::Path> = serve.tokens.as_deref().into_iter().collect();
+                let dispatcher = dispatcher(&setup, &tokens)?;
+                crate::serve::http(&setup, dispatcher, serve, address, open_files)
+            }
+        },
     }
 }
 
@@ -270,19 +265,18 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
 /// The dispatcher for the pool: the CLI's working directory, the in-memory host, the seed
 /// search engine, the live servers of `--mcp-config` (the tools of `--mcp` files have no
 /// server to call), the OS sandbox for Bash unless `--no-sandbox` (probed here, so only the
-/// commands that run tools probe it), and no approver (a call that asks is refused).
-pub(crate) fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
+/// commands that run tools probe it), and no approver (a call that asks is refused). Its rules
+/// keep the credentials file and the `secrets` (a tokens file) out of every tool's reach
+/// ([`crate::safeguard`]).
+pub(crate) fn dispatcher(setup: &Setup, secrets: &[&std::path::Path]) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let engine = SearchEngine::new(setup.pool.clone(), Strategy::Seed);
-    let dispatcher = Dispatcher::new(
-        setup.env.clone(),
-        setup.rules.clone(),
-        setup.pool.clone(),
-        cwd,
-    )
-    .with_state(toolreg_tools::default_state())
-    .with_searcher(Arc::new(engine))
-    .with_sandboxing(setup.sandbox.detect());
+    let mut rules = setup.rules.clone();
+    crate::safeguard::protect(&mut rules, &crate::safeguard::files(secrets), &cwd);
+    let dispatcher = Dispatcher::new(setup.env.clone(), rules, setup.pool.clone(), cwd)
+        .with_state(toolreg_tools::default_state())
+        .with_searcher(Arc::new(engine))
+        .with_sandboxing(setup.sandbox.detect());
     #[cfg(feature = "mcp")]
     let dispatcher = match &setup.live {
         Some(hub) => dispatcher.with_mcp(hub.clone()),
@@ -301,7 +295,7 @@ fn call(
     // serde_json's message already ends with "at line L column C".
     let input: Value =
         serde_json::from_str(input).map_err(|error| format!("--input is not JSON: {error}"))?;
-    let dispatcher = dispatcher(setup)?;
+    let dispatcher = dispatcher(setup, &[])?;
     let call = ToolUse::new(id, name, input);
     let result = setup.runtime.block_on(dispatcher.dispatch(&call));
     let printed = match format {
@@ -380,7 +374,7 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
     }
     let calls = tool_uses(&value).map_err(|error| format!("{}: {error}", args.file.display()))?;
     let options = turn_options(args)?;
-    let dispatcher = dispatcher(setup)?;
+    let dispatcher = dispatcher(setup, &[])?;
     let turn = setup
         .runtime
         .block_on(dispatcher.run_turn(&calls, &options));
@@ -460,7 +454,7 @@ fn openai_turn(setup: &Setup, args: &TurnArgs, value: &Value) -> Result<ExitCode
     let response =
         parse_response(api, &body).map_err(|error| format!("{}: {error}", args.file.display()))?;
     let options = turn_options(args)?;
-    let dispatcher = dispatcher(setup)?;
+    let dispatcher = dispatcher(setup, &[])?;
     let turn = setup
         .runtime
         .block_on(dispatcher.run_response(&response, &options));
