@@ -149,4 +149,18 @@ mod tests {
             error(r#"{"tokens": [{"tokn": "x"}]}"#).starts_with("tokens[0].tokn: unknown field")
         );
     }
+
+    #[test]
+    fn a_policy_prints_everything_but_its_token() {
+        let policy = TokenPolicy {
+            token: "policy-secret-0123456789".into(),
+            builtins: vec!["Read".into()],
+            ..TokenPolicy::default()
+        };
+        let debug = format!("{policy:?}");
+        assert!(
+            debug.contains("Read") && !debug.contains("policy-secret"),
+            "{debug}"
+        );
+    }
 }

@@ -290,9 +290,10 @@ impl McpConfig {
     }
 
     /// The environment variables the entries name with `${VAR}` (or `${VAR:-default}`), each
-    /// once, sorted: in the headers, URL and OAuth client secret of HTTP entries, and in the
-    /// environment values of stdio entries. What a host hides from the processes it starts
-    /// (upstream servers, commands) so a token passed this way reaches only its header.
+    /// once, sorted: in the headers and OAuth client secret of HTTP entries, which are expanded
+    /// when connecting, and in their URLs and the environment values of stdio entries, which
+    /// are passed as written. What a host hides from the processes it starts (upstream servers,
+    /// commands) so a token passed this way reaches only its header.
     ///
     /// ```
     /// use toolreg_mcp::McpConfig;

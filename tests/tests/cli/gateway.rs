@@ -431,3 +431,46 @@ fn every_refusal_is_one_line_on_stderr_without_the_token() {
         refusals[4]
     );
 }
+
+#[test]
+fn errors_about_a_token_at_start_name_its_entry_never_its_value() {
+    let secret = "sk-live-0123456789abcdef";
+    let cases = [
+        (
+            json!([{"token": "sk-short-1"}]),
+            "tokens[0].token: shorter than 16 characters",
+        ),
+        (
+            json!([{"token": "ok-token-0123456789"}, {"token": format!("${{{secret}}}")}]),
+            "tokens[1].token: the `${…}` at byte 0 does not name a variable",
+        ),
+        (
+            json!([{"token": "ok-token-0123456789", "servers": secret}]),
+            "tokens[0].servers: invalid type: string, expected a sequence",
+        ),
+        (
+            json!([{"token": 1234567890123456789_u64}]),
+            "tokens[0].token: expected a string",
+        ),
+    ];
+    for (policies, expected) in cases {
+        let (dir, tokens) = tokens_file(policies);
+        let stderr = failure_of(
+            toolreg()
+                .current_dir(dir.path())
+                .args([
+                    "--no-demo",
+                    "mcp",
+                    "serve",
+                    "--http",
+                    "127.0.0.1:0",
+                    "--tokens",
+                ])
+                .arg(&tokens),
+        );
+        assert!(stderr.contains(expected), "{stderr}");
+        for value in [secret, "sk-short-1", "1234567890123456789"] {
+            assert!(!stderr.contains(value), "{stderr}");
+        }
+    }
+}
