@@ -77,6 +77,23 @@ struct Rules {
 }
 
 /// The gateway of each token.
+///
+/// ```no_run
+/// # async fn demo(gateway: toolreg_mcp::Gateway) -> Result<(), Box<dyn std::error::Error>> {
+/// use std::time::Duration;
+/// use toolreg_mcp::{HttpGateway, HttpOptions};
+///
+/// let options = HttpOptions {
+///     max_sessions_per_token: 16,
+///     session_idle: Duration::from_secs(300),
+///     ..HttpOptions::default()
+/// };
+/// let http = HttpGateway::new(vec![("a-token-of-16-or-more".into(), gateway)], &options)?
+///     .with_log(|incident| eprintln!("gateway: {incident}"));
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8931").await?;
+/// http.serve(listener, tokio_util::sync::CancellationToken::new()).await;
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct HttpGateway {
     routes: Arc<Vec<Route>>,
