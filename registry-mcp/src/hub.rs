@@ -75,6 +75,9 @@ pub struct McpHub {
     limits: Limits,
     /// The file of OAuth tokens ([`McpConfig::credentials`]).
     credentials: Option<std::path::PathBuf>,
+    /// What a stdio server sees of this process's environment before its own `env`
+    /// ([`McpConfig::environment`], less every variable the config references).
+    environment: toolreg::sandbox::EnvPolicy,
     changed: Arc<Notify>,
     connected: Notify,
 }
@@ -137,6 +140,7 @@ impl McpHub {
             timeouts,
             limits,
             credentials: config.credentials.clone(),
+            environment: config.server_environment(),
             changed: Arc::new(Notify::new()),
             connected: Notify::new(),
         })
@@ -149,7 +153,14 @@ impl McpHub {
         let name = &slot.spec.name;
         let changed = Arc::clone(&self.changed);
         let credentials = self.credentials.as_deref();
-        let outcome = match Connection::open(&slot.spec, self.timeouts, changed, credentials).await
+        let outcome = match Connection::open(
+            &slot.spec,
+            self.timeouts,
+            changed,
+            credentials,
+            &self.environment,
+        )
+        .await
         {
             Ok(connection) => match connection
                 .list_tools(name, self.timeouts.list, &self.limits)

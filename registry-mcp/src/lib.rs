@@ -97,6 +97,7 @@ pub mod limits;
 pub mod oauth;
 #[cfg(feature = "server")]
 pub mod policy;
+pub mod redact;
 #[cfg(feature = "client")]
 mod server_error;
 #[cfg(feature = "client")]
@@ -106,7 +107,7 @@ pub use config::{ConfigError, McpConfig, OAuthSettings, ServerSpec, Transport};
 #[cfg(feature = "server")]
 pub use gateway::{Gateway, GatewayMode};
 #[cfg(feature = "http-server")]
-pub use http_gateway::{HttpGateway, HttpOptions};
+pub use http_gateway::{HttpGateway, HttpOptions, HttpSetupError, Incident, RequestRefusal};
 #[cfg(feature = "client")]
 pub use hub::{McpHub, ServerState, ServerStatus};
 #[cfg(feature = "client")]

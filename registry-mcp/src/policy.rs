@@ -10,7 +10,55 @@
 use serde::Deserialize;
 use toolreg::{Behavior, Dispatcher, RuleSource, ToolInfo};
 
+use crate::config::{ConfigError, variables, without_quoted_strings};
 use crate::{Gateway, GatewayMode};
+
+/// The tokens file of `toolreg mcp serve --http --tokens FILE`: `{"tokens": [policy, …]}`, each
+/// a [`TokenPolicy`].
+///
+/// ```
+/// use toolreg_mcp::policy::TokensFile;
+/// let file = TokensFile::parse(r#"{"tokens": [{"token": "${CI_TOKEN}", "servers": ["git"]}]}"#)?;
+/// assert_eq!(file.tokens.len(), 1);
+/// assert_eq!(file.referenced_variables(), ["CI_TOKEN"]);
+/// # Ok::<(), toolreg_mcp::ConfigError>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokensFile {
+    /// The policies, in the file's order: a token is named by its index (`tokens[2]`) in
+    /// messages and logs, never by its value.
+    pub tokens: Vec<TokenPolicy>,
+}
+
+impl TokensFile {
+    /// Reads a tokens file from JSON text.
+    ///
+    /// # Errors
+    /// What is wrong and where (`tokens[1].mode: unknown variant …`); a message never quotes a
+    /// string of the file (a token written where something else belongs would be printed).
+    pub fn parse(text: &str) -> Result<TokensFile, ConfigError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut de).map_err(|error| {
+            let path = error.path().to_string();
+            let message = if path.ends_with(".token") {
+                "expected a string: the token, or `${VAR}` to read it from the environment".into()
+            } else {
+                without_quoted_strings(&error.inner().to_string())
+            };
+            ConfigError::Invalid { path, message }
+        })
+    }
+
+    /// The environment variables the tokens are read from (`${VAR}` in `token`), each once,
+    /// sorted: what a host hides from the processes it starts.
+    pub fn referenced_variables(&self) -> Vec<String> {
+        let names: std::collections::BTreeSet<&str> = (self.tokens.iter())
+            .flat_map(|policy| variables(&policy.token))
+            .collect();
+        names.into_iter().map(str::to_owned).collect()
+    }
+}
 
 /// One token's grant, as the tokens file writes it.
 #[derive(Clone, Default, PartialEq, Eq, Deserialize)]
@@ -76,5 +124,43 @@ impl TokenPolicy {
             expose,
             self.mode.unwrap_or(mode),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tokens_file_error_names_the_place_and_never_the_token() {
+        let error = |text: &str| TokensFile::parse(text).unwrap_err().to_string();
+        let leaked = error(r#"{"tokens": [{"token": "abc", "servers": "sk-live-not-a-list"}]}"#);
+        assert!(
+            leaked.starts_with("tokens[0].servers: invalid type: string, expected a sequence")
+                && !leaked.contains("sk-live"),
+            "{leaked}"
+        );
+        let number = error(r#"{"tokens": [{"token": 1234567890123456789}]}"#);
+        assert!(
+            number.starts_with("tokens[0].token: expected a string") && !number.contains("1234"),
+            "{number}"
+        );
+        assert!(
+            error(r#"{"tokens": [{"tokn": "x"}]}"#).starts_with("tokens[0].tokn: unknown field")
+        );
+    }
+
+    #[test]
+    fn a_policy_prints_everything_but_its_token() {
+        let policy = TokenPolicy {
+            token: "policy-secret-0123456789".into(),
+            builtins: vec!["Read".into()],
+            ..TokenPolicy::default()
+        };
+        let debug = format!("{policy:?}");
+        assert!(
+            debug.contains("Read") && !debug.contains("policy-secret"),
+            "{debug}"
+        );
     }
 }

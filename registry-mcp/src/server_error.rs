@@ -64,10 +64,13 @@ pub struct ServerError {
 
 impl fmt::Display for ServerError {
     /// The problem and the stderr tail, every control character escaped (see
-    /// [`toolreg::mcp::printable`]): this text is printed on terminals.
+    /// [`toolreg::mcp::printable`]): this text is printed on terminals. A URL in it (an HTTP
+    /// client's error quotes the one it could not reach) is shown without its userinfo, query
+    /// values and fragment ([`redact::urls_in`](crate::redact::urls_in)).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut text = String::new();
         self.write_raw(&mut text)?;
+        let text = crate::redact::urls_in(&text);
         f.write_str(&printable(&text, Layout::Lines))
     }
 }

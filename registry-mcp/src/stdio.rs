@@ -18,20 +18,23 @@ pub(crate) fn stderr_tail(stderr: &Mutex<Vec<u8>>) -> Option<String> {
 }
 
 /// Starts a stdio server, contained: what it starts (behind `sh -c`, npx or uvx, its helpers)
-/// dies with it, and it dies with this process (toolreg::sandbox::contained). Its stderr's
+/// dies with it, it dies with this process (toolreg::sandbox::contained), it holds none of
+/// this process's open files, and it sees the environment `environment` gives. Its stderr's
 /// last bytes go to `stderr`.
 pub(crate) fn spawn(
     command: &str,
     args: &[String],
-    env: &std::collections::BTreeMap<String, String>,
+    environment: &toolreg::sandbox::EnvPolicy,
     cwd: Option<&std::path::Path>,
     stderr: &Arc<Mutex<Vec<u8>>>,
 ) -> std::io::Result<TokioChildProcess> {
     let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
-    let mut child = tokio::process::Command::from(contained(command.as_ref(), &args));
+    let mut child = contained(command.as_ref(), &args);
+    environment.apply_to(&mut child);
+    let mut child = tokio::process::Command::from(child);
     // Killed when its session is dropped, also when no runtime is left to run rmcp's own
     // cleanup (a hub dropped while the server still starts, or at the end of a program).
-    child.envs(env).kill_on_drop(true);
+    child.kill_on_drop(true);
     if let Some(dir) = cwd {
         child.current_dir(dir);
     }

@@ -25,7 +25,7 @@ fn pool() -> Vec<Arc<ToolInfo>> {
 async fn serve(options: HttpOptions) -> (String, CancellationToken) {
     let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), pool(), ".");
     let gateway = Gateway::new(dispatcher, |_| true, GatewayMode::Direct);
-    let http = HttpGateway::new(vec![(TOKEN.into(), gateway)], &options);
+    let http = HttpGateway::new(vec![(TOKEN.into(), gateway)], &options).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let stop = CancellationToken::new();

@@ -8,6 +8,7 @@ mod gateway;
 mod hostile;
 mod http;
 mod http_events;
+mod http_limits;
 mod http_reconnect;
 mod http_requests;
 mod lifetime;

@@ -215,4 +215,40 @@ mod tests {
         );
         assert!(covered(&root, &["Read(./nothing/**)"]).is_empty());
     }
+
+    #[test]
+    fn an_exact_pattern_names_one_file_whatever_its_name_holds() {
+        use crate::permissions::path::{exact_pattern, resolve};
+        use crate::permissions::{RuleTarget, RuleValue, Subject, Verdict};
+        let dir = tempfile::tempdir().unwrap();
+        let root = resolve(dir.path()).unwrap();
+        let secret = root.join("keys[1] (old)*.json");
+        let sibling = root.join("keys1 (old)x.json");
+        for file in [&secret, &sibling] {
+            std::fs::write(file, "x").unwrap();
+        }
+        let content = exact_pattern(&secret).unwrap();
+        let rule = RuleValue {
+            tool: "Read".into(),
+            content: Some(content),
+        }
+        .to_string();
+        let mut ctx = PermissionContext::new();
+        ctx.set_project_root(&root);
+        ctx.add(Behavior::Deny, RuleSource::Safeguard, &rule);
+        assert_eq!(
+            ctx.path_guard("Read", &[], &root).covered_paths().unwrap(),
+            std::slice::from_ref(&secret)
+        );
+        let read =
+            |path: &Path| ctx.check(RuleTarget::named("Read"), Some(&Subject::read(path)), &root);
+        let Verdict::Deny(refusal) = read(&secret) else {
+            panic!("{:?}", read(&secret))
+        };
+        assert!(
+            refusal.to_string().contains("(from safeguard)"),
+            "{refusal}"
+        );
+        assert!(!matches!(read(&sibling), Verdict::Deny(_)));
+    }
 }

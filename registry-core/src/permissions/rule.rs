@@ -5,6 +5,10 @@ use std::fmt;
 /// Where a rule came from, in the order sources are scanned: the first matching rule wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RuleSource {
+    /// Rules the host program adds to keep its own secrets out of the tools' reach (the
+    /// `toolreg` CLI's credentials file and tokens file), not read from any settings; scanned
+    /// first.
+    Safeguard,
     /// The user's settings.
     User,
     /// The project's shared settings.
@@ -25,7 +29,8 @@ pub enum RuleSource {
 
 impl RuleSource {
     /// Every source, in scan order.
-    pub const ALL: [RuleSource; 8] = [
+    pub const ALL: [RuleSource; 9] = [
+        RuleSource::Safeguard,
         RuleSource::User,
         RuleSource::Project,
         RuleSource::Local,
@@ -39,6 +44,7 @@ impl RuleSource {
     /// The source's name as settings files spell it.
     pub fn as_str(self) -> &'static str {
         match self {
+            RuleSource::Safeguard => "safeguard",
             RuleSource::User => "userSettings",
             RuleSource::Project => "projectSettings",
             RuleSource::Local => "localSettings",

@@ -33,13 +33,29 @@ pub const SECRET_WORDS: &[&str] = &["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSW
 /// let kept = EnvPolicy::default().keep("GITHUB_TOKEN").apply(host);
 /// assert!(kept.iter().any(|(name, _)| name == "GITHUB_TOKEN"));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct EnvPolicy {
     inherit: bool,
     drop_words: Vec<Cow<'static, str>>,
     drop_names: Vec<String>,
     keep: Vec<String>,
     set: Vec<(String, String)>,
+}
+
+/// Names only: a set variable's value may be a secret the host passes to one child.
+impl std::fmt::Debug for EnvPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnvPolicy")
+            .field("inherit", &self.inherit)
+            .field("drop_words", &self.drop_words)
+            .field("drop_names", &self.drop_names)
+            .field("keep", &self.keep)
+            .field(
+                "set",
+                &self.set.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
 }
 
 impl Default for EnvPolicy {
@@ -201,6 +217,19 @@ mod tests {
         assert_eq!(names(&out), ["PATH"]);
     }
 
+    #[test]
+    fn debug_output_names_set_variables_without_their_values() {
+        let text = format!(
+            "{:?}",
+            EnvPolicy::default().set("GITHUB_TOKEN", "ghp_secret")
+        );
+        assert!(
+            text.contains("GITHUB_TOKEN") && !text.contains("ghp_secret"),
+            "{text}"
+        );
+    }
+
+    #[cfg(unix)]
     #[test]
     fn a_name_that_is_not_utf8_is_dropped() {
         use std::os::unix::ffi::OsStringExt as _;

@@ -118,6 +118,7 @@ impl Connection {
         timeouts: Timeouts,
         changed: Arc<Notify>,
         #[cfg_attr(not(feature = "http"), allow(unused_variables))] credentials: Option<&Path>,
+        environment: &toolreg::sandbox::EnvPolicy,
     ) -> Result<Connection, ServerError> {
         let fail = |problem| ServerError {
             server: spec.name.clone(),
@@ -136,7 +137,10 @@ impl Connection {
                 env,
                 cwd,
             } => {
-                let transport = spawn(command, args, env, cwd.as_deref(), &stderr)
+                let lookup = |name: &str| std::env::var(name).ok();
+                let environment = crate::config::server_environment(environment, env, lookup)
+                    .map_err(|message| fail(Problem::Config(message)))?;
+                let transport = spawn(command, args, &environment, cwd.as_deref(), &stderr)
                     .map_err(|error| fail(Problem::Spawn(format!("{command}: {error}"))))?;
                 Self::handshake(spec, transport, stderr, timeouts, shared).await
             }
@@ -402,7 +406,9 @@ fn peer_text(error: &rmcp::ServiceError) -> String {
 }
 
 /// An error and its causes, one after another, without the transport's type name that rmcp
-/// puts in its messages (`Transport [rmcp::transport::…] error:`).
+/// puts in its messages (`Transport [rmcp::transport::…] error:`), and with the secret parts of
+/// any URL they quote hidden ([`redact::urls_in`](crate::redact::urls_in)): a call's error
+/// reaches the model.
 fn describe(error: &(dyn std::error::Error + 'static)) -> String {
     let strip = |text: String| match (text.find(" Transport ["), text.find("] error: ")) {
         (Some(start), Some(end)) if start < end => {
@@ -424,5 +430,5 @@ fn describe(error: &(dyn std::error::Error + 'static)) -> String {
         }
         cause = inner.source();
     }
-    text
+    crate::redact::urls_in(&text).into_owned()
 }

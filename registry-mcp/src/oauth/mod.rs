@@ -69,7 +69,8 @@ pub(crate) async fn stored_manager(
     Ok(Some(manager))
 }
 
-/// An rmcp authorization error in words (its own are fine; this adds nothing but the prefix).
+/// An rmcp authorization error in words (its own, prefixed), a URL it quotes shown without
+/// its secret parts ([`redact::urls_in`](crate::redact::urls_in)).
 pub(crate) fn describe(error: &AuthError) -> String {
-    format!("OAuth: {error}")
+    crate::redact::urls_in(&format!("OAuth: {error}")).into_owned()
 }

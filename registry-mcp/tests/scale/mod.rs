@@ -173,14 +173,14 @@ pub async fn host(upstreams: &[Upstream]) -> Host {
 pub struct Served {
     pub url: String,
     stop: CancellationToken,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
+    task: tokio::task::JoinHandle<()>,
 }
 
 pub async fn serve(routes: Vec<(String, Gateway)>) -> Served {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let stop = CancellationToken::new();
-    let gateway = HttpGateway::new(routes, &HttpOptions::default());
+    let gateway = HttpGateway::new(routes, &HttpOptions::default()).unwrap();
     let task = tokio::spawn(gateway.serve(listener, stop.clone()));
     Served { url, stop, task }
 }
@@ -189,7 +189,7 @@ impl Served {
     /// Stops it and waits for the requests in flight.
     pub async fn stop(self) {
         self.stop.cancel();
-        self.task.await.unwrap().unwrap();
+        self.task.await.unwrap();
     }
 }
 

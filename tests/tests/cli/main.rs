@@ -262,6 +262,7 @@ const CONTEXTS: [&str; 6] = [
 use crate::common;
 
 mod call;
+mod gateway;
 mod hostile_peers;
 mod login;
 mod mcp;
@@ -271,4 +272,5 @@ mod replicas;
 mod rules;
 mod sdk;
 mod search;
+mod secrets;
 mod turn;

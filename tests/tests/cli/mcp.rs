@@ -584,3 +584,32 @@ pub(super) fn listening(command: &mut std::process::Command, port: u16) -> std::
     }
     child
 }
+
+#[test]
+fn a_stdio_server_sees_neither_secrets_nor_other_servers_variables_only_its_own() {
+    let Some(peers) = peers() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let everything =
+        peers.join("node/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let config = dir.path().join("mcp.json");
+    let servers = json!({"mcpServers": {
+        "everything": {"command": "node", "args": [everything, "stdio"],
+                       "env": {"GIVEN_TO_IT": "${FOR_EVERYTHING}"}},
+        "other": {"command": "/nonexistent/mcp-server", "env": {"AUTH": "${REMOTE_AUTH}"}},
+    }});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let result = json_of(
+        toolreg()
+            .current_dir(dir.path())
+            .env("ANTHROPIC_API_KEY", "HIDDEN-api-key")
+            .env("REMOTE_AUTH", "HIDDEN-other-servers-header")
+            .env("FOR_EVERYTHING", "its-own-value")
+            .env("PLAIN_SETTING", "VISIBLE-setting")
+            .args(["--mcp-config", config.to_str().unwrap()])
+            .args(["call", "mcp__everything__get-env", "--input", "{}"]),
+    );
+    let text = result.to_string();
+    assert!(text.contains("VISIBLE-setting"), "{text}");
+    assert!(text.contains("its-own-value"), "{text}");
+    assert!(!text.contains("HIDDEN"), "{text}");
+}

@@ -89,6 +89,37 @@ pub fn check_glob_nesting(pattern: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The path pattern that names exactly `path`, an absolute path: `//` and the path with every
+/// glob character (`*`, `?`, `[`, `]`, `{`, `}`, `\`) escaped, for a rule about one file
+/// whatever its name holds. `None` for a relative path or one that is not UTF-8. Resolve the
+/// path first ([`resolve`]): rules are matched against resolved paths.
+///
+/// ```
+/// use std::path::Path;
+/// use toolreg::permissions::path::exact_pattern;
+/// use toolreg::permissions::RuleValue;
+///
+/// let pattern = exact_pattern(Path::new("/srv/keys[1]/*.json")).unwrap();
+/// assert_eq!(pattern, r"//srv/keys\[1\]/\*.json");
+/// let rule = RuleValue { tool: "Read".into(), content: Some(pattern) }.to_string();
+/// assert_eq!(RuleValue::parse(&rule).content.as_deref(), Some(r"//srv/keys\[1\]/\*.json"));
+/// ```
+pub fn exact_pattern(path: &Path) -> Option<String> {
+    if !path.is_absolute() {
+        return None;
+    }
+    let text = path.to_str()?;
+    let mut pattern = String::with_capacity(text.len() + 2);
+    pattern.push('/');
+    for c in text.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    Some(pattern)
+}
+
 /// A rule's path pattern that is not a valid glob.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatternError {

@@ -27,8 +27,11 @@ pub struct PoolArgs {
     /// Add an MCP server's tools: FILE holds its tools/list result ({"tools": [...]} or an array).
     #[arg(long = "mcp", value_name = "SERVER=FILE", global = true)]
     pub mcp: Vec<String>,
-    /// Connect the live MCP servers of FILE (`{"mcpServers": {"name": {"command", "args",
-    /// "env", "cwd"}}}`) and add their tools.
+    /// Connect the live MCP servers of FILE and add their tools: `{"mcpServers": {"name":
+    /// {…}}}`, each entry a stdio server (`"command"`, `"args"`, `"env"`, `"cwd"`) or a
+    /// Streamable HTTP one (`"url"`, `"headers"`, `"oauth": {"clientId", "clientSecret",
+    /// "scopes", "callbackPort", "clientMetadataUrl"}`; `${VAR}` in header values and the client
+    /// secret is read from the environment; log in with `toolreg mcp login`).
     #[arg(long = "mcp-config", value_name = "FILE", global = true)]
     pub mcp_config: Option<PathBuf>,
     /// Leave out the demo catalog used when neither --mcp nor --mcp-config is given.
@@ -177,23 +180,7 @@ pub enum McpCommand {
     /// Serve the pool to an MCP client on stdin and stdout: the MCP tools (of --mcp-config,
     /// forwarded to their servers) and the built-ins named by --builtins, behind the pool's
     /// rules and agent context.
-    Serve {
-        /// What tools/list offers.
-        #[arg(long, value_enum, default_value_t = ServeMode::Search)]
-        mode: ServeMode,
-        /// Built-ins to offer too, by name (`Read,Glob`); none by default.
-        #[arg(long, value_delimiter = ',', value_name = "LIST")]
-        builtins: Vec<String>,
-        /// Serve over Streamable HTTP on ADDR (default 127.0.0.1:8931) instead of stdio, every
-        /// request needing a bearer token: `TOOLREG_GATEWAY_TOKEN`, or those of --tokens.
-        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::serve::DEFAULT_HTTP_ADDRESS)]
-        http: Option<String>,
-        /// With --http: a JSON file of tokens, each with its own policy: `{"tokens": [{"token":
-        /// "${VAR}", "servers": [...], "builtins": [...], "allow": [...], "deny": [...], "mode":
-        /// "search" | "direct"}]}`.
-        #[arg(long, value_name = "FILE", requires = "http")]
-        tokens: Option<PathBuf>,
-    },
+    Serve(ServeArgs),
     /// Log in to SERVER of --mcp-config, an HTTP server behind OAuth: opens the authorization
     /// page ($BROWSER, or the desktop's opener), waits for the redirect on 127.0.0.1 and keeps
     /// the tokens in the credentials file (`$TOOLREG_CREDENTIALS`, or
@@ -213,6 +200,49 @@ pub enum McpCommand {
         /// The server, by its name in --mcp-config.
         server: String,
     },
+}
+
+/// `toolreg mcp serve`.
+#[derive(Debug, ClapArgs)]
+pub struct ServeArgs {
+    /// What tools/list offers.
+    #[arg(long, value_enum, default_value_t = ServeMode::Search)]
+    pub mode: ServeMode,
+    /// Built-ins to offer too, by name (`Read,Glob`); none by default.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub builtins: Vec<String>,
+    /// Serve over Streamable HTTP on ADDR (default 127.0.0.1:8931) instead of stdio, every
+    /// request needing a bearer token: `TOOLREG_GATEWAY_TOKEN`, or those of --tokens.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::serve::DEFAULT_HTTP_ADDRESS)]
+    pub http: Option<String>,
+    /// With --http: a JSON file of tokens, each with its own policy: `{"tokens": [{"token":
+    /// "${VAR}", "servers": [...], "builtins": [...], "allow": [...], "deny": [...], "mode":
+    /// "search" | "direct"}]}`. No tool can read or write it.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub tokens: Option<PathBuf>,
+    /// With --http: connections open at once (default 1024, at most three quarters of the
+    /// open-file limit). Past it, a new connection replaces the oldest one that has sent no
+    /// request, or is closed.
+    #[arg(long, value_name = "N", requires = "http", value_parser = at_least_one)]
+    pub max_connections: Option<usize>,
+    /// With --http: seconds a connection has to send a request's headers (default 10).
+    #[arg(long, value_name = "SECONDS", requires = "http", value_parser = seconds)]
+    pub header_timeout: Option<std::time::Duration>,
+    /// With --http: sessions (of 2025-11-25 clients) each token may hold at once (default 64);
+    /// an initialize past them is answered 429.
+    #[arg(long, value_name = "N", requires = "http", value_parser = at_least_one)]
+    pub max_sessions: Option<usize>,
+    /// With --http: seconds a session lives without activity (default 600).
+    #[arg(long, value_name = "SECONDS", requires = "http", value_parser = seconds)]
+    pub session_idle: Option<std::time::Duration>,
+    /// With --http: another `Host` to answer to (`host` or `host:port`), beside the loopback
+    /// names; repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST", requires = "http")]
+    pub allowed_hosts: Vec<String>,
+    /// With --http: another `Origin` browsers may send (`https://app.example`,
+    /// `http://host:8080`, `http://host:*`), beside pages on this machine; repeatable.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
+    pub allowed_origins: Vec<String>,
 }
 
 /// What `toolreg mcp serve` lists.
@@ -359,6 +389,17 @@ pub enum Format {
     Openai,
     /// OpenAI Responses function tools.
     OpenaiResponses,
+}
+
+/// A number of seconds above 0 (fractions allowed).
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 => {
+            std::time::Duration::try_from_secs_f64(seconds).map_err(|error| error.to_string())
+        }
+        Ok(_) => Err("give a number of seconds above 0".into()),
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 /// A count that must be at least 1.

@@ -29,14 +29,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn run_command(args: Args) -> Result<ExitCode> {
-    let pool = || -> Result<Setup> {
-        let setup = setup(&args.pool)?;
+    let pool_hiding = |hidden: &[String]| -> Result<Setup> {
+        let setup = setup(&args.pool, hidden)?;
         // Warnings quote the servers and the tools/list files.
         for warning in &setup.warnings {
             eprintln!("warning: {}", printable(warning, Layout::Lines));
         }
         Ok(setup)
     };
+    let pool = || pool_hiding(&[]);
     match &args.command {
         Command::List { json } => list(&pool()?, *json),
         Command::Search(search_args) => search(&pool()?, search_args),
@@ -57,26 +58,23 @@ fn run_command(args: Args) -> Result<ExitCode> {
             wait,
         }) => crate::login::login(&args.pool, server, !*no_browser, *wait),
         Command::Mcp(McpCommand::Logout { server }) => crate::login::logout(&args.pool, server),
-        Command::Mcp(McpCommand::Serve {
-            mode,
-            builtins,
-            http,
-            tokens,
-        }) => {
-            let setup = pool()?;
-            let dispatcher = dispatcher(&setup)?;
-            match http {
-                None => crate::serve::stdio(&setup, dispatcher, *mode, builtins),
-                Some(address) => crate::serve::http(
-                    &setup,
-                    dispatcher,
-                    *mode,
-                    builtins,
-                    address,
-                    tokens.as_deref(),
-                ),
+        Command::Mcp(McpCommand::Serve(serve)) => match &serve.http {
+            None => {
+                let setup = pool()?;
+                let dispatcher = dispatcher(&setup, &[])?;
+                crate::serve::stdio(&setup, dispatcher, serve.mode, &serve.builtins)
             }
-        }
+            Some(address) => {
+                // Before anything opens a file: the connections need descriptors.
+                let open_files = crate::serve::raise_open_file_limit();
+                // Nothing a client can run may see a token: the tokens file's variables are
+                // hidden from Bash and from upstream servers.
+                let setup = pool_hiding(&crate::serve::token_variables(serve.tokens.as_deref()))?;
+                let tokens: Vec<&std::path::Path> = serve.tokens.as_deref().into_iter().collect();
+                let dispatcher = dispatcher(&setup, &tokens)?;
+                crate::serve::http(&setup, dispatcher, serve, address, open_files)
+            }
+        },
     }
 }
 
@@ -271,20 +269,19 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
 /// search engine, the live servers of `--mcp-config` (the tools of `--mcp` files have no
 /// server to call), the OS sandbox for Bash unless `--no-sandbox` (probed here, so only the
 /// commands that run tools probe it), the environment commands see (secrets and toolreg's own
-/// variables dropped, `--keep-env` kept), and no approver (a call that asks is refused).
-pub(crate) fn dispatcher(setup: &Setup) -> Result<Dispatcher> {
+/// variables dropped, `--keep-env` kept), and no approver (a call that asks is refused). Its
+/// rules keep the credentials file and the `secrets` (a tokens file) out of every tool's reach
+/// ([`crate::safeguard`]).
+pub(crate) fn dispatcher(setup: &Setup, secrets: &[&std::path::Path]) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let engine = SearchEngine::new(setup.pool.clone(), Strategy::Seed);
-    let dispatcher = Dispatcher::new(
-        setup.env.clone(),
-        setup.rules.clone(),
-        setup.pool.clone(),
-        cwd,
-    )
-    .with_state(toolreg_tools::default_state())
-    .with_searcher(Arc::new(engine))
-    .with_sandboxing(setup.sandbox.detect())
-    .with_environment(setup.environment.clone());
+    let mut rules = setup.rules.clone();
+    crate::safeguard::protect(&mut rules, &crate::safeguard::files(secrets), &cwd);
+    let dispatcher = Dispatcher::new(setup.env.clone(), rules, setup.pool.clone(), cwd)
+        .with_state(toolreg_tools::default_state())
+        .with_searcher(Arc::new(engine))
+        .with_sandboxing(setup.sandbox.detect())
+        .with_environment(setup.environment.clone());
     #[cfg(feature = "mcp")]
     let dispatcher = match &setup.live {
         Some(hub) => dispatcher.with_mcp(hub.clone()),
@@ -303,7 +300,7 @@ fn call(
     // serde_json's message already ends with "at line L column C".
     let input: Value =
         serde_json::from_str(input).map_err(|error| format!("--input is not JSON: {error}"))?;
-    let dispatcher = dispatcher(setup)?;
+    let dispatcher = dispatcher(setup, &[])?;
     let call = ToolUse::new(id, name, input);
     let result = setup.runtime.block_on(dispatcher.dispatch(&call));
     let printed = match format {
@@ -382,7 +379,7 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
     }
     let calls = tool_uses(&value).map_err(|error| format!("{}: {error}", args.file.display()))?;
     let options = turn_options(args)?;
-    let dispatcher = dispatcher(setup)?;
+    let dispatcher = dispatcher(setup, &[])?;
     let turn = setup
         .runtime
         .block_on(dispatcher.run_turn(&calls, &options));
@@ -462,7 +459,7 @@ fn openai_turn(setup: &Setup, args: &TurnArgs, value: &Value) -> Result<ExitCode
     let response =
         parse_response(api, &body).map_err(|error| format!("{}: {error}", args.file.display()))?;
     let options = turn_options(args)?;
-    let dispatcher = dispatcher(setup)?;
+    let dispatcher = dispatcher(setup, &[])?;
     let turn = setup
         .runtime
         .block_on(dispatcher.run_response(&response, &options));
@@ -481,7 +478,8 @@ fn mcp_servers(args: &crate::cli::PoolArgs, json: bool) -> Result<ExitCode> {
         .as_deref()
         .ok_or("toolreg mcp servers needs --mcp-config FILE")?;
     let runtime = crate::setup::runtime()?;
-    let (hub, _) = crate::setup::connect(path, &runtime)?;
+    let environment = crate::setup::environment(args, &[]);
+    let (hub, _, _) = crate::setup::connect(path, &runtime, &environment)?;
     let rows: Vec<Value> = hub
         .statuses()
         .into_iter()

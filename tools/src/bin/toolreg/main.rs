@@ -10,6 +10,7 @@ mod demo;
 mod eval;
 mod login;
 mod render;
+mod safeguard;
 mod serve;
 mod setup;
 

@@ -7,7 +7,7 @@ use toolreg::Dispatcher;
 #[cfg(feature = "mcp")]
 use toolreg::ToolInfo;
 
-use crate::cli::ServeMode;
+use crate::cli::{ServeArgs, ServeMode};
 use crate::setup::Setup;
 
 type Result<T> = std::result::Result<T, String>;
@@ -55,6 +55,25 @@ fn keep_connected(setup: &Setup) {
     }
 }
 
+/// The variables a tokens file reads its tokens from (`${VAR}`), with `TOOLREG_GATEWAY_TOKEN`:
+/// hidden from everything a client can run. A file that cannot be read or parsed gives none
+/// here; [`http`] reports it.
+#[cfg(feature = "mcp")]
+pub fn token_variables(tokens: Option<&std::path::Path>) -> Vec<String> {
+    let mut names = vec![TOKEN_VARIABLE.to_owned()];
+    if let Some(file) = tokens.and_then(|path| std::fs::read_to_string(path).ok())
+        && let Ok(file) = toolreg_mcp::policy::TokensFile::parse(&file)
+    {
+        names.extend(file.referenced_variables());
+    }
+    names
+}
+
+#[cfg(not(feature = "mcp"))]
+pub fn token_variables(_: Option<&std::path::Path>) -> Vec<String> {
+    Vec::new()
+}
+
 /// The gateway on stdin and stdout, until the client disconnects.
 #[cfg(feature = "mcp")]
 pub fn stdio(
@@ -74,40 +93,97 @@ pub fn stdio(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Raises this process's soft limit of open files to its hard limit, so the gateway's
+/// connections are bounded by its own limit ([`HttpOptions::max_connections`]) rather than the
+/// system's default of 1,024 descriptors; the limit in force after (`None` when unlimited or
+/// unknown). Processes started later (upstream servers, Bash) inherit it.
+///
+/// [`HttpOptions::max_connections`]: toolreg_mcp::HttpOptions::max_connections
+#[cfg(all(feature = "mcp", unix))]
+pub fn raise_open_file_limit() -> Option<u64> {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    if limit.current < limit.maximum || limit.maximum.is_none() {
+        let raised = rustix::process::Rlimit {
+            current: limit.maximum,
+            maximum: limit.maximum,
+        };
+        if setrlimit(Resource::Nofile, raised).is_ok() {
+            limit = getrlimit(Resource::Nofile);
+        }
+    }
+    limit.current
+}
+
+/// The limit of open files (unknown here).
+#[cfg(all(feature = "mcp", not(unix)))]
+pub fn raise_open_file_limit() -> Option<u64> {
+    None
+}
+
+/// The gateway's limits from the command line: the defaults, each flag given, the connections
+/// kept within three quarters of the open-file limit (the rest for upstream servers, tools and
+/// files), saying so when that lowers them.
 #[cfg(feature = "mcp")]
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TokensFile {
-    tokens: Vec<toolreg_mcp::TokenPolicy>,
+fn http_options(args: &ServeArgs, open_files: Option<u64>) -> toolreg_mcp::HttpOptions {
+    let mut options = toolreg_mcp::HttpOptions::default();
+    if let Some(max) = args.max_connections {
+        options.max_connections = max;
+    }
+    if let Some(timeout) = args.header_timeout {
+        options.header_timeout = timeout;
+    }
+    if let Some(max) = args.max_sessions {
+        options.max_sessions_per_token = max;
+    }
+    if let Some(idle) = args.session_idle {
+        options.session_idle = idle;
+    }
+    options
+        .allowed_hosts
+        .extend(args.allowed_hosts.iter().cloned());
+    options
+        .allowed_origins
+        .extend(args.allowed_origins.iter().cloned());
+    let room = open_files.map(|limit| usize::try_from(limit / 4 * 3).unwrap_or(usize::MAX).max(1));
+    if let Some(room) = room.filter(|room| *room < options.max_connections) {
+        eprintln!(
+            "toolreg: at most {room} connections at once (three quarters of this process's \
+             limit of {} open files)",
+            open_files.unwrap_or_default()
+        );
+        options.max_connections = room;
+    }
+    options
 }
 
 /// The gateway over Streamable HTTP on `address`, until interrupted (Ctrl-C or SIGTERM):
-/// each token of `tokens` (a JSON file of policies) with its own gateway, or without the file
-/// one token from the environment with the command line's choices.
+/// each token of `--tokens` (a JSON file of policies) with its own gateway, or without the file
+/// one token from the environment with the command line's choices. Two policies with the same
+/// token are refused, naming both by index.
 #[cfg(feature = "mcp")]
 pub fn http(
     setup: &Setup,
     dispatcher: Dispatcher,
-    mode: ServeMode,
-    builtins: &[String],
+    args: &ServeArgs,
     address: &str,
-    tokens: Option<&std::path::Path>,
+    open_files: Option<u64>,
 ) -> Result<ExitCode> {
-    use toolreg_mcp::{HttpGateway, HttpOptions, TokenPolicy};
+    use toolreg_mcp::{HttpGateway, HttpSetupError, TokenPolicy};
 
-    check_builtins(setup, builtins, "--builtins")?;
+    check_builtins(setup, &args.builtins, "--builtins")?;
     let lookup = |name: &str| std::env::var(name).ok();
-    let policies = match tokens {
+    let policies = match &args.tokens {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|error| format!("{}: {error}", path.display()))?;
-            let file: TokensFile = serde_json::from_str(&text)
-                .map_err(|error| format!("{}: {error}", path.display()))?;
-            file.tokens
+            toolreg_mcp::policy::TokensFile::parse(&text)
+                .map_err(|error| format!("{}: {error}", path.display()))?
+                .tokens
         }
         None => vec![TokenPolicy {
             token: format!("${{{TOKEN_VARIABLE}}}"),
-            builtins: builtins.to_vec(),
+            builtins: args.builtins.clone(),
             ..TokenPolicy::default()
         }],
     };
@@ -116,14 +192,21 @@ pub fn http(
         let at = format!("tokens[{index}]");
         let token = toolreg_mcp::config::expand(&policy.token, lookup)
             .map_err(|error| format!("{at}.token: {error}"))?;
-        if token.len() < 16 {
+        if token.chars().count() < 16 {
             return Err(format!("{at}.token: shorter than 16 characters"));
         }
         check_builtins(setup, &policy.builtins, &format!("{at}.builtins"))?;
-        let gateway = policy.gateway(&dispatcher, gateway_mode(mode));
+        let gateway = policy.gateway(&dispatcher, gateway_mode(args.mode));
         routes.push((token, gateway));
     }
-    let gateway = HttpGateway::new(routes, &HttpOptions::default());
+    let options = http_options(args, open_files);
+    let gateway =
+        HttpGateway::new(routes, &options).map_err(|error| match (&error, &args.tokens) {
+            (HttpSetupError::DuplicateToken { .. }, Some(file)) => {
+                format!("{}: {error}", file.display())
+            }
+            _ => format!("mcp serve: {error}"),
+        })?;
     keep_connected(setup);
     setup.runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(address)
@@ -141,10 +224,8 @@ pub fn http(
             }
             stop.cancel();
         });
-        gateway
-            .serve(listener, shutdown)
-            .await
-            .map_err(|error| format!("mcp serve: {error}"))
+        gateway.serve(listener, shutdown).await;
+        Ok::<(), String>(())
     })?;
     Ok(ExitCode::SUCCESS)
 }
@@ -155,13 +236,11 @@ pub fn stdio(_: &Setup, _: Dispatcher, _: ServeMode, _: &[String]) -> Result<Exi
 }
 
 #[cfg(not(feature = "mcp"))]
-pub fn http(
-    _: &Setup,
-    _: Dispatcher,
-    _: ServeMode,
-    _: &[String],
-    _: &str,
-    _: Option<&std::path::Path>,
-) -> Result<ExitCode> {
+pub fn raise_open_file_limit() -> Option<u64> {
+    None
+}
+
+#[cfg(not(feature = "mcp"))]
+pub fn http(_: &Setup, _: Dispatcher, _: &ServeArgs, _: &str, _: Option<u64>) -> Result<ExitCode> {
     Err("toolreg mcp: this toolreg was built without the `mcp` feature".into())
 }

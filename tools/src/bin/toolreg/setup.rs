@@ -83,15 +83,21 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|error| format!("could not start the async runtime: {error}"))
 }
 
-/// Connects the servers of `--mcp-config`; the failed ones become warnings.
+/// Connects the servers of `--mcp-config`, each stdio server seeing `environment` of this
+/// process's variables (less those the list references) and its own `env`; the failed ones
+/// become warnings. Also the variables the list references, which nothing else a tool starts
+/// may see.
 #[cfg(feature = "mcp")]
 pub fn connect(
     path: &Path,
     runtime: &tokio::runtime::Runtime,
-) -> Result<(Live, Vec<String>), String> {
+    environment: &EnvPolicy,
+) -> Result<(Live, Vec<String>, Vec<String>), String> {
     use toolreg_mcp::{McpConfig, McpHub, ServerState, Timeouts};
     let mut config = McpConfig::load(path).map_err(|error| format!("--mcp-config {error}"))?;
     config.credentials = crate::login::credentials_path();
+    config.environment = environment.clone();
+    let referenced = config.referenced_variables();
     let hub = runtime.block_on(McpHub::connect(&config, Timeouts::default()));
     let warnings = hub
         .statuses()
@@ -101,12 +107,27 @@ pub fn connect(
             _ => None,
         })
         .collect();
-    Ok((hub, warnings))
+    Ok((hub, warnings, referenced))
 }
 
 #[cfg(not(feature = "mcp"))]
-pub fn connect(_: &Path, _: &tokio::runtime::Runtime) -> Result<(Live, Vec<String>), String> {
+pub fn connect(
+    _: &Path,
+    _: &tokio::runtime::Runtime,
+    _: &EnvPolicy,
+) -> Result<(Live, Vec<String>, Vec<String>), String> {
     Err("--mcp-config: this toolreg was built without the `mcp` feature".into())
+}
+
+/// What the processes tools start see of this environment: every name holding a secret's
+/// word, toolreg's own `TOOLREG_*` variables and the `hidden` names dropped; the `--keep-env`
+/// names kept, unless hidden.
+pub fn environment(args: &PoolArgs, hidden: &[String]) -> EnvPolicy {
+    let policy = EnvPolicy::default().drop_matching(TOOLREG_PREFIX);
+    let policy = (args.keep_env.iter())
+        .filter(|name| !hidden.contains(name))
+        .fold(policy, |policy, name| policy.keep(name));
+    hidden.iter().fold(policy, |policy, name| policy.drop(name))
 }
 
 /// The live servers' `tools/list` results, to load with the `--mcp` files.
@@ -182,8 +203,10 @@ fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
         .collect()
 }
 
-/// Builds the environment and the pool.
-pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
+/// Builds the environment and the pool. No process a tool starts sees the `hidden` variables
+/// (a gateway's tokens) nor those `--mcp-config` references.
+pub fn setup(args: &PoolArgs, hidden: &[String]) -> Result<Setup, String> {
+    let mut environment = environment(args, hidden);
     let mut env = profile::env_from_env(toolreg_tools::features());
     for (flag, on) in [
         (switch::SIMPLE, args.simple),
@@ -220,7 +243,10 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
     let live = match &args.mcp_config {
         None => None,
         Some(path) => {
-            let (live, failed) = connect(path, &runtime)?;
+            let (live, failed, referenced) = connect(path, &runtime, &environment)?;
+            environment = referenced
+                .iter()
+                .fold(environment, |policy, name| policy.drop(name));
             warnings.extend(failed);
             servers.extend(lists(&live));
             Some(live)
@@ -247,9 +273,6 @@ pub fn setup(args: &PoolArgs) -> Result<Setup, String> {
             wanted: !args.no_sandbox,
             network: !args.no_network,
         },
-        environment: args.keep_env.iter().fold(
-            EnvPolicy::default().drop_matching(TOOLREG_PREFIX),
-            |policy, name| policy.keep(name),
-        ),
+        environment,
     })
 }

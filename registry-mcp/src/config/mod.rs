@@ -3,15 +3,32 @@
 //! desktop MCP clients use.
 //!
 //! Servers keep the order of the file (their tools are named in that order, so the same file
-//! always gives the same pool). An HTTP entry's header values may hold `${VAR}` (or
-//! `${VAR:-default}`), read from the environment when the server is connected, so a token
-//! stays out of the file; `Authorization: Bearer …` is sent as the bearer token.
+//! always gives the same pool). An HTTP entry's header values and a stdio entry's `env` values
+//! may hold `${VAR}` (or `${VAR:-default}`), read from the environment when the server is
+//! connected, so a token stays out of the file; `Authorization: Bearer …` is sent as the
+//! bearer token.
+//!
+//! # What a stdio server sees of the environment
+//!
+//! Not all of it: [`McpConfig::environment`] (by default every name holding `KEY`, `TOKEN`,
+//! `SECRET`, `PASSWORD` or `CREDENTIAL` dropped), less every variable any entry of the list
+//! references with `${VAR}` (one server's token is not another's), then the entry's own `env`
+//! set on top. A server that needs a secret names it in its entry:
+//! `"env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}`.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+
+mod debug;
+mod environment;
+mod variables;
+
+pub(crate) use self::environment::server_environment;
+pub(crate) use self::variables::without_quoted_strings;
+pub use self::variables::{expand, variables};
 
 /// The servers to connect, in the order of the file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -21,6 +38,9 @@ pub struct McpConfig {
     /// The file that keeps the OAuth tokens of HTTP servers (see [`crate::oauth`]); not read
     /// from the server list. Without one, no stored token is used.
     pub credentials: Option<PathBuf>,
+    /// What a stdio server sees of this process's environment before its own `env` (see the
+    /// module docs); not read from the server list.
+    pub environment: toolreg::sandbox::EnvPolicy,
 }
 
 /// One server of the list.
@@ -32,8 +52,9 @@ pub struct ServerSpec {
     pub transport: Transport,
 }
 
-/// How a server is reached.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How a server is reached. Its `Debug` form shows no header or environment value, and the
+/// URL with its secret parts hidden ([`redact::url`](crate::redact::url)).
+#[derive(Clone, PartialEq, Eq)]
 pub enum Transport {
     /// A child process speaking MCP on its stdin and stdout.
     Stdio {
@@ -41,7 +62,8 @@ pub enum Transport {
         command: String,
         /// Its arguments.
         args: Vec<String>,
-        /// Variables set for it on top of this process's environment.
+        /// Variables set for it on top of what it inherits (see the module docs); values may
+        /// hold `${VAR}` ([`expand`]).
         env: BTreeMap<String, String>,
         /// Its working directory; this process's when `None`.
         cwd: Option<PathBuf>,
@@ -64,8 +86,8 @@ pub enum Transport {
 /// An HTTP entry's `"oauth"` object: the client this program is to the server's authorization
 /// server. Every field is optional; without a client ID the client registers itself (the
 /// client-ID metadata document when the authorization server takes one and `clientMetadataUrl`
-/// is set, dynamic registration otherwise).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+/// is set, dynamic registration otherwise). Its `Debug` form hides the client secret.
+#[derive(Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OAuthSettings {
     /// A client ID registered with the authorization server beforehand.
@@ -156,40 +178,6 @@ fn check_header(name: &str, value: &str) -> Result<(), String> {
     expand(value, |_| Some("x".into())).map(|_| ())
 }
 
-/// `value` with each `${VAR}` replaced by `lookup(VAR)`, and each `${VAR:-default}` by the
-/// variable's value or, when it is unset or empty, `default`. A `$` not followed by `{` stays.
-///
-/// # Errors
-/// The variable that is unset (and has no default), or a `${` left open. The message names the
-/// variable, never a value.
-pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(start) = rest.find("${") {
-        out.push_str(rest.get(..start).unwrap_or_default());
-        let after = rest.get(start + 2..).unwrap_or_default();
-        let end = after
-            .find('}')
-            .ok_or_else(|| "a `${` without its `}`".to_owned())?;
-        let inner = after.get(..end).unwrap_or_default();
-        let (name, default) = match inner.split_once(":-") {
-            Some((name, default)) => (name, Some(default)),
-            None => (inner, None),
-        };
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(format!("`${{{inner}}}` does not name a variable"));
-        }
-        match (lookup(name).filter(|found| !found.is_empty()), default) {
-            (Some(found), _) => out.push_str(&found),
-            (None, Some(default)) => out.push_str(default),
-            (None, None) => return Err(format!("the variable {name} is not set")),
-        }
-        rest = after.get(end + 1..).unwrap_or_default();
-    }
-    out.push_str(rest);
-    Ok(out)
-}
-
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct File {
@@ -220,8 +208,12 @@ impl McpConfig {
     pub fn parse(text: &str) -> Result<McpConfig, ConfigError> {
         let invalid = |path: String, message: String| ConfigError::Invalid { path, message };
         let mut de = serde_json::Deserializer::from_str(text);
-        let file: File = serde_path_to_error::deserialize(&mut de)
-            .map_err(|error| invalid(error.path().to_string(), error.inner().to_string()))?;
+        let file: File = serde_path_to_error::deserialize(&mut de).map_err(|error| {
+            invalid(
+                error.path().to_string(),
+                without_quoted_strings(&error.inner().to_string()),
+            )
+        })?;
         let mut servers = Vec::with_capacity(file.mcp_servers.len());
         for (name, value) in file.mcp_servers {
             let at = format!("mcpServers.{name}");
@@ -235,7 +227,7 @@ impl McpConfig {
                 } else {
                     format!("{at}.{inner}")
                 };
-                invalid(path, error.inner().to_string())
+                invalid(path, without_quoted_strings(&error.inner().to_string()))
             })?;
             if entry.command.is_some() && !entry.headers.is_empty() {
                 return Err(invalid(
@@ -262,7 +254,10 @@ impl McpConfig {
                     if !(url.starts_with("http://") || url.starts_with("https://")) {
                         return Err(invalid(
                             format!("{at}.url"),
-                            format!("`{url}` is not an http:// or https:// URL"),
+                            format!(
+                                "`{}` is not an http:// or https:// URL",
+                                crate::redact::url(&url)
+                            ),
                         ));
                     }
                     for (name, value) in &entry.headers {
@@ -304,9 +299,52 @@ impl McpConfig {
             servers.push(ServerSpec { name, transport });
         }
         Ok(McpConfig {
+            environment: toolreg::sandbox::EnvPolicy::default(),
             servers,
             credentials: None,
         })
+    }
+
+    /// The environment variables the entries name with `${VAR}` (or `${VAR:-default}`), each
+    /// once, sorted: in the headers and OAuth client secret of HTTP entries, which are expanded
+    /// when connecting, and in their URLs and the environment values of stdio entries, which
+    /// are passed as written. What a host hides from the processes it starts (upstream servers,
+    /// commands) so a token passed this way reaches only its header.
+    ///
+    /// ```
+    /// use toolreg_mcp::McpConfig;
+    /// let config = McpConfig::parse(r#"{"mcpServers": {
+    ///     "remote": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer ${REMOTE_TOKEN}"}},
+    ///     "git": {"command": "mcp-server-git", "env": {"GIT_TOKEN": "${GH_TOKEN}"}}
+    /// }}"#)?;
+    /// assert_eq!(config.referenced_variables(), ["GH_TOKEN", "REMOTE_TOKEN"]);
+    /// # Ok::<(), toolreg_mcp::ConfigError>(())
+    /// ```
+    pub fn referenced_variables(&self) -> Vec<String> {
+        let mut names = std::collections::BTreeSet::new();
+        for server in &self.servers {
+            let values: Vec<&str> = match &server.transport {
+                Transport::Stdio { env, .. } => env.values().map(String::as_str).collect(),
+                Transport::Http {
+                    url,
+                    headers,
+                    oauth,
+                } => std::iter::once(url.as_str())
+                    .chain(headers.values().map(String::as_str))
+                    .chain(oauth.as_ref().and_then(|o| o.client_secret.as_deref()))
+                    .collect(),
+            };
+            names.extend(values.into_iter().flat_map(variables).map(str::to_owned));
+        }
+        names.into_iter().collect()
+    }
+
+    /// What a stdio server of this list sees of this process's environment before its own
+    /// `env`: [`environment`](Self::environment) less every variable an entry references.
+    pub fn server_environment(&self) -> toolreg::sandbox::EnvPolicy {
+        self.referenced_variables()
+            .into_iter()
+            .fold(self.environment.clone(), toolreg::sandbox::EnvPolicy::drop)
     }
 
     /// Reads a server list from a file.
@@ -383,29 +421,6 @@ mod tests {
     }
 
     #[test]
-    fn header_variables_expand_from_the_lookup_with_defaults() {
-        let lookup = |name: &str| (name == "TOKEN").then(|| "t0k".to_owned());
-        assert_eq!(expand("Bearer ${TOKEN}", lookup).unwrap(), "Bearer t0k");
-        assert_eq!(
-            expand("${MISSING:-fallback}/${TOKEN}", lookup).unwrap(),
-            "fallback/t0k"
-        );
-        assert_eq!(expand("cost: $5", lookup).unwrap(), "cost: $5");
-        assert_eq!(
-            expand("${MISSING}", lookup).unwrap_err(),
-            "the variable MISSING is not set"
-        );
-        assert_eq!(
-            expand("${TOKEN", lookup).unwrap_err(),
-            "a `${` without its `}`"
-        );
-        assert_eq!(
-            expand("${A B}", lookup).unwrap_err(),
-            "`${A B}` does not name a variable"
-        );
-    }
-
-    #[test]
     fn an_http_entry_keeps_its_headers_unexpanded_and_checks_them() {
         let config = McpConfig::parse(
             r#"{"mcpServers": {"remote": {"url": "https://mcp.example/mcp",
@@ -469,6 +484,34 @@ mod tests {
                 r#"{"mcpServers": {"r": {"url": "http://h", "oauth": {"clientSecret": "${S"}}}}"#
             ),
             "mcpServers.r.oauth.clientSecret: a `${` without its `}`"
+        );
+    }
+
+    #[test]
+    fn a_value_in_the_wrong_place_is_not_quoted_in_the_error() {
+        let error = McpConfig::parse(
+            r#"{"mcpServers": {"r": {"url": "http://h", "headers": "Bearer sk-live-secret"}}}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            error,
+            "mcpServers.r.headers: invalid type: string, expected a map"
+        );
+        assert_eq!(
+            without_quoted_strings(r#"a string "x\"y", then string "z" end"#),
+            "a string, then string end"
+        );
+    }
+
+    #[test]
+    fn a_refused_url_is_shown_without_its_secrets() {
+        let error = McpConfig::parse(r#"{"mcpServers": {"r": {"url": "ftp://me:pw@h/x?k=v"}}}"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            "mcpServers.r.url: `ftp://***@h/x?k=***` is not an http:// or https:// URL"
         );
     }
 }
