@@ -288,3 +288,25 @@ fn a_dispatcher_uses_the_sandbox_it_detects_unless_told_otherwise() {
     let off = dispatcher.with_sandboxing(Sandboxing::Off);
     assert!(matches!(off.sandboxing(), Sandboxing::Off));
 }
+
+#[test]
+fn a_path_under_a_read_ask_rule_is_unreadable_to_an_unasked_command() {
+    let Some(sandbox) = sandbox() else { return };
+    let (_dir, proj) = project();
+    fs::create_dir(proj.join("secrets")).unwrap();
+    fs::write(proj.join("secrets/key.txt"), "TOPSECRET-asked").unwrap();
+    let rules = PermissionContext::new().with(
+        toolreg::Behavior::Ask,
+        toolreg::RuleSource::User,
+        "Read(./secrets/**)",
+    );
+    let result = dispatch(
+        Sandboxing::On(sandbox),
+        &proj,
+        rules,
+        false,
+        "cat secrets/key.txt; grep -r TOPSECRET .; cat notes.txt",
+    );
+    let out = text(&result);
+    assert!(!out.contains("TOPSECRET-asked"), "{out}");
+}

@@ -10,7 +10,8 @@
 //!   the read, the temporary file, the rename) happens relative to the directory so opened. A
 //!   link swapped in after the check therefore makes the open fail ("changed since it was
 //!   checked") instead of leading elsewhere, and a directory renamed meanwhile is followed as the
-//!   object that was at the checked path.
+//!   object that was at the checked path. A walk (Grep, Glob) starts the same way
+//!   ([`open_walk_root`]) and goes on from the descriptors it opened ([`crate::walk`]).
 //! * **Opening** checks the type first and then uses `O_NONBLOCK`, so a FIFO cannot stall the
 //!   tool, and reads the type again from the open file itself: a FIFO, socket, device or
 //!   directory is refused with an error that says which.
@@ -29,7 +30,7 @@
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{Read as _, Write as _};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Component, Path};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -118,6 +119,16 @@ impl<'a> Entry<'a> {
     /// The parent directory of the absolute `path`, opened one component at a time from `/`
     /// without following links; with `create`, missing directories are made on the way.
     fn reach(path: &'a Path, create: bool) -> Result<Entry<'a>, ToolError> {
+        Entry::reach_visiting(path, create, &mut |_, _| {})
+    }
+
+    /// [`reach`](Self::reach), calling `visit` with each directory on the way as it is opened
+    /// (`/` first, the parent last).
+    fn reach_visiting(
+        path: &'a Path,
+        create: bool,
+        visit: &mut dyn FnMut(BorrowedFd<'_>, &Path),
+    ) -> Result<Entry<'a>, ToolError> {
         let mut parts: Vec<&OsStr> = Vec::new();
         for component in path.components() {
             match component {
@@ -147,6 +158,7 @@ impl<'a> Entry<'a> {
         let mut dir = rustix::fs::open("/", DIR_FLAGS, Mode::empty())
             .map_err(|e| io_error(Path::new("/"), "open", e))?;
         let mut at = std::path::PathBuf::from("/");
+        visit(dir.as_fd(), &at);
         for part in parts {
             at.push(part);
             let next = match rustix::fs::openat(&dir, part, DIR_FLAGS, Mode::empty()) {
@@ -169,6 +181,7 @@ impl<'a> Entry<'a> {
                 )),
                 e => io_error(&at, "open", e),
             })?;
+            visit(dir.as_fd(), &at);
         }
         Ok(Entry {
             dir,
@@ -228,6 +241,46 @@ impl<'a> Entry<'a> {
 pub(crate) fn open_regular(path: &Path) -> Result<(File, u64), ToolError> {
     let (file, stat) = Entry::reach(path, false)?.open_read()?;
     Ok((file, u64::try_from(stat.st_size).unwrap_or(0)))
+}
+
+/// What a walk starts from ([`open_walk_root`]).
+pub(crate) enum WalkRoot {
+    /// A directory, open for listing.
+    Dir(OwnedFd),
+    /// A regular file, open for reading.
+    File(File, Stat),
+}
+
+/// Opens the directory or regular file at the resolved `path` for a walk (see the module
+/// docs), calling `visit` with each directory above it as it is opened (`/` first).
+pub(crate) fn open_walk_root(
+    path: &Path,
+    visit: &mut dyn FnMut(BorrowedFd<'_>, &Path),
+) -> Result<WalkRoot, ToolError> {
+    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    if path == Path::new("/") {
+        let dir = rustix::fs::open("/", dir_flags, Mode::empty())
+            .map_err(|e| io_error(path, "open", e))?;
+        return Ok(WalkRoot::Dir(dir));
+    }
+    let entry = Entry::reach_visiting(path, false, visit)?;
+    let Some(stat) = entry.stat()? else {
+        return Err(missing(path));
+    };
+    match FileType::from_raw_mode(stat.st_mode) {
+        FileType::Directory => {
+            rustix::fs::openat(&entry.dir, &entry.name, dir_flags, Mode::empty())
+                .map(WalkRoot::Dir)
+                .map_err(|e| match e {
+                    Errno::NOENT => missing(path),
+                    Errno::LOOP | Errno::NOTDIR => changed_since_checked(path),
+                    e => io_error(path, "open", e),
+                })
+        }
+        _ => entry
+            .open_read()
+            .map(|(file, stat)| WalkRoot::File(file, stat)),
+    }
 }
 
 /// Reads a regular file of at most `cap` bytes whole: the size is checked before reading, and

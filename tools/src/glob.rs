@@ -1,7 +1,17 @@
 //! Glob: file paths matching a glob pattern, newest first.
+//!
+//! The walk goes from descriptors (module `walk`): the checked root is opened without
+//! following links and every directory below it relative to its parent, so a directory
+//! swapped for a link during the walk is skipped (and counted in a note) instead of listing
+//! what the link names. What the deny path rules of `Read` (and Glob) cover is left out, and
+//! what their ask rules cover unless nothing asks (bypass mode) or the call was asked about
+//! the searched directory itself
+//! ([`PermissionContext::walk_guard`](toolreg::PermissionContext::walk_guard)). Modification
+//! times are read from the directory listed, not looked up again by path.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -12,7 +22,8 @@ use toolreg::permissions::Subject;
 use toolreg::{Tool, ToolContext, ToolError, tool};
 
 use crate::profile::names::{GLOB, READ};
-use crate::util::{modified, resolve, walker};
+use crate::util::resolve;
+use crate::walk::{self, Filters, Opened, Walk};
 
 /// The most paths returned; a note says when there were more.
 pub const MAX_RESULTS: usize = 100;
@@ -75,14 +86,17 @@ impl Tool for GlobTool {
         // of any size costs MAX_RESULTS entries of memory.
         let mut newest: BinaryHeap<Newest> = BinaryHeap::new();
         let mut total = 0usize;
-        for entry in walker(&root, ctx.path_guard(GLOB, &[READ])).build() {
-            let Ok(entry) = entry else { continue };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                continue;
-            }
-            let path = entry.path();
-            let Ok(relative) = path.strip_prefix(&root) else {
-                continue;
+        let guard = ctx.walk_guard(GLOB, &[READ], &root);
+        let Opened::Dir(tree) = walk::open(&root, &guard)? else {
+            return Err(ToolError::new(format!(
+                "{} does not exist or is not a directory",
+                root.display()
+            )));
+        };
+        let mut walk = Walk::new(guard, Filters::default());
+        walk.run(tree, |found| {
+            let Ok(relative) = found.path.strip_prefix(&root) else {
+                return ControlFlow::Continue(());
             };
             let hit = if by_name {
                 relative
@@ -93,14 +107,26 @@ impl Tool for GlobTool {
             };
             if hit {
                 total += 1;
-                newest.push(Newest(modified(path), path.to_path_buf()));
+                newest.push(Newest(found.modified(), found.path.to_path_buf()));
                 if newest.len() > MAX_RESULTS {
                     newest.pop();
                 }
             }
-        }
+            ControlFlow::Continue(())
+        });
+        let skipped = walk.skipped();
+        let note = (skipped > 0).then(|| {
+            format!(
+                "({skipped} director{} or file{} changed during the walk or could not be opened and were skipped.)",
+                if skipped == 1 { "y" } else { "ies" },
+                if skipped == 1 { "" } else { "s" },
+            )
+        });
         if newest.is_empty() {
-            return Ok("No files found".to_owned());
+            return Ok(match note {
+                Some(note) => format!("No files found\n\n{note}"),
+                None => "No files found".to_owned(),
+            });
         }
         let mut out: Vec<String> = newest
             .into_sorted_vec()
@@ -112,6 +138,7 @@ impl Tool for GlobTool {
                 "(Results are truncated: showing the {MAX_RESULTS} most recently modified of {total} files. Use a more specific path or pattern.)"
             ));
         }
+        out.extend(note);
         Ok(out.join("\n"))
     }
 }

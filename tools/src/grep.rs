@@ -1,20 +1,29 @@
 //! Grep: regex search over file contents, on ripgrep's own libraries.
+//!
+//! The search walks from descriptors (module `walk`): the checked root is opened without
+//! following links, every directory and file below it relative to its parent, so a directory
+//! swapped for a link during the search is skipped instead of leading into what the link
+//! names. What the deny path rules of `Read` (and Grep) cover is left out, and what their ask
+//! rules cover unless nothing asks (bypass mode) or the call was asked about the searched
+//! directory itself ([`PermissionContext::walk_guard`](toolreg::PermissionContext::walk_guard)).
 
 use std::io;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use grep_regex::RegexMatcherBuilder;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
 use ignore::overrides::OverrideBuilder;
 use ignore::types::TypesBuilder;
 use serde::{Deserialize, Serialize};
-use toolreg::permissions::path::PathGuard;
+use toolreg::permissions::Subject;
 use toolreg::permissions::path::check_glob_nesting;
 use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
-use toolreg::permissions::Subject;
 
 use crate::profile::names::{GREP, READ};
-use crate::util::{checked_dir, modified, resolve, walker};
+use crate::util::{checked_dir, resolve};
+use crate::walk::{self, Filters, Opened, Walk};
 
 /// Lines or entries returned when the input gives no `head_limit`.
 pub const DEFAULT_HEAD_LIMIT: usize = 250;
@@ -160,37 +169,66 @@ impl Tool for GrepTool {
             full: false,
             skipped: 0,
         };
-        for path in self.files(&root, ctx.path_guard(GREP, &[READ]))? {
-            let mut sink = FileSink {
-                path: &path,
-                out: &mut results,
-                count: 0,
-                started: false,
-            };
-            // An unreadable file is skipped, as ripgrep skips it, and counted for the note.
-            let failed = searcher.search_path(&matcher, &path, &mut sink).is_err();
-            let count = sink.count;
-            results.skipped += usize::from(failed);
-            if count > 0 && mode != OutputMode::Content {
-                results.files.push((path, count));
-                results.total += count;
+        let guard = ctx.walk_guard(GREP, &[READ], &root);
+        match walk::open(&root, &guard)? {
+            // A file named as the root is searched whatever the filters say, as ripgrep does.
+            Opened::File(file, stat) => {
+                search(&mut searcher, &matcher, &root, &file, &stat, &mut results);
             }
-            if results.full {
-                break;
+            Opened::Dir(tree) => {
+                let mut walk = Walk::new(guard, self.filters(&root)?);
+                walk.run(tree, |found| {
+                    match found.open() {
+                        Some((file, stat)) => {
+                            search(&mut searcher, &matcher, found.path, &file, &stat, &mut results)
+                        }
+                        // Changed since it was listed: skipped, and counted for the note.
+                        None => results.skipped += 1,
+                    }
+                    if results.full {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                results.skipped += walk.skipped();
             }
         }
         Ok(results.render())
     }
 }
 
+/// Searches one open file, adding what it finds to `results`. An unreadable file is skipped,
+/// as ripgrep skips it, and counted for the note.
+fn search(
+    searcher: &mut Searcher,
+    matcher: &grep_regex::RegexMatcher,
+    path: &Path,
+    file: &std::fs::File,
+    stat: &rustix::fs::Stat,
+    results: &mut Results,
+) {
+    let mut sink = FileSink {
+        path,
+        out: results,
+        count: 0,
+        started: false,
+    };
+    let failed = searcher.search_file(matcher, file, &mut sink).is_err();
+    let count = sink.count;
+    results.skipped += usize::from(failed);
+    if count > 0 && results.mode != OutputMode::Content {
+        results
+            .files
+            .push((path.to_path_buf(), count, walk::modified(stat)));
+        results.total += count;
+    }
+}
+
 impl GrepTool {
-    /// The files to search: `root` itself when it is a file, otherwise the walk under it with
-    /// the glob and type filters.
-    fn files(&self, root: &Path, guard: PathGuard) -> Result<Vec<PathBuf>, ToolError> {
-        if root.is_file() {
-            return Ok(vec![root.to_path_buf()]);
-        }
-        let mut builder = walker(root, guard);
+    /// The `glob` and `type` filters of the walk under `root`.
+    fn filters(&self, root: &Path) -> Result<Filters, ToolError> {
+        let mut filters = Filters::default();
         if let Some(glob) = &self.glob {
             check_glob_nesting(glob)
                 .map_err(|why| ToolError::new(format!("glob {glob:?} refused: {why}")))?;
@@ -198,28 +236,23 @@ impl GrepTool {
             overrides
                 .add(glob)
                 .map_err(|e| ToolError::new(format!("invalid glob {glob:?}: {e}")))?;
-            let overrides = overrides
-                .build()
-                .map_err(|e| ToolError::new(format!("invalid glob {glob:?}: {e}")))?;
-            builder.overrides(overrides);
+            filters.overrides = Some(
+                overrides
+                    .build()
+                    .map_err(|e| ToolError::new(format!("invalid glob {glob:?}: {e}")))?,
+            );
         }
         if let Some(file_type) = &self.file_type {
             let mut types = TypesBuilder::new();
             types.add_defaults();
             types.select(file_type);
-            let types = types.build().map_err(|e| {
+            filters.types = Some(types.build().map_err(|e| {
                 ToolError::new(format!(
                     "unknown file type {file_type:?} ({e}); use a ripgrep type such as js, py, rust, go or java, or a glob"
                 ))
-            })?;
-            builder.types(types);
+            })?);
         }
-        Ok(builder
-            .build()
-            .filter_map(Result::ok)
-            .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
-            .map(ignore::DirEntry::into_path)
-            .collect())
+        Ok(filters)
     }
 }
 
@@ -234,8 +267,9 @@ struct Results {
     lines: Vec<String>,
     /// Their bytes, for [`MAX_COLLECT_BYTES`].
     collected: usize,
-    /// Other modes: each matching file and its count of matching lines.
-    files: Vec<(PathBuf, u64)>,
+    /// Other modes: each matching file, its count of matching lines, and its modification
+    /// time (read from the open file).
+    files: Vec<(PathBuf, u64, SystemTime)>,
     total: u64,
     /// The limit was reached: stop searching.
     full: bool,
@@ -284,10 +318,10 @@ impl Results {
                 if self.files.is_empty() {
                     return "No files found".to_owned();
                 }
-                let mut files: Vec<(std::time::SystemTime, PathBuf)> = self
+                let mut files: Vec<(SystemTime, PathBuf)> = self
                     .files
                     .drain(..)
-                    .map(|(path, _)| (modified(&path), path))
+                    .map(|(path, _, modified)| (modified, path))
                     .collect();
                 files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
                 let shown = files.len().min(self.limit);
@@ -313,7 +347,7 @@ impl Results {
                     .files
                     .iter()
                     .take(shown)
-                    .map(|(path, count)| format!("{}:{count}", path.display()))
+                    .map(|(path, count, _)| format!("{}:{count}", path.display()))
                     .collect();
                 text.push(String::new());
                 text.push(format!(

@@ -50,6 +50,7 @@ pub mod profile;
 
 mod fs;
 mod util;
+mod walk;
 
 pub use fs::MAX_EDIT_BYTES;
 

@@ -1,8 +1,7 @@
-//! Helpers the file tools share: path resolution, numbered lines, truncation, the walker.
+//! Helpers the file tools share: path resolution, numbered lines, truncation.
 
 use std::path::{Path, PathBuf};
 
-use toolreg::permissions::path::PathGuard;
 use toolreg::permissions::path::resolve as resolve_path;
 use toolreg::{ToolContext, ToolError};
 
@@ -43,30 +42,6 @@ pub(crate) fn cut_chars(text: &str, max: usize) -> (&str, bool) {
         Some((at, _)) => (text.get(..at).unwrap_or(text), true),
         None => (text, false),
     }
-}
-
-/// The directory walker Glob and Grep share: `.gitignore`, `.ignore` and git's exclude files are
-/// honoured even outside a git repository, hidden files are included, and `.git` itself is
-/// skipped, as is whatever a deny path rule in `guard` names (a denied directory is not
-/// entered). Entries are visited in file-name order, so results are deterministic. `root` is
-/// canonical, and links are not followed, so every entry's path is canonical too.
-pub(crate) fn walker(root: &Path, guard: PathGuard) -> ignore::WalkBuilder {
-    let mut builder = ignore::WalkBuilder::new(root);
-    builder
-        .hidden(false)
-        .require_git(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(move |entry| {
-            entry.file_name() != ".git" && guard.denies(entry.path()).is_none()
-        });
-    builder
-}
-
-/// The modification time used to order results, newest first; unreadable times sort last.
-pub(crate) fn modified(path: &Path) -> std::time::SystemTime {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .unwrap_or(std::time::UNIX_EPOCH)
 }
 
 #[cfg(test)]

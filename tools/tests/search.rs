@@ -332,3 +332,103 @@ fn glob_nested_twenty_thousand_deep_is_refused_before_it_is_parsed() {
     let out = text::<GlobTool>(dir.path(), json!({"pattern": "*.{r{s,x},toml}"}));
     assert!(out.ends_with("x.rs"), "{out}");
 }
+
+/// The files the `ignore` crate's own walker finds under `root`, in its order, with the
+/// options Grep used before it walked from descriptors.
+fn ignore_crate_walk(root: &Path, glob: Option<&str>, file_type: Option<&str>) -> Vec<String> {
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .require_git(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(|entry| entry.file_name() != ".git");
+    if let Some(glob) = glob {
+        let mut overrides = ignore::overrides::OverrideBuilder::new(root);
+        overrides.add(glob).unwrap();
+        builder.overrides(overrides.build().unwrap());
+    }
+    if let Some(file_type) = file_type {
+        let mut types = ignore::types::TypesBuilder::new();
+        types.add_defaults();
+        types.select(file_type);
+        builder.types(types.build().unwrap());
+    }
+    builder
+        .build()
+        .map(Result::unwrap)
+        .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
+        .map(|entry| {
+            entry
+                .path()
+                .strip_prefix(root)
+                .unwrap()
+                .display()
+                .to_string()
+        })
+        .collect()
+}
+
+/// Grep's count mode lists files in walk order: the descriptor walk leaves out and orders files
+/// exactly as the `ignore` crate's walker does, across `.gitignore` (nested, negated, anchored),
+/// `.ignore` over `.gitignore`, `.git/info/exclude`, a parent directory's `.gitignore`, links
+/// (not followed), `glob` overrides and `type`.
+#[test]
+fn grep_walks_and_ignores_files_as_the_ignore_crate_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let parent = dir.path().canonicalize().unwrap();
+    let root = parent.join("root");
+    write(&parent, ".gitignore", "*.parent-ignored\n");
+    write(
+        &root,
+        ".gitignore",
+        "ignored/\n*.log\n!keep.log\n/only-top.txt\n",
+    );
+    write(&root, ".ignore", "!from-ignore.log\n");
+    write(&root, ".git/info/exclude", "excluded.txt\n");
+    write(&root, ".git/HEAD", "ref\n");
+    write(&root, "sub/.gitignore", "deep.txt\n!b.log\n");
+    for file in [
+        "a.txt",
+        "b.log",
+        "keep.log",
+        "from-ignore.log",
+        "excluded.txt",
+        "x.parent-ignored",
+        "only-top.txt",
+        "ignored/in.txt",
+        "sub/deep.txt",
+        "sub/b.log",
+        "sub/c.rs",
+        "sub/only-top.txt",
+        "sub/.hidden",
+        "sub/inner/z.rs",
+        "Upper.txt",
+    ] {
+        write(&root, file, "x\n");
+    }
+    std::os::unix::fs::symlink("sub", root.join("link")).unwrap();
+    std::os::unix::fs::symlink("a.txt", root.join("file-link")).unwrap();
+    for (glob, file_type) in [
+        (None, None),
+        (Some("*.log"), None),
+        (Some("!*.txt"), None),
+        (None, Some("rust")),
+    ] {
+        let mut input = json!({"pattern": ".", "output_mode": "count", "head_limit": 0});
+        if let Some(glob) = glob {
+            input["glob"] = json!(glob);
+        }
+        if let Some(file_type) = file_type {
+            input["type"] = json!(file_type);
+        }
+        let out = text::<GrepTool>(&root, input);
+        let walked: Vec<String> = lines(&out, &root)
+            .into_iter()
+            .take_while(|line| !line.is_empty())
+            .map(|line| line.rsplit_once(':').unwrap().0.to_owned())
+            .collect();
+        let expected = ignore_crate_walk(&root, glob, file_type);
+        assert!(!expected.is_empty());
+        assert_eq!(walked, expected, "{glob:?} {file_type:?}:\n{out}");
+    }
+}

@@ -17,21 +17,20 @@
 //! command ([`shell`], [`Verdict`]), a file path ([`path`]) or plain text
 //! ([`content_matches`]). [`PermissionContext::check`](crate::PermissionContext::check) gives the order in which rules decide.
 //!
-//! # Deny rules as paths, for a sandbox
-//! keep read-only, since a mount namespace (or Landlock) names paths, not patterns.
+//! # Rules as paths, for a sandbox
 //!
-//! Each rule is expanded from the longest leading part of its pattern that holds no glob
-//! character (`Read(//etc/**)` starts at `/etc`, `Read(*.env)` at the project root): the
-//! shallowest existing paths the rule matches are kept (what is below them is covered with
-//! them; `dir/**` covers `dir` itself), found by walking without following links. Only what exists when the expansion runs
-//! is found: a file created later that a pattern would cover is not. A walk that would visit
-//! more than 100,000 entries, and a `~/` rule without a home directory, are
-//! errors: the caller should refuse rather than run with a rule left out.
+//! A sandbox names paths, not patterns: `PathGuard::covered_paths` (in `expand`) turns deny
+//! (and, through [`PermissionContext::read_restrictions`](crate::PermissionContext::read_restrictions),
+//! ask) path rules into the existing paths they cover, links on a rule's literal prefix and
+//! links the pattern names followed to their targets.
+//! [`PermissionContext::restricts_below`](crate::PermissionContext::restricts_below) says
+//! whether any deny or ask rule may match below a directory, for a command that reads a tree.
 
 mod content;
 mod expand;
 mod grant;
 pub mod path;
+mod path_rules;
 pub(crate) mod rule;
 pub(crate) mod ruleset;
 pub mod shell;

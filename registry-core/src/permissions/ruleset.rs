@@ -5,9 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use super::content::{command_matches, content_matches};
-use super::path::{
-    Bases, PathGlob, PathGuard, PatternError, Roots, absolute, resolve, resolve_base,
-};
+use super::path::{PathGlob, PatternError, absolute, resolve_traced};
 use super::rule::{Behavior, PermissionRule, RuleSource, RuleTarget, RuleValue};
 use super::shell;
 use super::subject::{Access, Subject};
@@ -62,15 +60,15 @@ pub struct PermissionContext {
     /// What happens to writes outside the working directories.
     pub outside_writes: OutsideWrites,
     by_source: [Vec<PermissionRule>; RuleSource::ALL.len()],
-    project_root: Option<PathBuf>,
-    home: Option<PathBuf>,
-    additional_dirs: Vec<PathBuf>,
+    pub(super) project_root: Option<PathBuf>,
+    pub(super) home: Option<PathBuf>,
+    pub(super) additional_dirs: Vec<PathBuf>,
     legacy_names: &'static [(&'static str, &'static str)],
     index: OnceLock<Index>,
 }
 
 /// A rule's place in scan order: its source, then its position among that source's rules.
-type Position = (usize, usize);
+pub(super) type Position = (usize, usize);
 
 /// The rules by the tool they name, so a lookup does not scan every rule.
 #[derive(Debug, Clone, Default)]
@@ -170,7 +168,7 @@ impl PermissionContext {
         self.project_root.as_deref()
     }
 
-    fn rule(&self, (source, i): Position) -> Option<&PermissionRule> {
+    pub(super) fn rule(&self, (source, i): Position) -> Option<&PermissionRule> {
         self.by_source.get(source)?.get(i)
     }
 
@@ -245,7 +243,7 @@ impl PermissionContext {
 
     /// The rules with content for `tool` and the `also` tools with their compiled path globs,
     /// in scan order.
-    fn path_rules(
+    pub(super) fn path_rules(
         &self,
         tool: &str,
         also: &[&str],
@@ -254,7 +252,7 @@ impl PermissionContext {
     }
 
     /// The rules at `positions` with their compiled path globs.
-    fn path_rules_at(
+    pub(super) fn path_rules_at(
         &self,
         positions: Vec<Position>,
     ) -> Vec<(&PermissionRule, Result<&Arc<PathGlob>, &PatternError>)> {
@@ -274,7 +272,7 @@ impl PermissionContext {
     }
 
     /// The positions of the rules with content for `tool` and the `also` tools, in scan order.
-    fn content_positions(&self, tool: &str, also: &[&str]) -> Vec<Position> {
+    pub(super) fn content_positions(&self, tool: &str, also: &[&str]) -> Vec<Position> {
         let mut positions = self.content_positions_of(&[tool]);
         positions.extend(self.content_positions_of(also));
         positions.sort_unstable();
@@ -283,7 +281,7 @@ impl PermissionContext {
     }
 
     /// The positions of the rules with content for `tools`, unordered.
-    fn content_positions_of(&self, tools: &[&str]) -> Vec<Position> {
+    pub(super) fn content_positions_of(&self, tools: &[&str]) -> Vec<Position> {
         let index = self.index();
         tools
             .iter()
@@ -390,7 +388,7 @@ impl PermissionContext {
             }
             Subject::Command(line) => check_command(tool, &rules(), line),
             Subject::Path(path) => {
-                let resolved = match resolve(&absolute(cwd, &path.path)) {
+                let resolved = match resolve_traced(&absolute(cwd, &path.path)) {
                     Ok(resolved) => resolved,
                     Err(error) => {
                         return ContentCheck {
@@ -399,112 +397,18 @@ impl PermissionContext {
                         };
                     }
                 };
-                let mut check = self.check_path(tool, path.also, path.reads_as, &resolved, cwd);
-                if path.access == Access::Write && !self.inside_working_dirs(&resolved, cwd) {
-                    check.outside = Some(resolved);
+                let mut check = self.check_path(tool, path, &resolved, cwd);
+                if path.access == Access::Write && !self.inside_working_dirs(&resolved.path, cwd) {
+                    check.outside = Some(resolved.path);
                 }
                 check
             }
         }
     }
-
-    /// The path rules for `tool` and the `also` tools, and the deny and ask path rules of the
-    /// `reads_as` tools, against `resolved`.
-    fn check_path(
-        &self,
-        tool: RuleTarget<'_>,
-        also: &[&str],
-        reads_as: &[&str],
-        resolved: &Path,
-        cwd: &Path,
-    ) -> ContentCheck<'_> {
-        let bases = self.bases(cwd);
-        let mut check = ContentCheck::default();
-        let mut positions = self.content_positions(tool.name, also);
-        positions.extend(
-            self.content_positions_of(reads_as)
-                .into_iter()
-                .filter(|&at| self.rule(at).is_some_and(|r| r.behavior != Behavior::Allow)),
-        );
-        positions.sort_unstable();
-        positions.dedup();
-        for (rule, glob) in self.path_rules_at(positions) {
-            let matched = match glob {
-                // A `~/` rule without a home directory cannot tell what it covers: a deny or
-                // ask rule refuses, an allow rule matches nothing.
-                Ok(glob) if glob.needs_unknown_home(&bases) => {
-                    if rule.behavior != Behavior::Allow {
-                        check
-                            .deny
-                            .get_or_insert(Refusal::UnknownHome { rule: rule.clone() });
-                    }
-                    continue;
-                }
-                Ok(glob) => glob.matches(&bases, resolved),
-                // A deny or ask rule that cannot be read refuses rather than being ignored.
-                Err(error) if rule.behavior != Behavior::Allow => {
-                    check.deny.get_or_insert(Refusal::InvalidPattern {
-                        rule: rule.clone(),
-                        error: error.clone(),
-                    });
-                    continue;
-                }
-                Err(_) => false,
-            };
-            if !matched {
-                continue;
-            }
-            match rule.behavior {
-                Behavior::Deny => {
-                    check.deny.get_or_insert(Refusal::Rule(rule.clone()));
-                }
-                Behavior::Ask => {
-                    check.ask.get_or_insert_with(|| {
-                        Ask::Rule(format!(
-                            "rule {rule} asks before {} touches {}",
-                            tool.name,
-                            resolved.display()
-                        ))
-                    });
-                }
-                Behavior::Allow => check.allow = true,
-            }
-        }
-        check
-    }
-
-    /// The deny rules with path content for `tool` and the `also` tools, compiled, for a tool
-    /// that walks a directory and must leave out what they deny below its root (Glob, Grep).
-    /// Rules whose pattern is invalid are left out here; [`check`](Self::check) refuses the
-    /// call itself for them.
-    pub fn path_guard(&self, tool: &str, also: &[&str], cwd: &Path) -> PathGuard {
-        let denies = self
-            .path_rules(tool, also)
-            .into_iter()
-            .filter(|(rule, _)| rule.behavior == Behavior::Deny)
-            .filter_map(|(rule, glob)| Some((Arc::clone(glob.ok()?), rule.to_string())))
-            .collect();
-        PathGuard::new(self.bases(cwd), denies)
-    }
-
-    /// The bases of path rules for a call made from `cwd`, canonicalized.
-    fn bases(&self, cwd: &Path) -> Bases {
-        Bases::new(Roots {
-            project: self.project_root.as_deref().unwrap_or(cwd),
-            home: self.home.as_deref(),
-        })
-    }
-
-    /// Whether `canonical` is in the project root (or `cwd`) or an additional working directory.
-    fn inside_working_dirs(&self, canonical: &Path, cwd: &Path) -> bool {
-        std::iter::once(self.project_root.as_deref().unwrap_or(cwd))
-            .chain(self.additional_dirs.iter().map(PathBuf::as_path))
-            .any(|dir| canonical.starts_with(resolve_base(&absolute(cwd, dir))))
-    }
 }
 
 /// Why rules with content ask.
-enum Ask<'a> {
+pub(super) enum Ask<'a> {
     /// A rule matched; the reason for the user.
     Rule(String),
     /// The command could not be split with confidence and this rule might match it.
@@ -516,12 +420,12 @@ enum Ask<'a> {
 
 /// What the rules with content said.
 #[derive(Default)]
-struct ContentCheck<'a> {
-    deny: Option<Refusal>,
-    ask: Option<Ask<'a>>,
-    allow: bool,
+pub(super) struct ContentCheck<'a> {
+    pub deny: Option<Refusal>,
+    pub ask: Option<Ask<'a>>,
+    pub allow: bool,
     /// The canonical path of a write outside the working directories.
-    outside: Option<PathBuf>,
+    pub outside: Option<PathBuf>,
 }
 
 fn check_command<'a>(

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::path::{PathError, absolute, resolve};
+use super::path::{LinkSpelling, PathError, absolute, resolve_traced};
 
 /// The part of a call's input that a rule's parentheses speak of, as the tool reports it
 /// ([`Tool::rule_subject`](crate::Tool::rule_subject)). Its kind decides how rule content is
@@ -35,6 +35,10 @@ pub struct PathSubject {
     /// content (an edit shows lines of the file): editing a path needs the permission to read
     /// it. Their allow rules do not allow the call.
     pub reads_as: &'static [&'static str],
+    /// How the path read at each symbolic link met when it was resolved
+    /// ([`Subject::resolved`]): a rule that names one of those links covers the call, since
+    /// the call reaches its file through it. Empty for a path not resolved yet.
+    pub through: Vec<LinkSpelling>,
 }
 
 /// How a call touches a file.
@@ -54,6 +58,7 @@ impl Subject {
             access: Access::Read,
             also: &[],
             reads_as: &[],
+            through: Vec::new(),
         })
     }
 
@@ -64,6 +69,7 @@ impl Subject {
             access: Access::Write,
             also: &[],
             reads_as: &[],
+            through: Vec::new(),
         })
     }
 
@@ -85,10 +91,13 @@ impl Subject {
     }
 
     /// This subject with its path made absolute against `cwd` and resolved as the kernel would
-    /// open it ([`resolve`]); other subjects are unchanged.
+    /// open it ([`resolve`](super::path::resolve)), keeping how it read at each link on the way
+    /// ([`PathSubject::through`]); other subjects are unchanged.
     pub fn resolved(mut self, cwd: &Path) -> Result<Subject, PathError> {
         if let Subject::Path(path) = &mut self {
-            path.path = resolve(&absolute(cwd, &path.path))?;
+            let resolved = resolve_traced(&absolute(cwd, &path.path))?;
+            path.path = resolved.path;
+            path.through.extend(resolved.through);
         }
         Ok(self)
     }

@@ -187,6 +187,16 @@ impl<'a> ToolContext<'a> {
             .unwrap_or_default()
     }
 
+    /// What a walk below `root`, the directory this call was checked for, must leave out
+    /// under the path rules of `tool` (and the `also` tools): what deny rules cover, and what
+    /// ask rules cover unless nothing asks or the call was asked about `root` itself
+    /// ([`PermissionContext::walk_guard`]); empty when no rules were attached.
+    pub fn walk_guard(&self, tool: &str, also: &[&str], root: &Path) -> PathGuard {
+        self.permissions
+            .map(|rules| rules.walk_guard(tool, also, root, self.cwd))
+            .unwrap_or_default()
+    }
+
     /// Attaches the turn's cancellation.
     pub fn with_cancellation(mut self, cancel: &'a CancellationToken) -> Self {
         self.cancel = Some(cancel);

@@ -208,7 +208,9 @@ fn check_split(line: &str) {
 /// Asserts: a rule parses, displays and parses again to the same value; the indexed whole-tool
 /// lookups return the first matching rule of a linear scan; a whole-tool deny rule for the
 /// target always gives `Verdict::Deny` by that rule; a whole-tool ask rule gives `Deny` or
-/// `Ask`; a path the tool's `path_guard` denies is denied by `check`; `shell::split` never
+/// `Ask`; a path the tool's `path_guard` denies is denied by `check`; a path its
+/// `read_restrictions` cover is denied or asked about, and `restricts_below` names a rule for
+/// every directory above it; `shell::split` never
 /// panics, each command's `forms` starts with its `text` and has no duplicate, and an error's
 /// offset is inside the line.
 pub fn rules(data: &[u8]) {
@@ -306,6 +308,20 @@ pub fn rules(data: &[u8]) {
                     matches!(verdict, Verdict::Deny(_)),
                     "{rule} denies {canonical:?}"
                 );
+            }
+            let restrictions = ctx.read_restrictions(target.name, path.also, &cwd);
+            if let Some(rule) = restrictions.denies(&canonical) {
+                assert!(
+                    matches!(verdict, Verdict::Deny(_) | Verdict::Ask(_)),
+                    "{rule} restricts {canonical:?}: {verdict:?}"
+                );
+                for dir in canonical.ancestors() {
+                    assert!(
+                        ctx.restricts_below(target.name, path.also, dir, &cwd)
+                            .is_some(),
+                        "{rule} restricts {canonical:?} but nothing below {dir:?}"
+                    );
+                }
             }
         }
     }

@@ -13,8 +13,11 @@
 //! As in `.gitignore`: `*` and `?` stay within one path component, `**` crosses components,
 //! `[abc]` and `{a,b}` are classes and alternatives; a pattern with no `/` but a trailing one
 //! (`*.env`, `node_modules/`) matches a component at any depth; a pattern that matches a
-//! directory matches everything below it (`Read(./secrets)` covers `secrets/key`); a trailing
-//! `/` matches directories only. `!` negation is not supported (a leading `!` is literal).
+//! directory matches everything below it (`Read(./secrets)` covers `secrets/key`, and
+//! `Read(./secrets/**)` covers `secrets` itself too); a trailing `/` matches directories only.
+//! `!` negation is not supported (a leading `!` is literal).
+//!
+//! # What a path is checked as
 //!
 //! The tool's path is made absolute against the context's working directory and then resolved
 //! as the kernel resolves it ([`resolve`]): component by component, every symbolic link
@@ -26,6 +29,32 @@
 //! exist is an error, never text (`missing/../link/key` would otherwise hide the link). The
 //! bases are resolved too.
 //!
+//! # What a rule names
+//!
+//! A rule covers a path and whatever the path leads to, whether it or a link on the way was
+//! made before or after the rule was written:
+//!
+//! * **Its literal prefix is resolved at each check.** A pattern is split at its first
+//!   component holding a glob character: the leading names (`secrets` in `secrets/**`, `a/b`
+//!   in `a/b/*.txt`, all of `./secrets/key.txt`) are joined to the base and resolved like any
+//!   path, and the rest of the pattern is matched below *both* that path and where it leads.
+//!   With `secrets -> .vault`, `Read(./secrets/**)` covers `.vault/key.txt` too, which is what
+//!   `secrets/key.txt`, or a link `foo -> secrets` made later, resolves to. A link anywhere on
+//!   the prefix (`Read(./a/b/**)` with `a -> x` covers `x/b/…`), chains of links, and links
+//!   out of the project are followed alike.
+//! * **A link the pattern names covers what is reached through it.** Besides the resolved
+//!   path, each link met on the way is checked as the path reads there: the link's own path
+//!   followed by the rest of the request up to its first `..`. `Read(*.env)` with
+//!   `prod.env -> config/prod.cfg` refuses `prod.env`; `Read(**/secrets/**)` with
+//!   `a -> /elsewhere` refuses `a/secrets/key`. The target read by its own name
+//!   (`config/prod.cfg`) is covered only when the literal prefix leads to it: finding every
+//!   link a glob matches takes a walk, which the sandbox's masks do at each call
+//!   ([`covered_paths`](PathGuard::covered_paths)) and a check does not.
+//!
+//! Both widen what deny and ask rules cover. An allow rule is matched as written against the
+//! resolved path only: a link made in an allowed directory (`Edit(./pub/**)` and
+//! `pub/out -> /etc`) allows nothing more.
+//!
 //! A `~/` pattern needs the home directory. When it is not known (`HOME` unset or empty), a
 //! deny or ask rule with such a pattern fails closed: it refuses every path it is checked
 //! against, and an allow rule matches nothing.
@@ -34,7 +63,8 @@
 //! file and is matched by its own path. The resolved path is what the call is checked against,
 //! and dispatch hands it to the tool ([`ToolContext::checked_path`](crate::ToolContext::checked_path));
 //! the file tools open it without following any link, so a link swapped in after the check
-//! makes the open fail instead of leading elsewhere.
+//! makes the open fail instead of leading elsewhere, and the walkers (Grep, Glob) open every
+//! directory and file below it the same way, checking each against a [`PathGuard`].
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -43,8 +73,8 @@ use globset::{GlobBuilder, GlobMatcher};
 
 mod resolve;
 
-pub(crate) use resolve::resolve_base;
-pub use resolve::{PathError, absolute, resolve};
+pub use resolve::{LinkSpelling, PathError, absolute, resolve};
+pub(crate) use resolve::{Resolved, resolve_base, resolve_below, resolve_traced};
 
 /// The directories patterns are relative to.
 #[derive(Debug, Clone, Copy)]
@@ -152,13 +182,43 @@ enum Anchor {
     Project,
 }
 
-/// A path pattern's glob, compiled once per rule: everything but the base directory, which
-/// depends on the roots of the call.
+/// The characters that make a pattern component a glob rather than a name.
+const GLOB_CHARS: [char; 5] = ['*', '?', '[', '{', '\\'];
+
+/// A path pattern compiled once per rule: everything but the base directory, which depends on
+/// the roots of the call. The pattern is split at its first component holding a glob
+/// character: the leading names (the *literal prefix*, `secrets` in `secrets/**`) are a path
+/// that can be resolved like any other, and the rest is a glob matched below where that path
+/// leads.
 #[derive(Debug, Clone)]
 pub(crate) struct PathGlob {
     anchor: Anchor,
-    glob: GlobMatcher,
+    /// The leading components that hold no glob character, relative to the base.
+    literal: PathBuf,
+    /// The glob for what follows the literal prefix; `None` when the literal is the whole
+    /// pattern.
+    rest: Option<GlobMatcher>,
+    /// A trailing `/`: the pattern names directories only.
     dir_only: bool,
+    /// A pattern with no `/` but a trailing one (`*.env`): it matches at any depth.
+    anywhere: bool,
+}
+
+/// Where a pattern's literal prefix leads for one check: the base joined with it, and where
+/// that path leads once resolved when a link is on it (`secrets -> .vault`: `.vault`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Starts {
+    /// The base joined with the literal prefix.
+    pub lexical: PathBuf,
+    /// The same resolved ([`resolve`]), when that differs.
+    pub resolved: Option<PathBuf>,
+}
+
+impl Starts {
+    /// Both paths: the literal one first.
+    pub fn iter(&self) -> impl Iterator<Item = &Path> {
+        std::iter::once(self.lexical.as_path()).chain(self.resolved.as_deref())
+    }
 }
 
 impl PathGlob {
@@ -179,56 +239,77 @@ impl PathGlob {
         };
         let dir_only = rest.ends_with('/');
         let rest = rest.trim_end_matches('/');
+        let anywhere = !anchored && !rest.is_empty() && !rest.contains('/');
         let glob = if rest.is_empty() {
             "**".to_owned()
-        } else if anchored || rest.contains('/') {
-            rest.to_owned()
-        } else {
+        } else if anywhere {
             format!("**/{rest}")
+        } else {
+            rest.to_owned()
         };
-        check_glob_nesting(&glob).map_err(|message| PatternError {
+        let error = |message: String| PatternError {
             pattern: pattern.to_owned(),
             message,
-        })?;
-        let glob = GlobBuilder::new(&glob)
-            .literal_separator(true)
-            .backslash_escape(true)
-            .build()
-            .map_err(|error| PatternError {
-                pattern: pattern.to_owned(),
-                message: error.kind().to_string(),
-            })?
-            .compile_matcher();
+        };
+        let compile = |glob: &str| {
+            check_glob_nesting(glob).map_err(error)?;
+            GlobBuilder::new(glob)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .map(|glob| glob.compile_matcher())
+                .map_err(|e| error(e.kind().to_string()))
+        };
+        // The whole pattern is compiled once, so an error names it as written.
+        compile(&glob)?;
+        let mut parts = glob.split('/').peekable();
+        let mut literal = PathBuf::new();
+        while let Some(part) = parts.next_if(|part| !part.is_empty() && !part.contains(GLOB_CHARS))
+        {
+            literal.push(part);
+        }
+        let rest: Vec<&str> = parts.collect();
+        let rest = if rest.is_empty() {
+            None
+        } else {
+            Some(compile(&rest.join("/"))?)
+        };
         Ok(PathGlob {
             anchor,
-            glob,
+            literal,
+            rest,
             dir_only,
+            anywhere,
         })
     }
 
-    /// Whether the pattern is relative to the home directory and `bases` has none: such a
-    /// pattern cannot tell what it matches, and a deny or ask rule with it fails closed.
-    pub fn needs_unknown_home(&self, bases: &Bases) -> bool {
-        self.anchor == Anchor::Home && bases.home.is_none()
+    /// Whether the pattern matches at any depth below the project root (`*.env`).
+    pub fn anywhere(&self) -> bool {
+        self.anywhere
     }
 
-    /// Where every path the pattern can match lies: its base directory under `bases` joined
-    /// with the pattern's leading components that hold no glob character (`None` without a
-    /// home directory for a `~/` pattern).
-    ///
-    /// The flag says whether the pattern covers the start and everything below it
-    /// (`secrets/**`), so a sandbox can mask the directory itself.
-    pub(crate) fn start(&self, bases: &Bases) -> Option<(PathBuf, bool)> {
-        let mut start = self.base(bases)?.to_path_buf();
-        let mut parts = self.glob.glob().glob().split('/').peekable();
-        while let Some(part) = parts.next() {
-            if part.is_empty() || part.contains(['*', '?', '[', '{', '\\']) {
-                let everything = part == "**" && parts.peek().is_none() && !self.dir_only;
-                return Some((start, everything));
-            }
-            start.push(part);
-        }
-        Some((start, false))
+    /// Whether the pattern covers where its literal prefix leads and everything below it
+    /// (`secrets/**`, `./secrets`), so a sandbox can mask that path whole.
+    pub fn covers_all_below_start(&self) -> bool {
+        !self.dir_only
+            && self
+                .rest
+                .as_ref()
+                .is_none_or(|rest| rest.glob().glob() == "**")
+    }
+
+    /// Where the pattern's literal prefix leads under `bases` now, its links followed (`None`
+    /// without a home directory for a `~/` pattern). Every path the pattern matches is below
+    /// one of them.
+    pub fn starts(&self, bases: &Bases) -> Option<Starts> {
+        let base = self.base(bases)?;
+        let lexical = base.join(&self.literal);
+        // The bases are resolved already: only the literal's own components are looked up.
+        let resolved = Some(base)
+            .filter(|base| base.is_absolute())
+            .and_then(|base| resolve_below(base, &self.literal).ok())
+            .filter(|resolved| *resolved != lexical);
+        Some(Starts { lexical, resolved })
     }
 
     /// The pattern's base directory under `bases`.
@@ -240,25 +321,45 @@ impl PathGlob {
         }
     }
 
-    /// Whether the pattern, relative to its base under `bases`, matches `canonical` (a path
-    /// from [`resolve`]) or one of the directories it is in. A `~/` pattern without a home
-    /// directory matches nothing here; see [`needs_unknown_home`](Self::needs_unknown_home).
-    pub fn matches(&self, bases: &Bases, canonical: &Path) -> bool {
-        let Some(relative) = self
-            .base(bases)
-            .and_then(|base| canonical.strip_prefix(base).ok())
-        else {
+    /// Whether the pattern matches `path` (a path from [`resolve`], or how a path reads at a
+    /// link) or one of the directories it is in, below either of `starts`. `is_dir` says
+    /// whether `path` is a directory, for a pattern with a trailing `/`.
+    pub fn matches(&self, starts: &Starts, path: &Path, is_dir: bool) -> bool {
+        starts
+            .iter()
+            .any(|start| self.matches_below(start, path, is_dir))
+    }
+
+    /// Whether the pattern, taken as written, matches `path` (a path from [`resolve`]) or one
+    /// of the directories it is in: no link is followed, neither on the literal prefix nor
+    /// named by the glob. What an allow rule is matched with, so that a link made under an
+    /// allowed directory widens nothing.
+    pub fn matches_as_written(&self, bases: &Bases, path: &Path, is_dir: bool) -> bool {
+        self.base(bases)
+            .is_some_and(|base| self.matches_below(&base.join(&self.literal), path, is_dir))
+    }
+
+    /// Whether the pattern matches `path` or one of the directories it is in, with its literal
+    /// prefix leading to `start`.
+    fn matches_below(&self, start: &Path, path: &Path, is_dir: bool) -> bool {
+        let Ok(relative) = path.strip_prefix(start) else {
             return false;
         };
+        // A trailing `/` names directories: `path` itself only if it is one.
+        let skip = usize::from(self.dir_only && !is_dir);
+        let Some(rest) = &self.rest else {
+            // The literal names `path` or a directory it is in.
+            return skip == 0 || !relative.as_os_str().is_empty();
+        };
         if relative.as_os_str().is_empty() {
-            // The base itself: only "everything under the base" names it.
-            return self.glob.glob().glob() == "**" && !self.dir_only;
+            // The start itself: only "everything below" names it.
+            return skip == 0 && rest.glob().glob() == "**";
         }
         relative
             .ancestors()
             .filter(|part| !part.as_os_str().is_empty())
-            .skip(usize::from(self.dir_only))
-            .any(|part| self.glob.is_match(part))
+            .skip(skip)
+            .any(|part| rest.is_match(part))
     }
 }
 
@@ -282,45 +383,70 @@ impl Bases {
     }
 }
 
-/// Compiled deny path rules ([`PermissionContext::path_guard`](crate::PermissionContext::path_guard)); owns its data, so a directory
-/// walker's filter can keep it.
+/// One rule of a [`PathGuard`].
+#[derive(Debug, Clone)]
+struct GuardRule {
+    glob: Arc<PathGlob>,
+    /// The rule as text, with its source.
+    rule: String,
+    /// Where its literal prefix led when the guard was made; `None` for a `~/` pattern without
+    /// a home directory.
+    starts: Option<Starts>,
+}
+
+/// Compiled path rules that keep a directory walk out of what they cover
+/// ([`PermissionContext::path_guard`](crate::PermissionContext::path_guard): the deny rules;
+/// [`PermissionContext::read_restrictions`](crate::PermissionContext::read_restrictions): the
+/// deny and ask rules). Where each rule's literal prefix leads is resolved when the guard is
+/// made, so a rule naming a link (`Read(./secrets/**)` with `secrets -> .vault`) also covers
+/// the link's target. It owns its data, so a directory walker's filter can keep it.
 #[derive(Debug, Clone, Default)]
 pub struct PathGuard {
-    bases: Bases,
-    denies: Vec<(Arc<PathGlob>, String)>,
+    rules: Vec<GuardRule>,
 }
 
 impl PathGuard {
-    pub(super) fn new(bases: Bases, denies: Vec<(Arc<PathGlob>, String)>) -> PathGuard {
-        PathGuard { bases, denies }
+    pub(super) fn new(bases: Bases, rules: Vec<(Arc<PathGlob>, String)>) -> PathGuard {
+        let rules = rules
+            .into_iter()
+            .map(|(glob, rule)| GuardRule {
+                starts: glob.starts(&bases),
+                glob,
+                rule,
+            })
+            .collect();
+        PathGuard { rules }
     }
 
-    /// The rule (as text, with its source) that denies `canonical`, if one does. A `~/` rule
-    /// without a home directory denies every path (it fails closed).
+    /// The rule (as text, with its source) that covers `canonical` (a path with no link on
+    /// it, such as a walk that follows no link builds), if one does. A `~/` rule without a
+    /// home directory covers every path (it fails closed). A pattern with a trailing `/`
+    /// matches `canonical` itself only through [`denies_entry`](Self::denies_entry).
     pub fn denies(&self, canonical: &Path) -> Option<&str> {
-        self.denies
+        self.denies_entry(canonical, false)
+    }
+
+    /// [`denies`](Self::denies) for a walk that knows whether `canonical` is a directory.
+    pub fn denies_entry(&self, canonical: &Path, is_dir: bool) -> Option<&str> {
+        self.rules
             .iter()
-            .find(|(glob, _)| {
-                glob.needs_unknown_home(&self.bases) || glob.matches(&self.bases, canonical)
+            .find(|rule| match &rule.starts {
+                None => true,
+                Some(starts) => rule.glob.matches(starts, canonical, is_dir),
             })
-            .map(|(_, rule)| rule.as_str())
+            .map(|rule| rule.rule.as_str())
     }
 
     /// Whether no rule is in it.
     pub fn is_empty(&self) -> bool {
-        self.denies.is_empty()
+        self.rules.is_empty()
     }
 
-    /// Each rule with its compiled pattern.
-    pub(super) fn rules(&self) -> impl Iterator<Item = (&PathGlob, &str)> {
-        self.denies
+    /// Each rule with its compiled pattern and where its literal prefix led.
+    pub(super) fn rules(&self) -> impl Iterator<Item = (&PathGlob, &str, Option<&Starts>)> {
+        self.rules
             .iter()
-            .map(|(glob, rule)| (&**glob, rule.as_str()))
-    }
-
-    /// The resolved roots its patterns are relative to.
-    pub(super) fn bases(&self) -> &Bases {
-        &self.bases
+            .map(|rule| (&*rule.glob, rule.rule.as_str(), rule.starts.as_ref()))
     }
 }
 
@@ -333,9 +459,9 @@ mod tests {
             project: Path::new("/nonexistent-project"),
             home: Some(Path::new("/nonexistent-home")),
         };
-        PathGlob::new(pattern)
-            .unwrap()
-            .matches(&Bases::new(roots), Path::new(path))
+        let glob = PathGlob::new(pattern).unwrap();
+        let starts = glob.starts(&Bases::new(roots)).unwrap();
+        glob.matches(&starts, Path::new(path), false)
     }
 
     #[test]

@@ -120,6 +120,40 @@ enum Reached {
 /// assert!(resolve(Path::new("/no-such-dir/../etc/passwd")).is_err());
 /// ```
 pub fn resolve(path: &Path) -> Result<PathBuf, PathError> {
+    resolve_traced(path).map(|resolved| resolved.path)
+}
+
+/// A path resolved by [`resolve_traced`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Resolved {
+    /// The path the kernel would open ([`resolve`]).
+    pub path: PathBuf,
+    /// Whether it is an existing directory.
+    pub is_dir: bool,
+    /// How the path reads at each symbolic link followed on the way.
+    pub through: Vec<LinkSpelling>,
+}
+
+/// How a path read at one symbolic link met while resolving it: the link's own path (its
+/// resolved directory and its name) followed by the components still to resolve after it, up
+/// to the first `..` (after which the spelling would name something else than what the kernel
+/// reaches). A rule that matches it names the link, and covers what the path leads to
+/// ([`path`](super) says what a rule names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkSpelling {
+    /// The spelling.
+    pub path: PathBuf,
+    /// Whether it runs to the end, so names what the resolution reached; otherwise it stopped
+    /// at a `..` and names a directory the kernel went through.
+    pub whole: bool,
+    /// Whether what it names is a directory.
+    pub is_dir: bool,
+}
+
+/// [`resolve`], also giving whether the result is a directory and how the path reads at each
+/// link followed: a rule that names a link (`Read(.env)` with `.env -> config/prod`) covers
+/// what is reached through it.
+pub(crate) fn resolve_traced(path: &Path) -> Result<Resolved, PathError> {
     if !path.is_absolute() {
         return Err(PathError::Relative {
             path: path.to_path_buf(),
@@ -127,9 +161,33 @@ pub fn resolve(path: &Path) -> Result<PathBuf, PathError> {
     }
     let mut todo: Vec<std::ffi::OsString> = Vec::new();
     push_components(&mut todo, path);
-    let mut resolved = PathBuf::from("/");
-    let mut reached = Reached::Dir;
+    resolve_rest(path, PathBuf::from("/"), Reached::Dir, todo)
+}
+
+/// [`resolve`] of `base.join(relative)` where `base` is already resolved (a path [`resolve`]
+/// gave): only the components of `relative` are looked up, one `lstat` each.
+pub(crate) fn resolve_below(base: &Path, relative: &Path) -> Result<PathBuf, PathError> {
+    let reached = match std::fs::symlink_metadata(base) {
+        Ok(metadata) if metadata.is_dir() => Reached::Dir,
+        Ok(_) => Reached::File,
+        Err(_) => Reached::Missing,
+    };
+    let mut todo: Vec<std::ffi::OsString> = Vec::new();
+    push_components(&mut todo, relative);
+    let path = base.join(relative);
+    resolve_rest(&path, base.to_path_buf(), reached, todo).map(|resolved| resolved.path)
+}
+
+/// Resolves the components in `todo` (popped last first) from `resolved`, which is `reached`;
+/// `path` is what errors name.
+fn resolve_rest(
+    path: &Path,
+    mut resolved: PathBuf,
+    mut reached: Reached,
+    mut todo: Vec<std::ffi::OsString>,
+) -> Result<Resolved, PathError> {
     let mut links = 0;
+    let mut through = Vec::new();
     while let Some(part) = todo.pop() {
         let part = Path::new(&part);
         match part.components().next() {
@@ -217,11 +275,43 @@ pub fn resolve(path: &Path) -> Result<PathBuf, PathError> {
                         target: target.to_string_lossy().into_owned(),
                     });
                 }
+                through.push(spelling(candidate, &todo));
                 push_components(&mut todo, &target);
             }
         }
     }
-    Ok(resolved)
+    let is_dir = reached == Reached::Dir;
+    for link in &mut through {
+        link.is_dir = is_dir || !link.whole;
+    }
+    Ok(Resolved {
+        path: resolved,
+        is_dir,
+        through,
+    })
+}
+
+/// How a path reads at the link `link`, with `todo` still to resolve (popped last first).
+fn spelling(link: PathBuf, todo: &[std::ffi::OsString]) -> LinkSpelling {
+    let mut path = link;
+    for part in todo.iter().rev() {
+        match Path::new(part).components().next() {
+            Some(Component::Normal(name)) => path.push(name),
+            Some(Component::CurDir) | None => {}
+            Some(Component::ParentDir | Component::RootDir | Component::Prefix(_)) => {
+                return LinkSpelling {
+                    path,
+                    whole: false,
+                    is_dir: true,
+                };
+            }
+        }
+    }
+    LinkSpelling {
+        path,
+        whole: true,
+        is_dir: false,
+    }
 }
 
 /// Pushes the components of `path` so that popping gives them in order. A path ending in `/`
