@@ -93,13 +93,25 @@
 
 use std::fmt;
 
+mod builtins;
 mod commands;
+mod git;
 mod lex;
+mod line;
+mod nested;
+mod options;
+mod programs;
+mod reads;
+mod stages;
 
-pub use commands::READ_ONLY;
 pub(crate) use commands::tokens;
+pub use git::{GIT_CONFIG, READ_ONLY_ENV, SYSTEM_PATH, read_only_env};
+pub use programs::BUILTINS;
+pub use reads::{MAX_DIRS, Read};
+
 use commands::{Class, classify, evaluated_variable};
 use lex::{Lexer, Tok, Word};
+use line::{Line, Redir};
 
 const MAX_DEPTH: usize = 3;
 const MAX_WRAPPERS: usize = 8;
@@ -115,12 +127,76 @@ const KEYWORDS: [&str; 10] = [
 ];
 const COMPOUND: [&str; 5] = ["for", "case", "select", "function", "coproc"];
 
+/// The names of the read-only list: the programs, looked up in [`SYSTEM_PATH`], and bash's
+/// builtins and keywords ([`BUILTINS`], `cd`, `test`, `[`, `[[`). Each takes only the options
+/// listed for it (see [`SimpleCommand::read_only`]).
+pub const READ_ONLY: &[&str] = &[
+    ":",
+    "[",
+    "[[",
+    "basename",
+    "cat",
+    "cd",
+    "cmp",
+    "column",
+    "comm",
+    "cut",
+    "date",
+    "df",
+    "diff",
+    "dirname",
+    "du",
+    "echo",
+    "egrep",
+    "false",
+    "fgrep",
+    "file",
+    "find",
+    "fold",
+    "git",
+    "grep",
+    "head",
+    "id",
+    "jq",
+    "ls",
+    "md5sum",
+    "nl",
+    "paste",
+    "printenv",
+    "printf",
+    "pwd",
+    "readlink",
+    "realpath",
+    "rev",
+    "rg",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "sleep",
+    "sort",
+    "stat",
+    "tail",
+    "test",
+    "tr",
+    "tree",
+    "true",
+    "type",
+    "uname",
+    "uniq",
+    "wc",
+    "which",
+    "whoami",
+];
+
 /// One simple command of a command line, as permission rules match it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimpleCommand {
     /// The words bash passes (quotes and escapes removed), joined by single spaces; leading
-    /// variable assignments kept, redirections (operator and target) removed. Allow rules match
-    /// this form only.
+    /// variable assignments kept, redirections (operator and target) removed; empty for a
+    /// command of redirections only (`> out`, or those after a compound command:
+    /// `{ ls; } > out`). Allow rules match this form only.
     pub text: String,
     /// Every form deny and ask rules also match, `text` first, deduplicated: with the leading
     /// assignments dropped; with known wrappers dropped; with the command word replaced by its
@@ -133,10 +209,21 @@ pub struct SimpleCommand {
     /// not `/dev/null`). An allow rule for the command does not allow writing files, so such a
     /// command is not allowed by one.
     pub writes_files: bool,
-    /// It only reads and prints: its command is on the read-only list ([`READ_ONLY`], with
-    /// none of the options listed there that write or run), with no wrapper, no leading
-    /// assignment and no redirection to a file.
+    /// It only reads and prints, run with [`read_only_env`]: its command word is a bare name on
+    /// the read-only list ([`READ_ONLY`]) given only options listed for it, spelled as the
+    /// program reads them (no abbreviation, no expansion that may turn into an option); no
+    /// wrapper, no leading assignment; its redirections only send output to `/dev/null`,
+    /// duplicate descriptors or read literal paths (never `<>`, never `/dev/tcp`); and
+    /// nothing earlier in the line may have changed what its name runs (an assignment to an
+    /// upper-case variable such as `PATH`, a function definition, `set`, `exec`, …). What it
+    /// reads is in [`reads`](Self::reads).
     pub read_only: bool,
+    /// For a read-only command, the paths it may read (its file operands, option values
+    /// that name files, input redirections, the directories it walks, the repository git
+    /// reads), joined to each directory an earlier `cd` may have reached; empty for any other
+    /// command. Where no sandbox bounds what a command reads, the caller checks each against
+    /// its read rules, and asks on [`Read::Unknown`].
+    pub reads: Vec<Read>,
     /// Its program may run its arguments as commands (it is on no list of
     /// [`commands`](self#understood)): deny and ask rules also look for their command among its
     /// words.
@@ -165,7 +252,12 @@ impl fmt::Display for NotUnderstood {
 
 impl std::error::Error for NotUnderstood {}
 
-type Out = Vec<SimpleCommand>;
+/// The commands found so far and the state of the line they leave.
+#[derive(Debug, Default)]
+struct Out {
+    commands: Vec<SimpleCommand>,
+    line: Line,
+}
 
 fn nu<T>(reason: &'static str, offset: usize) -> Result<T, NotUnderstood> {
     Err(NotUnderstood { reason, offset })
@@ -174,10 +266,25 @@ fn nu<T>(reason: &'static str, offset: usize) -> Result<T, NotUnderstood> {
 /// The simple commands of `line`, in order; an empty or comment-only line gives none.
 ///
 /// A nested command comes right after the command that contains it.
+///
+/// ```
+/// use toolreg::permissions::shell::{Read, split};
+///
+/// let commands = split("cd src && grep -rn TODO . | sort -u").unwrap();
+/// assert!(commands.iter().all(|c| c.read_only));
+/// assert_eq!(
+///     commands[1].reads,
+///     [
+///         Read::Path { path: ".".into(), tree: true },
+///         Read::Path { path: "src/.".into(), tree: true },
+///     ]
+/// );
+/// assert!(!split("sort -o out f").unwrap()[0].read_only);
+/// ```
 pub fn split(line: &str) -> Result<Vec<SimpleCommand>, NotUnderstood> {
-    let mut out = Vec::new();
+    let mut out = Out::default();
     parse(line, 0, &mut out)?;
-    Ok(out)
+    Ok(out.commands)
 }
 
 /// Appends the commands of `line`, nested when `depth > 0`.
@@ -185,7 +292,7 @@ fn parse(line: &str, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
     let mut toks = Lexer { s: line, pos: 0 }.lex()?.into_iter();
     let mut open: Vec<(char, usize)> = Vec::new();
     let mut words: Vec<Word> = Vec::new();
-    let mut writes = false;
+    let mut redirs: Vec<Redir> = Vec::new();
     while let Some(tok) = toks.next() {
         match tok {
             Tok::Word(w) if words.is_empty() && w.quoted_at.is_none() => match w.text.as_str() {
@@ -201,26 +308,33 @@ fn parse(line: &str, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
                 let Some(Tok::Word(target)) = toks.next() else {
                     return nu("missing redirection target", at);
                 };
-                writes |= writes_a_file(op, &target);
+                redirs.push(Redir { op, target });
             }
-            Tok::Sep => end_command(&mut words, &mut writes, depth, out)?,
+            Tok::Sep => end_command(&mut words, &mut redirs, depth, out)?,
             Tok::Open(at) if words.is_empty() => open.push(('(', at)),
             Tok::Open(at) => {
                 let name = matches!(words.as_slice(), [name] if !is_assignment(name));
                 if !name || !matches!(toks.next(), Some(Tok::Close(_))) {
                     return nu("unexpected parenthesis", at);
                 }
-                end_command(&mut words, &mut writes, depth, out)?;
+                let before = out.commands.len();
+                end_command(&mut words, &mut redirs, depth, out)?;
+                // A definition runs nothing; the name runs its body from now on.
+                for defined in out.commands.get_mut(before..).unwrap_or_default() {
+                    defined.read_only = false;
+                    defined.reads.clear();
+                }
+                out.line.taint("an earlier function definition");
             }
             Tok::Close(at) => {
-                end_command(&mut words, &mut writes, depth, out)?;
+                end_command(&mut words, &mut redirs, depth, out)?;
                 if open.pop().is_none_or(|(c, _)| c != '(') {
                     return nu("unbalanced )", at);
                 }
             }
         }
     }
-    command(&words, writes, depth, out)?;
+    command(&words, &redirs, depth, out)?;
     match open.last() {
         Some(&('(', at)) => nu("unbalanced (", at),
         Some(&(_, at)) => nu("unbalanced {", at),
@@ -231,19 +345,11 @@ fn parse(line: &str, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
 /// Appends the command gathered so far and starts the next one.
 fn end_command(
     words: &mut Vec<Word>,
-    writes: &mut bool,
+    redirs: &mut Vec<Redir>,
     depth: usize,
     out: &mut Out,
 ) -> Result<(), NotUnderstood> {
-    command(&std::mem::take(words), std::mem::take(writes), depth, out)
-}
-
-/// Whether a redirection sends output to a file: not a duplicated descriptor (`2>&1`, `>&-`),
-/// not `/dev/null`.
-fn writes_a_file(op: &str, target: &Word) -> bool {
-    let dup = op.ends_with('&')
-        && (target.text == "-" || target.text.bytes().all(|b| b.is_ascii_digit()));
-    op.contains('>') && !dup && target.text != "/dev/null"
+    command(&std::mem::take(words), &std::mem::take(redirs), depth, out)
 }
 
 fn is_assignment(w: &Word) -> bool {
@@ -260,6 +366,15 @@ fn is_assignment(w: &Word) -> bool {
         && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
 }
 
+/// The name an assignment word assigns (`NAME` of `NAME=value` or `NAME+=value`).
+fn assigned_name(w: &Word) -> &str {
+    let name = w
+        .text
+        .split_once('=')
+        .map_or(w.text.as_str(), |(name, _)| name);
+    name.strip_suffix('+').unwrap_or(name)
+}
+
 fn base(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
 }
@@ -272,305 +387,117 @@ fn deeper(depth: usize, at: usize) -> Result<usize, NotUnderstood> {
     }
 }
 
-/// Appends the simple command of `words` (redirections already removed; `writes` when one of
-/// them sent output to a file), then its nested ones.
-fn command(words: &[Word], writes: bool, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
+/// Appends the simple command of `words` with its redirections `redirs`, then its nested
+/// ones; notes what it changes for the commands after it.
+fn command(
+    words: &[Word],
+    redirs: &[Redir],
+    depth: usize,
+    out: &mut Out,
+) -> Result<(), NotUnderstood> {
     let assigned = words.iter().take_while(|w| is_assignment(w)).count();
-    let (assigns, mut core) = words.split_at_checked(assigned).unwrap_or_default();
+    let (assigns, core) = words.split_at_checked(assigned).unwrap_or_default();
     if let Some(w) = assigns
         .iter()
         .find(|w| evaluated_variable(assigned_name(w)))
     {
         return nu("assignment to a variable bash runs as code", w.offset);
     }
-    let mut stages = vec![core];
-    while let Some(first) = core.first() {
-        check_command_word(first)?;
-        match strip_wrapper(core)? {
-            Some(rest) if !rest.is_empty() => {
-                if stages.len() > MAX_WRAPPERS {
-                    return nu("too many wrappers", first.offset);
+    let stages = stages::stages(core)?;
+    let core = stages.last().copied().unwrap_or_default();
+    let redirections = line::redirections(redirs);
+    let targets: Vec<&Word> = redirs.iter().map(|r| &r.target).collect();
+    let assigning = line::expansions_assign(words)
+        || targets
+            .iter()
+            .any(|t| line::expansions_assign(std::slice::from_ref(*t)));
+    let Some((first, args)) = core.split_first() else {
+        if !redirs.is_empty() {
+            let why_not = redirections.refused.or(out.line.tainted);
+            let why_not = why_not.or((!assigns.is_empty()).then_some("a leading assignment"));
+            let why_not = why_not.or(assigning.then_some("an assignment in an expansion"));
+            let mut reads = Vec::new();
+            if why_not.is_none() {
+                for input in redirections.inputs {
+                    out.line.dirs.resolve(input, &mut reads);
                 }
-                stages.push(rest);
-                core = rest;
             }
-            _ => break,
+            out.commands.push(SimpleCommand {
+                text: String::new(),
+                forms: vec![String::new()],
+                nested: depth > 0,
+                writes_files: redirections.writes_files,
+                read_only: why_not.is_none(),
+                reads,
+                may_run_arguments: false,
+                argument_forms: Vec::new(),
+            });
         }
-    }
-    if core.is_empty() {
+        out.line.after(assigns, core, &[], &[]);
+        if assigning {
+            out.line.taint("an assignment in an expansion");
+        }
         return Ok(());
-    }
-    let mut forms: Vec<String> = Vec::new();
-    for stage in &stages {
-        for kept in [assigns, &[]] {
-            for base in [false, true] {
-                let form = join(kept, stage, base);
-                if let Some(form) = form.filter(|f| !forms.contains(f)) {
-                    forms.push(form);
+    };
+    let forms = stages::forms(assigns, &stages);
+    let text = forms.first().cloned().unwrap_or_default();
+    let class = if nested::runs_nested(base(&first.text), first.offset, args)? {
+        Class::Inert
+    } else {
+        classify(core)?
+    };
+    let may_run_arguments = matches!(class, Class::Opaque);
+    let argument_forms = if may_run_arguments {
+        nested::argument_forms(core, depth)?
+    } else {
+        Vec::new()
+    };
+    let names = commands::assigned_names(core);
+    let mut reads = Vec::new();
+    let why_not = match class {
+        Class::ReadOnly(operands) => {
+            let why_not = [
+                (stages.len() > 1, "a wrapper"),
+                (!assigns.is_empty(), "a leading assignment"),
+                (first.text.contains('/'), "a program run by its path"),
+                (first.tilde, "a program run by its path"),
+                (assigning, "an assignment in an expansion"),
+            ]
+            .iter()
+            .find_map(|(refused, why)| refused.then_some(*why));
+            let why_not = why_not.or(redirections.refused).or(out.line.tainted);
+            if why_not.is_none() {
+                for operand in operands.into_iter().chain(redirections.inputs) {
+                    out.line.dirs.resolve(operand, &mut reads);
                 }
             }
+            why_not
         }
-    }
-    let text = forms.first().cloned().unwrap_or_default();
-    let class = match core.split_first() {
-        Some((first, args)) if runs_nested(base(&first.text), first.offset, args)? => Class::Inert,
-        _ => classify(core)?,
+        _ => Some("not on the read-only list"),
     };
-    let may_run_arguments = class == Class::Opaque;
-    let mut argument_forms = Vec::new();
-    if may_run_arguments {
-        let args = core.get(1..).unwrap_or_default();
-        for (i, w) in args.iter().enumerate() {
-            if w.expansion.is_some() && w.text != "{}" {
-                return nu(
-                    "expansion in an argument of a command that may run it",
-                    w.offset,
-                );
-            }
-            // A command the checker knows how to follow, behind a program that runs its
-            // arguments (`prlimit bash -c '…'`, `stdbuf -o0 eval …`): checked as one, and
-            // what it cannot follow there is not understood.
-            if runs_text(&w.text) && depth < MAX_DEPTH {
-                let mut held = Vec::new();
-                command(
-                    args.get(i..).unwrap_or_default(),
-                    false,
-                    depth + 1,
-                    &mut held,
-                )?;
-                argument_forms.extend(held.into_iter().flat_map(|c| {
-                    let mut forms = c.forms;
-                    forms.extend(c.argument_forms);
-                    forms
-                }));
-            }
-            let mut held = Vec::new();
-            // An argument that reads as a command line is checked as one; one the checker
-            // cannot follow (`flock f -c "trap 'r'm EXIT"`) is not understood: the program
-            // may run it.
-            if w.text.contains(char::is_whitespace) {
-                parse(&w.text, deeper(depth, w.offset)?, &mut held).map_err(|e| NotUnderstood {
-                    offset: w.offset,
-                    ..e
-                })?;
-                argument_forms.extend(held.into_iter().flat_map(|c| {
-                    let mut forms = c.forms;
-                    forms.extend(c.argument_forms);
-                    forms
-                }));
-            }
-        }
-    }
-    out.push(SimpleCommand {
+    out.commands.push(SimpleCommand {
         text,
         forms,
         nested: depth > 0,
-        writes_files: writes,
-        read_only: class == Class::ReadOnly && !writes && assigns.is_empty() && stages.len() == 1,
+        writes_files: redirections.writes_files,
+        read_only: why_not.is_none(),
+        reads,
         may_run_arguments,
         argument_forms,
     });
-    nest(core, depth, out)
-}
-
-/// Whether a word names a command that runs text the checker follows: a shell, `eval`,
-/// `xargs`, `find`, a wrapper, or a builtin that evaluates text.
-fn runs_text(word: &str) -> bool {
-    let name = base(word);
-    SHELLS.contains(&name)
-        || WRAPPERS.contains(&name)
-        || ["eval", "xargs", "find"].contains(&name)
-        || commands::evaluates(name)
-}
-
-/// The name an assignment word assigns (`NAME` of `NAME=value` or `NAME+=value`).
-fn assigned_name(w: &Word) -> &str {
-    let name = w
-        .text
-        .split_once('=')
-        .map_or(w.text.as_str(), |(name, _)| name);
-    name.strip_suffix('+').unwrap_or(name)
-}
-
-/// Whether `name ARGS` is a command whose runs [`nest`] follows (`eval`, `xargs`, `find`, a
-/// shell with `-c`): what it runs is checked as nested commands.
-fn runs_nested(name: &str, at: usize, args: &[Word]) -> Result<bool, NotUnderstood> {
-    Ok(match name {
-        "eval" | "xargs" => true,
-        name if SHELLS.contains(&name) => shell_string(at, args)?.is_some(),
-        _ => false,
-    })
-}
-
-fn check_command_word(w: &Word) -> Result<(), NotUnderstood> {
-    // `[` and `[[` are the test command and keyword, not globs.
-    if w.quoted_at.is_none() && (w.text == "[" || w.text == "[[") {
-        return Ok(());
-    }
-    match w.expansion {
-        Some(reason) => nu(reason, w.offset),
-        None if w.text.contains(char::is_whitespace) => nu("whitespace in command word", w.offset),
-        None => Ok(()),
-    }
-}
-
-/// `None` when the stage has no base-name form.
-fn join(assigns: &[Word], stage: &[Word], base_name: bool) -> Option<String> {
-    let (first, args) = stage.split_first()?;
-    let name = match first.text.rsplit_once('/') {
-        Some((_, name)) if base_name && !name.is_empty() => name,
-        _ if base_name => return None,
-        _ => first.text.as_str(),
-    };
-    let args = args.iter().map(|w| w.text.as_str());
-    let words: Vec<&str> = assigns
+    let heads: Vec<&str> = stages
         .iter()
-        .map(|w| w.text.as_str())
-        .chain([name])
-        .chain(args)
+        .filter_map(|s| s.first())
+        .map(|w| base(&w.text))
         .collect();
-    Some(words.join(" "))
+    out.line.after(assigns, core, &heads, &names);
+    if assigning {
+        out.line.taint("an assignment in an expansion");
+    }
+    nested::nest(core, depth, out)
 }
 
-/// The words after the wrapper that `words` starts with, if it does.
-fn strip_wrapper(words: &[Word]) -> Result<Option<&[Word]>, NotUnderstood> {
-    let Some((first, rest)) = words.split_first() else {
-        return Ok(None);
-    };
-    let skip = match base(&first.text) {
-        "nice" if rest.first().is_some_and(|w| w.text == "-n") => 2,
-        "timeout" => usize::from(rest.first().is_some_and(|w| !w.text.starts_with('-'))),
-        name if WRAPPERS.contains(&name) => 0,
-        _ => return Ok(None),
-    };
-    let (args, rest) = rest.split_at_checked(skip).unwrap_or((rest, &[]));
-    let env = rest
-        .iter()
-        .take_while(|w| w.text.contains('=') && !w.text.starts_with('-'))
-        .count();
-    let (env, rest) = rest.split_at_checked(env).unwrap_or_default();
-    if let Some(w) = args.iter().chain(env).find(|w| w.splits()) {
-        return nu("expansion in wrapper argument", w.offset);
-    }
-    if let Some(w) = env.iter().find(|w| evaluated_variable(assigned_name(w))) {
-        return nu("assignment to a variable bash runs as code", w.offset);
-    }
-    match rest.first() {
-        Some(w) if w.text.starts_with('-') => nu("wrapper option", w.offset),
-        Some(w) if w.reserved() => nu("reserved word after wrapper", w.offset),
-        _ => Ok(Some(rest)),
-    }
-}
-
-/// Appends the commands that `core` (a command without assignments or wrappers) runs.
-fn nest(core: &[Word], depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
-    let Some((first, args)) = core.split_first() else {
-        return Ok(());
-    };
-    let at = first.offset;
-    match base(&first.text) {
-        "eval" => {
-            if let Some(w) = args.iter().find(|w| w.expansion.is_some()) {
-                return nu("expansion in nested command", w.offset);
-            } else if let Some(w) = args.first().filter(|w| w.text.starts_with('-')) {
-                return nu("eval option", w.offset);
-            }
-            let line: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-            parse(&line.join(" "), deeper(depth, at)?, out).map_err(|e| NotUnderstood {
-                offset: word_at(args, e.offset),
-                ..e
-            })
-        }
-        "xargs" => match args.first() {
-            Some(w) if w.text.starts_with('-') => nu("xargs option", w.offset),
-            Some(_) => command(args, false, deeper(depth, at)?, out),
-            None => command(&[Word::new("echo", at)], false, deeper(depth, at)?, out),
-        },
-        "find" => {
-            if let Some(w) = args.iter().find(|w| w.splits()) {
-                return nu("expansion in find arguments", w.offset);
-            }
-            let mut rest = args;
-            while let Some((exec, after)) = rest.split_first() {
-                rest = after;
-                if !["-exec", "-execdir", "-ok", "-okdir"].contains(&exec.text.as_str()) {
-                    continue;
-                }
-                let prev = std::iter::once(None).chain(after.iter().map(Some));
-                let Some(end) = after.iter().zip(prev).position(|(w, prev)| {
-                    w.text == ";" || (w.text == "+" && prev.is_some_and(|p| p.text == "{}"))
-                }) else {
-                    return nu("unterminated find -exec", exec.offset);
-                };
-                let (cmd, tail) = after.split_at_checked(end).unwrap_or_default();
-                command(cmd, false, deeper(depth, exec.offset)?, out)?;
-                rest = tail.get(1..).unwrap_or_default();
-            }
-            Ok(())
-        }
-        name if SHELLS.contains(&name) => {
-            let Some(s) = shell_string(at, args)? else {
-                return Ok(());
-            };
-            if s.expansion.is_some() {
-                return nu("expansion in nested command", s.offset);
-            }
-            parse(&s.text, deeper(depth, s.offset)?, out).map_err(|e| NotUnderstood {
-                offset: s.offset,
-                ..e
-            })
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The offset of the word of `words` that holds byte `at` of the words joined by spaces.
-fn word_at(words: &[Word], at: usize) -> usize {
-    let mut end = 0;
-    for w in words {
-        end += w.text.len() + 1;
-        if at < end {
-            return w.offset;
-        }
-    }
-    words.last().map_or(0, |w| w.offset)
-}
-
-/// The command string of a shell's arguments, when it has a `-c` option.
-fn shell_string(at: usize, args: &[Word]) -> Result<Option<&Word>, NotUnderstood> {
-    let (mut dash_c, mut words) = (None, args.iter());
-    let operand = loop {
-        let Some(w) = words.next() else { break None };
-        let flags = w.text.strip_prefix(['-', '+']);
-        if w.splits() {
-            return nu("expansion in shell arguments", w.offset);
-        } else if matches!(flags, Some("" | "-")) {
-            break words.next();
-        }
-        let Some(flags) = flags else { break Some(w) };
-        if !flags.bytes().all(|b| b.is_ascii_alphabetic()) {
-            return nu("shell option", w.offset);
-        } else if flags.contains(['i', 'l', 's']) {
-            return nu("shell that reads startup files or its input", w.offset);
-        } else if flags.contains('c') {
-            dash_c = Some(w);
-        }
-        let arg = if flags.contains(['o', 'O']) {
-            words.next()
-        } else {
-            None
-        };
-        if let Some(arg) = arg.filter(|arg| arg.splits()) {
-            return nu("expansion in shell arguments", arg.offset);
-        }
-    };
-    match (dash_c, operand) {
-        (None, Some(script)) => nu("shell that runs a script file", script.offset),
-        (None, None) => nu("shell that reads commands from its input", at),
-        (Some(_), Some(s)) => Ok(Some(s)),
-        (Some(c), None) => nu("shell -c without a command string", c.offset),
-    }
-}
-
+#[cfg(test)]
+mod read_only_tests;
 #[cfg(test)]
 mod tests;
