@@ -17,6 +17,7 @@ mod fuzz_corpus;
 mod invariants;
 mod opened_paths;
 mod pool;
+mod read_only_differential;
 mod registered;
 mod render;
 mod search_pools;

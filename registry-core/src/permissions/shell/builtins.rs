@@ -73,7 +73,7 @@ pub(super) fn cd(args: &[Word]) -> Result<Option<&Word>, Reject> {
 /// Primaries of `find` that only test or print, with how many words they take; `-newerXY`
 /// is read apart.
 #[rustfmt::skip]
-const FIND_PRIMARIES: &[(&str, usize)] = &[
+pub(super) const FIND_PRIMARIES: &[(&str, usize)] = &[
     ("!", 0), ("(", 0), (")", 0), (",", 0), ("-a", 0), ("-and", 0), ("-o", 0), ("-or", 0),
     ("-not", 0), ("-print", 0), ("-print0", 0), ("-ls", 0), ("-prune", 0), ("-quit", 0),
     ("-true", 0), ("-false", 0), ("-empty", 0), ("-readable", 0), ("-writable", 0),

@@ -167,6 +167,59 @@ const FORMATS: &[&str] = &[
     "raw",
 ];
 
+/// The subcommands that may be read-only, with the options each may take (one to a word);
+/// `log`, `show`, `diff`, `branch`, `tag` and `remote` have further conditions.
+#[rustfmt::skip]
+pub(super) const SUBCOMMANDS: &[(&str, &str)] = &[
+    ("log", LOG),
+    ("show", LOG),
+    ("diff", DIFF),
+    ("rev-parse", concat!(
+        "--abbrev-ref=? --short=? --verify -q --quiet --show-toplevel --show-prefix --show-cdup ",
+        "--git-dir --absolute-git-dir --git-common-dir --is-inside-work-tree --is-inside-git-dir ",
+        "--is-bare-repository --is-shallow-repository --symbolic --symbolic-full-name --all ",
+        "--branches --tags --remotes")),
+    ("ls-files", concat!(
+        "-c --cached -o --others -i --ignored --exclude-standard -s --stage -z --full-name ",
+        "--error-unmatch --directory --no-empty-directory --deduplicate --exclude= -x= --abbrev=?")),
+    ("branch", BRANCH),
+    ("tag", BRANCH),
+    ("describe", concat!(
+        "--tags --all --always --long --abbrev= --exact-match --candidates= --match= --exclude= ",
+        "--first-parent --contains")),
+    ("ls-tree", concat!(
+        "-r -t -d -l --long -z --name-only --name-status --object-only --full-name --full-tree ",
+        "--abbrev=?")),
+    ("cat-file", "-t -s -p -e"),
+    ("rev-list", concat!("--count --objects --parents --children --abbrev-commit ", revisions!())),
+    ("show-ref", "--heads --tags --branches --verify -s --hash=? --abbrev=? -q --quiet --head -d"),
+    ("merge-base", "--is-ancestor --all --octopus --independent"),
+    ("grep", concat!(
+        "-n --line-number -i --ignore-case -w --word-regexp -v --invert-match -l ",
+        "--files-with-matches -L --files-without-match -c --count -e= -E --extended-regexp -F ",
+        "--fixed-strings -G --basic-regexp -P --perl-regexp --cached --untracked -h -H ",
+        "--full-name --and --or --not -A= -B= -C= --max-depth= -o --only-matching -q --quiet -z ",
+        "--null --heading --break -I --column --threads=")),
+    ("remote", "-v --verbose"),
+];
+
+const BRANCH: &str = concat!(
+    "-a --all -r --remotes -v --verbose -l --list --show-current --contains= --no-contains= ",
+    "--merged= --no-merged= --points-at= --sort= --no-color -i --ignore-case",
+);
+
+/// Options of `branch` that `tag` reads otherwise (`tag -a` annotates a new tag, `tag -v`
+/// checks its signature).
+const BRANCH_ONLY: &[&str] = &[
+    "-a",
+    "-r",
+    "--all",
+    "--remotes",
+    "-v",
+    "--verbose",
+    "--show-current",
+];
+
 /// What a `git ARGS` line reads, when it only reads.
 pub(super) fn read_only(args: &[Word]) -> Result<Vec<Operand>, Reject> {
     let mut args = args;
@@ -179,20 +232,24 @@ pub(super) fn read_only(args: &[Word]) -> Result<Vec<Operand>, Reject> {
     if sub.expansion.is_some() {
         return Err("an expansion as git's subcommand");
     }
-    let read = |list: &'static str, digits| parse(args, list, Style::Single, digits, false);
-    let parsed = match sub.text.as_str() {
-        "--version" | "version" if args.is_empty() => return Ok(Vec::new()),
+    let name = sub.text.as_str();
+    if (name == "--version" || name == "version") && args.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (_, list) = SUBCOMMANDS
+        .iter()
+        .find(|(s, _)| *s == name)
+        .ok_or("a git subcommand not on the list")?;
+    let digits = ["log", "show", "rev-list"].contains(&name);
+    let p = parse(args, list, Style::Single, digits, false)?;
+    match name {
         "log" | "show" => {
-            let p = read(LOG, true)?;
-            let always = sub.text == "show";
-            if always || CONTENT.iter().any(|o| p.has(o)) {
+            if name == "show" || CONTENT.iter().any(|o| p.has(o)) {
                 drivers_off(&p)?;
             }
             formats(&p)?;
-            p
         }
         "diff" => {
-            let p = read(DIFF, false)?;
             drivers_off(&p)?;
             let before = p
                 .ended_at
@@ -205,101 +262,19 @@ pub(super) fn read_only(args: &[Word]) -> Result<Vec<Operand>, Reject> {
             if !(p.has("--cached") || p.has("--staged") || trees) {
                 return Err("git diff against the work tree (clean filters)");
             }
-            p
         }
-        "rev-parse" => read(
-            concat!(
-                "--abbrev-ref=? --short=? --verify -q --quiet --show-toplevel --show-prefix ",
-                "--show-cdup --git-dir --absolute-git-dir --git-common-dir ",
-                "--is-inside-work-tree --is-inside-git-dir --is-bare-repository ",
-                "--is-shallow-repository --symbolic --symbolic-full-name --all --branches ",
-                "--tags --remotes",
-            ),
-            false,
-        )?,
-        "ls-files" => read(
-            concat!(
-                "-c --cached -o --others -i --ignored --exclude-standard -s --stage -z ",
-                "--full-name --error-unmatch --directory --no-empty-directory --deduplicate ",
-                "--exclude= -x= --abbrev=?",
-            ),
-            false,
-        )?,
         "branch" | "tag" => {
-            let p = read(
-                concat!(
-                    "-a --all -r --remotes -v --verbose -l --list --show-current --contains= ",
-                    "--no-contains= --merged= --no-merged= --points-at= --sort= --no-color ",
-                    "-i --ignore-case",
-                ),
-                false,
-            )?;
-            let listing = p.has("-l") || p.has("--list");
-            let tag_only = [
-                "-a",
-                "-r",
-                "--all",
-                "--remotes",
-                "-v",
-                "--verbose",
-                "--show-current",
-            ];
-            if sub.text == "tag" && tag_only.iter().any(|o| p.has(o)) {
+            if name == "tag" && BRANCH_ONLY.iter().any(|o| p.has(o)) {
                 return Err("a git tag option that is not a listing");
             }
-            if !listing && !p.operands.is_empty() {
+            if !(p.has("-l") || p.has("--list") || p.operands.is_empty()) {
                 return Err("a name to create");
             }
-            p
         }
-        "describe" => read(
-            concat!(
-                "--tags --all --always --long --abbrev= --exact-match --candidates= --match= ",
-                "--exclude= --first-parent --contains",
-            ),
-            false,
-        )?,
-        "ls-tree" => read(
-            concat!(
-                "-r -t -d -l --long -z --name-only --name-status --object-only --full-name ",
-                "--full-tree --abbrev=?",
-            ),
-            false,
-        )?,
-        "cat-file" => read("-t -s -p -e", false)?,
-        "rev-list" => read(
-            concat!(
-                "--count --objects --parents --children --abbrev-commit ",
-                revisions!()
-            ),
-            true,
-        )?,
-        "show-ref" => read(
-            "--heads --tags --branches --verify -s --hash=? --abbrev=? -q --quiet --head -d",
-            false,
-        )?,
-        "merge-base" => read("--is-ancestor --all --octopus --independent", false)?,
-        "grep" => read(
-            concat!(
-                "-n --line-number -i --ignore-case -w --word-regexp -v --invert-match -l ",
-                "--files-with-matches -L --files-without-match -c --count -e= -E ",
-                "--extended-regexp -F --fixed-strings -G --basic-regexp -P --perl-regexp ",
-                "--cached --untracked -h -H --full-name --and --or --not -A= -B= -C= ",
-                "--max-depth= -o --only-matching -q --quiet -z --null --heading --break -I ",
-                "--column --threads=",
-            ),
-            false,
-        )?,
-        "remote" => {
-            let p = read("-v --verbose", false)?;
-            if !p.operands.is_empty() {
-                return Err("a git remote subcommand");
-            }
-            p
-        }
-        _ => return Err("a git subcommand not on the list"),
-    };
-    if parsed.operands.iter().any(|w| w.expansion.is_some()) {
+        "remote" if !p.operands.is_empty() => return Err("a git remote subcommand"),
+        _ => {}
+    }
+    if p.operands.iter().any(|w| w.expansion.is_some()) {
         return Err("an expansion among git's operands");
     }
     Ok(vec![Operand::Repository])
