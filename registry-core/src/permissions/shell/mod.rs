@@ -10,7 +10,8 @@
 //!   `{ … }` (`{` and `}` as whole unquoted words at command position).
 //! - At command position the words `!`, `if`, `then`, `elif`, `else`, `while`, `until` and `do`
 //!   are dropped and the words after them form the command; `fi`, `done` and `}` are nothing.
-//!   A function definition `f() { body; }` (or `f() ( body )`) gives `f`, then the body's commands.
+//!   A function definition `f() { body; }` (or `f() ( body )`) gives `f` (never read-only),
+//!   then the body's commands.
 //! - Quoting: `'…'` is literal; in `"…"` a backslash escapes only `$`, `` ` ``, `"`, `\` and
 //!   newline; outside quotes a backslash escapes the next character (`\rm` is `rm`);
 //!   backslash-newline is removed. Adjacent pieces form one word (`r'm'` is `rm`).
@@ -19,16 +20,20 @@
 //!   word): `<`, `>`, `>>`, `<>`, `>|`, `&>`, `&>>`, `<<<`, `<&`, `>&` (so `>&2`, `2>&1`, `>&-`),
 //!   each with an optional fd number (`2>`, `1<`).
 //! - Leading assignments `NAME=value` and `NAME+=value` (NAME = `[A-Za-z_][A-Za-z0-9_]*`,
-//!   unquoted): kept in `text`, dropped in a form. A command of only assignments gives nothing.
+//!   unquoted): kept in `text`, dropped in a form. A command of only assignments gives nothing;
+//!   a command of only redirections (`> out`, or those after a compound command:
+//!   `{ ls; } > out`, `(ls) > out`, `if …; fi > out`) gives a command with empty `text`.
 //! - Parameter expansions (`$X`, `${X}`, `$1`, `"$@"`) in arguments, kept as written.
 //! - Wrappers, dropped in a form and the rest re-examined, up to 8 of them: `sudo`, `doas`,
 //!   `command`, `builtin`, `exec`, `nohup`, `time`, `env`, `nice` (optionally `-n N`) and
 //!   `timeout DURATION`, recognized by base name (`/usr/bin/env`). Words containing `=` right
 //!   after a wrapper are dropped with it (`env A=1 rm`, `sudo A=1 rm`).
-//! - What each command may do, by its name ([`commands`](self) lists; see
+//! - What each command may do, by its name and words ([`commands`](self) lists; see
 //!   [`SimpleCommand::read_only`] and [`SimpleCommand::may_run_arguments`]): only read
-//!   ([`READ_ONLY`]), change files but run none of its arguments (`INERT`), or — any other
-//!   program, `stdbuf`, `setsid`, `su`, `script` and interpreters included — possibly run its
+//!   ([`READ_ONLY`], see below), change files but run none of its arguments (`INERT`, and a
+//!   program of the read-only list given options it may not take unasked), or — any other
+//!   program, `stdbuf`, `setsid`, `su`, `script` and interpreters included, and `sort` or `rg`
+//!   given an option whose value is a program (or an abbreviation of one) — possibly run its
 //!   arguments, whose argument strings that parse as command lines are then parsed too
 //!   ([`SimpleCommand::argument_forms`]).
 //! - A command word containing `/` also gives a form with its base name (`/bin/rm` → `rm`).
@@ -55,7 +60,8 @@
 //! - The compound commands `for`, `case`, `select`, `function`, `coproc`; a reserved word right
 //!   after a wrapper (`time if …`); a `(` inside a command other than `name()`.
 //! - Unterminated quotes or `${`, a trailing lone backslash, unbalanced `(`, `)`, `{` or `}`, a
-//!   redirection without a target.
+//!   redirection without a target, a redirection that assigns its descriptor to a variable
+//!   (`{fd}>f`, `{PATH}<f`).
 //! - A wrapper followed by an option word (other than `nice -n N`); more than 8 wrappers; an
 //!   unquoted expansion or glob in a word a wrapper consumes (`env A=$X`, `timeout $T`).
 //! - A shell with a long option (`--login`) or an option cluster holding a non-letter, `-c`
@@ -90,6 +96,59 @@
 //! copy of a program under another name), what `find -delete` removes, and which files
 //! redirections write. The parser is therefore not the last line: run commands in the sandbox
 //! ([`sandbox`](crate::sandbox)), which bounds what any of them can read and write.
+//!
+//! # Read-only commands
+//!
+//! A command is read-only ([`SimpleCommand::read_only`]) when it cannot write a file, start a
+//! program other than the one it names, or open a socket — run with the environment
+//! [`read_only_env`] (which sets `PATH` to [`SYSTEM_PATH`], system directories only: a bare
+//! name then runs the system's program whatever the working directory holds; the Bash tool
+//! clears the rest of the environment, and may add `HOME`, `LANG`, `TERM` and `TZ`):
+//!
+//! - its command word is a bare name (no `/`, no `~`) of the list [`READ_ONLY`]: programs
+//!   (`cat`, `grep`, `ls`, `sort`, `jq`, `git`, …, looked up in `PATH`) and bash's builtins and
+//!   keywords ([`BUILTINS`], `cd`, `test`, `[`, `[[`, never looked up);
+//! - its words are ones the program may take unasked, read as the program reads them: an
+//!   allow-list of options per program, in every spelling the program accepts (short flags,
+//!   clusters, values attached or in the next word, long options spelled exactly — an
+//!   abbreviation getopt would expand is refused — `--` ending the options); `find` takes only
+//!   primaries that test or print; `git` only some subcommands, in forms no repository
+//!   configuration can make run a program ([`git`](self#git) below). An expansion or glob
+//!   where options are read may become one (`sort *` with a file named `--output=x`): refused,
+//!   except for programs none of whose options writes or runs anything, where it is an
+//!   unknown read;
+//! - no wrapper, no leading assignment; its redirections only send output to `/dev/null`,
+//!   duplicate or close descriptors, read a literal path or a here-string: never `<>`, never
+//!   bash's `/dev/tcp` or `/dev/udp` sockets;
+//! - nothing earlier in the line may have changed what a name runs: an assignment in any form
+//!   to a variable whose name holds an upper-case letter (`PATH`, `HOME`, `CDPATH`, the `GIT_*`
+//!   variables of the environment, …: `NAME=`, `export`, `declare`, `readonly`, `read`,
+//!   `printf -v`, `unset`, `${NAME:=…}`), a function definition, `set`, `shopt`, `exec`,
+//!   `enable`, `hash`, `alias`, `source`, `pushd`, `popd`.
+//!
+//! A read-only command's [`reads`](SimpleCommand::reads) name what it may read ([`Read`]):
+//! its file operands, option values that name files (`grep -f`, `jq --rawfile`,
+//! `diff --from-file`, `date -r`), input redirections, the directories it walks
+//! (`grep -r`, `ls -R`, `rg`, `find`, `du`, `tree`, with `.` when none is named), the
+//! repository for `git`, and [`Read::Unknown`] for what cannot be named before the line
+//! runs (an expansion, a glob, a tilde). A relative path is reported joined to every
+//! directory an earlier `cd` may have reached (see [`Read`]).
+//!
+//! Where no sandbox bounds a command, the Bash tool runs a line unasked only when
+//! [`split`] understands it, every command is read-only, and every read passes its read rules
+//! (deny and ask): a [`Read::Path`] (with everything below it when it is a tree) and a
+//! [`Read::Repository`] checked as paths, a [`Read::Unknown`] asked about.
+//!
+//! # git
+//!
+//! A repository's configuration is the attacker's to write (a `.git/config` left by an
+//! earlier edit, a bare repository inside the checkout): git runs the programs it names as a
+//! hook, pager, external diff, textconv or clean filter, signature check or transport.
+//! [`GIT_CONFIG`] overrides what can be named; the rest decides which forms are read-only:
+//! `log` with a diff, `show` and `diff` must say `--no-textconv --no-ext-diff`; `diff` only
+//! against the index (`--cached`) or between revisions named before `--`; never `status`,
+//! `blame`, `diff` against the work tree, `describe --dirty` or `ls-files -m` (git hashes
+//! work-tree files through the repository's clean filters); no signature-checking formats.
 
 use std::fmt;
 
@@ -102,6 +161,7 @@ mod nested;
 mod options;
 mod programs;
 mod reads;
+mod simple;
 mod stages;
 
 pub(crate) use commands::tokens;
@@ -109,9 +169,10 @@ pub use git::{GIT_CONFIG, READ_ONLY_ENV, SYSTEM_PATH, read_only_env};
 pub use programs::BUILTINS;
 pub use reads::{MAX_DIRS, Read};
 
-use commands::{Class, classify, evaluated_variable};
+use commands::evaluated_variable;
 use lex::{Lexer, Tok, Word};
 use line::{Line, Redir};
+use simple::command;
 
 const MAX_DEPTH: usize = 3;
 const MAX_WRAPPERS: usize = 8;
@@ -387,151 +448,11 @@ fn deeper(depth: usize, at: usize) -> Result<usize, NotUnderstood> {
     }
 }
 
-/// Appends the simple command of `words` with its redirections `redirs`, then its nested
-/// ones; notes what it changes for the commands after it.
-fn command(
-    words: &[Word],
-    redirs: &[Redir],
-    depth: usize,
-    out: &mut Out,
-) -> Result<(), NotUnderstood> {
-    let assigned = words.iter().take_while(|w| is_assignment(w)).count();
-    let (assigns, core) = words.split_at_checked(assigned).unwrap_or_default();
-    if let Some(w) = assigns
-        .iter()
-        .find(|w| evaluated_variable(assigned_name(w)))
-    {
-        return nu("assignment to a variable bash runs as code", w.offset);
-    }
-    let stages = stages::stages(core)?;
-    let core = stages.last().copied().unwrap_or_default();
-    let redirections = line::redirections(redirs);
-    let targets: Vec<&Word> = redirs.iter().map(|r| &r.target).collect();
-    let assigning = line::expansions_assign(words)
-        || targets
-            .iter()
-            .any(|t| line::expansions_assign(std::slice::from_ref(*t)));
-    let Some((first, args)) = core.split_first() else {
-        if !redirs.is_empty() {
-            let why_not = redirections.refused.or(out.line.tainted);
-            let why_not = why_not.or((!assigns.is_empty()).then_some("a leading assignment"));
-            let why_not = why_not.or(assigning.then_some("an assignment in an expansion"));
-            let mut reads = Vec::new();
-            if why_not.is_none() {
-                for input in redirections.inputs {
-                    out.line.dirs.resolve(input, &mut reads);
-                }
-            }
-            out.commands.push(SimpleCommand {
-                text: String::new(),
-                forms: vec![String::new()],
-                nested: depth > 0,
-                writes_files: redirections.writes_files,
-                read_only: why_not.is_none(),
-                reads,
-                may_run_arguments: false,
-                argument_forms: Vec::new(),
-            });
-        }
-        out.line.after(assigns, core, &[], &[]);
-        if assigning {
-            out.line.taint("an assignment in an expansion");
-        }
-        return Ok(());
-    };
-    let forms = stages::forms(assigns, &stages);
-    let text = forms.first().cloned().unwrap_or_default();
-    let class = if nested::runs_nested(base(&first.text), first.offset, args)? {
-        Class::Inert
-    } else {
-        classify(core)?
-    };
-    let may_run_arguments = matches!(class, Class::Opaque);
-    let argument_forms = if may_run_arguments {
-        nested::argument_forms(core, depth)?
-    } else {
-        Vec::new()
-    };
-    let names = commands::assigned_names(core);
-    let mut reads = Vec::new();
-    let why_not = match class {
-        Class::ReadOnly(operands) => {
-            let why_not = [
-                (stages.len() > 1, "a wrapper"),
-                (!assigns.is_empty(), "a leading assignment"),
-                (first.text.contains('/'), "a program run by its path"),
-                (first.tilde, "a program run by its path"),
-                (assigning, "an assignment in an expansion"),
-            ]
-            .iter()
-            .find_map(|(refused, why)| refused.then_some(*why));
-            let why_not = why_not.or(redirections.refused).or(out.line.tainted);
-            if why_not.is_none() {
-                for operand in operands.into_iter().chain(redirections.inputs) {
-                    out.line.dirs.resolve(operand, &mut reads);
-                }
-            }
-            why_not
-        }
-        _ => Some("not on the read-only list"),
-    };
-    out.commands.push(SimpleCommand {
-        text,
-        forms,
-        nested: depth > 0,
-        writes_files: redirections.writes_files,
-        read_only: why_not.is_none(),
-        reads,
-        may_run_arguments,
-        argument_forms,
-    });
-    let heads: Vec<&str> = stages
-        .iter()
-        .filter_map(|s| s.first())
-        .map(|w| base(&w.text))
-        .collect();
-    out.line.after(assigns, core, &heads, &names);
-    if assigning {
-        out.line.taint("an assignment in an expansion");
-    }
-    nested::nest(core, depth, out)
-}
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals;
 
 #[cfg(test)]
 mod read_only_tests;
-/// The read-only list's tables, public for this workspace's differential test
-/// (`tests/tests/read_only_differential.rs`). Not a stable API.
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod internals {
-    /// Each program: its name, its option list (the notation of `options.rs`), whether a
-    /// value-taking short option takes the next word even inside a cluster (tree), whether
-    /// options may not be clustered at all (jq: flags only), whether `-NUM` is an option.
-    pub fn programs() -> Vec<(&'static str, &'static str, &'static str, bool)> {
-        super::programs::PROGRAMS
-            .iter()
-            .map(|p| {
-                let style = match p.style {
-                    super::options::Style::Getopt => "getopt",
-                    super::options::Style::NextWord => "next-word",
-                    super::options::Style::Single => "single",
-                    super::options::Style::Jq => "jq",
-                };
-                (p.name, p.options, style, p.digits)
-            })
-            .collect()
-    }
-
-    /// git's subcommands and their option lists (options one to a word).
-    pub fn git_subcommands() -> &'static [(&'static str, &'static str)] {
-        super::git::SUBCOMMANDS
-    }
-
-    /// `find`'s primaries and how many words each takes.
-    pub fn find_primaries() -> &'static [(&'static str, usize)] {
-        super::builtins::FIND_PRIMARIES
-    }
-}
-
 #[cfg(test)]
 mod tests;
