@@ -17,7 +17,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use toolreg_tests::fuzz::read_only::{
-    BATCH, Failure, Line, Sandbox, Tally, classify, differential, random, systematic, violations,
+    BATCH, Failure, Line, Sandbox, Tally, classify, differential, installed_gits, random,
+    systematic, violations,
 };
 
 /// CI runs every `STRIDE`th generated line (a tenth of that outside the slow suites).
@@ -114,6 +115,8 @@ fn every_listed_attack_misbehaves_under_bash_and_is_not_read_only() {
     );
 }
 
+/// With each git installed in the system `PATH` (here 2.47 under `/usr/local/bin` and
+/// Debian's 2.39), in turn.
 #[test]
 fn the_git_environment_keeps_read_only_git_lines_from_running_the_repository_s_programs() {
     let Some(mut sandbox) = sandbox() else { return };
@@ -124,22 +127,53 @@ fn the_git_environment_keeps_read_only_git_lines_from_running_the_repository_s_p
         not_read_only.is_empty(),
         "not read-only: {not_read_only:#?}"
     );
-    sandbox.set_bare_environment(true);
-    let bare = sandbox.run(&texts).expect("the sandbox runs");
-    sandbox.set_bare_environment(false);
-    let full = sandbox.run(&texts).expect("the sandbox runs");
-    for ((text, bare), full) in texts.iter().zip(&bare).zip(&full) {
-        let programs = classify(text).programs;
-        let without = violations(bare, &programs);
-        let with = violations(full, &programs);
-        assert!(
-            !without.is_empty(),
-            "{text:?} no longer misbehaves without the environment"
-        );
-        assert!(
-            with.is_empty(),
-            "{text:?} misbehaves with the environment: {with:?}"
-        );
+    let gits = installed_gits();
+    assert!(!gits.is_empty(), "no git in the system PATH");
+    for git in gits {
+        sandbox.set_git(Some(git.clone()));
+        sandbox.set_bare_environment(true);
+        let bare = sandbox.run(&texts).expect("the sandbox runs");
+        sandbox.set_bare_environment(false);
+        let full = sandbox.run(&texts).expect("the sandbox runs");
+        for ((text, bare), full) in texts.iter().zip(&bare).zip(&full) {
+            let programs = classify(text).programs;
+            let without = violations(bare, &programs);
+            let with = violations(full, &programs);
+            let git = git.display();
+            assert!(
+                !without.is_empty(),
+                "{git}: {text:?} no longer misbehaves without the environment"
+            );
+            assert!(
+                with.is_empty(),
+                "{git}: {text:?} misbehaves with the environment: {with:?}"
+            );
+        }
+    }
+}
+
+/// Each attack on git misbehaves with every installed git too.
+#[test]
+fn every_listed_git_attack_misbehaves_with_every_installed_git() {
+    let Some(mut sandbox) = sandbox() else { return };
+    let texts: Vec<String> = listed("read-only-attacks.txt", "attack")
+        .into_iter()
+        .map(|l| l.text)
+        .filter(|t| t.starts_with("git "))
+        .collect();
+    for git in installed_gits() {
+        sandbox.set_git(Some(git.clone()));
+        let traces = sandbox.run(&texts).expect("the sandbox runs");
+        for (text, trace) in texts.iter().zip(&traces) {
+            let verdict = classify(text);
+            let found = violations(trace, &verdict.programs);
+            assert!(
+                !found.is_empty(),
+                "{}: {text:?} no longer misbehaves",
+                git.display()
+            );
+            assert!(!verdict.read_only, "{text:?} is read-only");
+        }
     }
 }
 

@@ -37,7 +37,7 @@ pub mod trace;
 mod tree;
 
 pub use lines::{random, systematic};
-pub use sandbox::{Sandbox, TIMEOUT_SECS};
+pub use sandbox::{Sandbox, TIMEOUT_SECS, installed_gits};
 pub use trace::{Event, Trace};
 
 /// Lines run in one sandbox by [`differential`].

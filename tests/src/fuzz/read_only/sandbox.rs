@@ -37,6 +37,8 @@ pub struct Sandbox {
     /// Lines run with `PATH`, `HOME` and `LANG` only, not the rest of [`read_only_env`]: to
     /// show what the environment keeps from running.
     bare: bool,
+    /// A git bound over the first one on `PATH`, to run lines with another installed git.
+    git: Option<PathBuf>,
 }
 
 fn find_program(name: &str) -> Option<PathBuf> {
@@ -45,6 +47,28 @@ fn find_program(name: &str) -> Option<PathBuf> {
         .chain(["/usr/bin".into(), "/bin".into()])
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
+}
+
+/// The git the sandbox's `PATH` finds first.
+pub fn first_git() -> Option<PathBuf> {
+    toolreg::permissions::shell::SYSTEM_PATH
+        .split(':')
+        .map(|dir| Path::new(dir).join("git"))
+        .find(|git| git.is_file())
+}
+
+/// Every git installed in a directory of the sandbox's `PATH`, one a version (by the file's
+/// canonical path).
+pub fn installed_gits() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for dir in toolreg::permissions::shell::SYSTEM_PATH.split(':') {
+        if let Ok(git) = std::fs::canonicalize(Path::new(dir).join("git"))
+            && !out.contains(&git)
+        {
+            out.push(git);
+        }
+    }
+    out
 }
 
 impl Sandbox {
@@ -83,6 +107,7 @@ impl Sandbox {
             bwrap,
             strace,
             bare: false,
+            git: None,
         };
         let probe = sandbox.run(&["cat f".to_owned(), ": > x".to_owned()])?;
         let ran_cat = probe.first().is_some_and(|t| {
@@ -108,6 +133,12 @@ impl Sandbox {
     /// environment of read-only commands (`false`, the default).
     pub fn set_bare_environment(&mut self, bare: bool) {
         self.bare = bare;
+    }
+
+    /// From now on, runs lines with `git` as the git `PATH` finds first (`None`: the one
+    /// installed there).
+    pub fn set_git(&mut self, git: Option<PathBuf>) {
+        self.git = git;
     }
 
     /// Keeps the scratch directory (with the last batch's `trace`) after the sandbox goes,
@@ -164,8 +195,11 @@ impl Sandbox {
             .arg("--bind")
             .args([root, root])
             .arg("--ro-bind")
-            .args([&tree, &tree])
-            .args(["--unshare-pid", "--unshare-user", "--unshare-net"])
+            .args([&tree, &tree]);
+        if let (Some(git), Some(first)) = (&self.git, first_git()) {
+            cmd.arg("--ro-bind").arg(git).arg(first);
+        }
+        cmd.args(["--unshare-pid", "--unshare-user", "--unshare-net"])
             .args(["--new-session", "--die-with-parent", "--clearenv"]);
         for (key, value) in read_only_env() {
             if !self.bare || key == "PATH" {
