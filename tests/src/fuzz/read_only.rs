@@ -6,7 +6,7 @@
 //! `tests/data/read-only-attacks.txt`) are classified with
 //! [`toolreg::permissions::shell::split`]: read-only when every simple command is. Each runs as
 //! `bash -c LINE` in a bubblewrap [`Sandbox`] under `strace -f`, in a read-only tree
-//! ([`tree`]) with stand-in programs and a hostile git repository, with the environment the
+//! (`tree.rs`) with stand-in programs and a hostile git repository, with the environment the
 //! Bash tool gives read-only commands. A [`Violation`] of a read-only line is a [`Failure`]:
 //!
 //! - a write: any `open` for writing (but of `/dev/null` and `/dev/tty`), `creat`, `unlink`,
@@ -15,7 +15,7 @@
 //!   read-only;
 //! - a program started (a successful `execve`) other than the line's own bash and the
 //!   programs its commands name by bare name, found in a directory of
-//!   [`SYSTEM_PATH`](toolreg::permissions::shell::SYSTEM_PATH) (git's own helpers, under
+//!   [`SYSTEM_PATH`] (git's own helpers, under
 //!   `git-core`, count as git);
 //! - a socket other than a Unix one (and a `connect` to a Unix socket other than nscd's,
 //!   which the C library asks for user names).
