@@ -208,6 +208,23 @@ const BRANCH: &str = concat!(
     "--merged= --no-merged= --points-at= --sort= --no-color -i --ignore-case",
 );
 
+/// Keys `branch --sort` and `tag --sort` may take (`signature` checks signatures with the
+/// repository's `gpg.program`).
+const SORT_KEYS: &[&str] = &[
+    "refname",
+    "objectname",
+    "objecttype",
+    "objectsize",
+    "committerdate",
+    "creatordate",
+    "authordate",
+    "taggerdate",
+    "version:refname",
+    "v:refname",
+    "HEAD",
+    "upstream",
+];
+
 /// Options of `branch` that `tag` reads otherwise (`tag -a` annotates a new tag, `tag -v`
 /// checks its signature).
 const BRANCH_ONLY: &[&str] = &[
@@ -266,6 +283,11 @@ pub(super) fn read_only(args: &[Word]) -> Result<Vec<Operand>, Reject> {
         "branch" | "tag" => {
             if name == "tag" && BRANCH_ONLY.iter().any(|o| p.has(o)) {
                 return Err("a git tag option that is not a listing");
+            }
+            let sorts = p.options.iter().filter(|g| g.def.name == "--sort");
+            let keys = sorts.flat_map(|g| g.values.iter().map(|v| v.text.trim_start_matches('-')));
+            if keys.clone().any(|key| !SORT_KEYS.contains(&key)) {
+                return Err("a git sort key that may check signatures");
             }
             if !(p.has("-l") || p.has("--list") || p.operands.is_empty()) {
                 return Err("a name to create");

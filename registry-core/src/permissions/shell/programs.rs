@@ -260,13 +260,17 @@ pub(super) fn reads(program: &Program, args: &[Word]) -> Result<Vec<Operand>, Re
         );
     };
     let operands = parsed.operands.as_slice();
-    let before = parsed.ended_at.unwrap_or(operands.len());
-    let options = operands.get(..before).unwrap_or_default().iter();
-    out.extend(
-        options
-            .filter(|w| may_become_options(w))
-            .map(|w| Operand::Unknown(w.text.clone())),
-    );
+    // A word that may become options of a program whose options read files may make it read
+    // what the line does not name (`wc --files0-from=…`).
+    if program.operands != Operands::Text {
+        let before = parsed.ended_at.unwrap_or(operands.len());
+        let options = operands.get(..before).unwrap_or_default().iter();
+        out.extend(
+            options
+                .filter(|w| may_become_options(w))
+                .map(|w| Operand::Unknown(w.text.clone())),
+        );
+    }
     match program.operands {
         Operands::Files => files(operands, tree, &mut out),
         Operands::OneFile => {

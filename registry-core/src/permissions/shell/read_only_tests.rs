@@ -145,6 +145,8 @@ fn git_reads_only_in_forms_whose_programs_it_cannot_be_made_to_run() {
         "git log --format=%G?",
         "git branch new",
         "git describe --dirty",
+        "git branch --sort=signature",
+        "git tag --sort=-signature:grade",
     ]);
     all_read_only(&[
         "git log --oneline -5",
@@ -155,6 +157,7 @@ fn git_reads_only_in_forms_whose_programs_it_cannot_be_made_to_run() {
         "git rev-parse --show-toplevel",
         "git ls-files",
         "git branch",
+        "git branch --sort=-committerdate",
     ]);
 }
 
@@ -259,6 +262,8 @@ fn relative_reads_after_cd_are_joined_to_every_directory_reached() {
 #[test]
 fn reads_the_checker_cannot_name_are_unknown() {
     assert_eq!(reads("cat -- $f"), [unknown("$f")]);
+    // Programs whose words are not paths read nothing an expansion could name.
+    assert_eq!(reads("basename \"$f\"; uname $o"), []);
     assert_eq!(reads("cat ~/x"), [unknown("~/x")]);
     assert_eq!(reads("cat x*"), [unknown("x*")]);
     assert_eq!(reads("cat *.rs"), [unknown("*.rs"), unknown("*.rs")]);
