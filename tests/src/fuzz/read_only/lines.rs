@@ -222,6 +222,15 @@ const WORDS: &[(&str, &str)] = &[
     ("/usr/bin/", "word: by path"), ("command ", "word: wrapper"), ("env ", "word: wrapper"),
 ];
 
+/// Values given to options at random instead of one they take: names of programs, formats
+/// and keys that check signatures, options, sockets, expansions, globs, files.
+#[rustfmt::skip]
+const VALUES: &[&str] = &[
+    "x/evil", "signature", "-signature", "%G?", "%GS", "%(signature)", "sig", "--output=w", "-o",
+    "w", "/dev/tcp/127.0.0.1/9", "$x", "\"$x\"", "*", "~/x", "f", "d", "-", "1", "-1", "0", "''",
+    "refname", "never", "always", "recurse", "read", "--", "%p", "x/evil {} ;",
+];
+
 /// Line `index` of the random stream of `seed`: a context, a command of the list (options
 /// of its own and dangerous ones in random spellings, operands), an ending, and at times a
 /// second command after a pipe or a separator.
@@ -262,7 +271,11 @@ fn command(r: &mut Rng, word: &str) -> String {
             words.push(spellings[r.below(spellings.len())].0.clone());
         } else if !entries.is_empty() {
             let opt = entries[r.below(entries.len())];
-            let value = spell::value(program, opt.name);
+            let value = if r.below(4) == 0 {
+                VALUES[r.below(VALUES.len())]
+            } else {
+                spell::value(program, opt.name)
+            };
             let spellings = spell::spellings(opt, style, value, flag_of(&entries, opt.name));
             if !spellings.is_empty() {
                 words.push(spellings[r.below(spellings.len())].0.clone());
