@@ -71,12 +71,15 @@ fn describe(failures: &[Failure], limit: usize) -> String {
 fn summary(t: &Tally) -> String {
     let mut out = format!(
         "{} lines, {} read-only, {} misbehaved (wrote, ran another program or opened a socket), \
-         {} timed out, {} failures\nper class: lines, read-only, misbehaved, failures\n",
+         {} timed out, {} failures; reads judged on {} read-only lines, {} opened what they do \
+         not report\nper class: lines, read-only, misbehaved, failures\n",
         t.lines,
         t.read_only,
         t.misbehaved,
         t.timed_out,
-        t.failures.len()
+        t.failures.len(),
+        t.reads_judged,
+        t.read_failures.len()
     );
     for (class, c) in &t.classes {
         let _ = writeln!(
@@ -206,6 +209,11 @@ fn read_only_lines_neither_write_nor_run_programs_nor_open_sockets() {
         summary(&tally),
         describe(&tally.failures, 40)
     );
+    assert!(
+        tally.read_failures.is_empty(),
+        "read-only lines opened files their reads do not name:\n{}",
+        describe(&tally.read_failures, 40)
+    );
 }
 
 /// The long run: every generated line of the systematic set, then random lines of the stream
@@ -256,7 +264,8 @@ fn long_run() {
                     if first >= count {
                         return;
                     }
-                    let lines: Vec<Line> = (first..count.min(first + BATCH as u64)).map(line).collect();
+                    let lines: Vec<Line> =
+                        (first..count.min(first + BATCH as u64)).map(line).collect();
                     let mut tally = Tally::default();
                     differential(&mut sandbox, &lines, &mut tally).expect("the sandbox runs");
                     let mut run = run.lock().expect("the run");
@@ -267,13 +276,15 @@ fn long_run() {
                     }
                     let t = &run.tally;
                     println!(
-                        "{:>8} lines, {:.0} s, {:.1} lines/s; {} read-only, {} misbehaved, {} failures",
+                        "{:>8} lines, {:.0} s, {:.1} lines/s; {} read-only, {} misbehaved, {} \
+                         failures; {} unreported reads",
                         t.lines,
                         run.seconds,
                         (t.lines as u64 - done) as f64 / (run.seconds - seconds).max(1.0),
                         t.read_only,
                         t.misbehaved,
-                        t.failures.len()
+                        t.failures.len(),
+                        t.read_failures.len()
                     );
                 }
             });
@@ -282,6 +293,10 @@ fn long_run() {
     let run = run.into_inner().expect("the run");
     println!("\n{}", summary(&run.tally));
     println!("slowest: {:?}", run.tally.slowest);
+    println!(
+        "opened what they do not report:\n{}",
+        describe(&run.tally.read_failures, 200)
+    );
     assert!(
         run.tally.failures.is_empty(),
         "{}",
@@ -321,6 +336,8 @@ mod checkpoint {
                 total.failed += c.failed;
             }
             t.failures.extend(batch.failures.iter().cloned());
+            t.reads_judged += batch.reads_judged;
+            t.read_failures.extend(batch.read_failures.iter().cloned());
             t.slowest.extend(batch.slowest.iter().cloned());
             t.slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
             t.slowest.truncate(10);
@@ -340,15 +357,17 @@ mod checkpoint {
                 )
             })
             .collect();
-        let failures: Vec<Value> = t
-            .failures
-            .iter()
-            .map(|f| json!([f.line, format!("{:?}", f.violations)]))
-            .collect();
+        let listed = |failures: &[Failure]| -> Vec<Value> {
+            failures
+                .iter()
+                .map(|f| json!([f.line, format!("{:?}", f.violations)]))
+                .collect()
+        };
         let value = json!({
             "done": run.done, "seconds": run.seconds, "lines": t.lines, "read_only": t.read_only,
             "misbehaved": t.misbehaved, "timed_out": t.timed_out, "classes": classes,
-            "failures": failures,
+            "failures": listed(&t.failures), "reads_judged": t.reads_judged,
+            "read_failures": listed(&t.read_failures),
         });
         let tmp = file.with_extension("tmp");
         if let Err(e) =
@@ -364,6 +383,18 @@ mod checkpoint {
         let n = |key: &str| v[key].as_u64().expect("a count") as usize;
         // Labels are the generator's; a run loaded again holds a few dozen of them.
         let label = |l: &str| -> &'static str { Box::leak(l.to_owned().into_boxed_str()) };
+        let failures = |key: &str| -> Vec<Failure> {
+            v[key]
+                .as_array()
+                .expect("failures")
+                .iter()
+                .map(|f| Failure {
+                    line: f[0].as_str().expect("a line").to_owned(),
+                    labels: vec!["loaded"],
+                    violations: Vec::new(),
+                })
+                .collect()
+        };
         let tally = Tally {
             lines: n("lines"),
             read_only: n("read_only"),
@@ -384,16 +415,9 @@ mod checkpoint {
                     (label(l), counts)
                 })
                 .collect(),
-            failures: v["failures"]
-                .as_array()
-                .expect("failures")
-                .iter()
-                .map(|f| Failure {
-                    line: f[0].as_str().expect("a line").to_owned(),
-                    labels: vec!["loaded"],
-                    violations: Vec::new(),
-                })
-                .collect(),
+            failures: failures("failures"),
+            reads_judged: n("reads_judged"),
+            read_failures: failures("read_failures"),
             slowest: Vec::new(),
         };
         Run {

@@ -20,15 +20,21 @@
 //! - a socket other than a Unix one (and a `connect` to a Unix socket other than nscd's,
 //!   which the C library asks for user names).
 //!
+//! Besides, every file a read-only line's programs open for reading must be one its
+//! [`Read`]s cover ([`unreported_reads`]), on the lines whose reads can be judged from the
+//! trace (no unknown read, no `cd`; opens relative to a directory descriptor, as walkers make
+//! them, are inside the trees they walk and not judged).
+//!
 //! What a pass shows: for the lines run, the list is exact about writes, programs and
-//! sockets. Not shown: what a command reads (the caller checks [`Read`]s); inputs larger than
-//! the tree's files (`sort` spills to `$TMPDIR` past its buffer).
+//! sockets, and a read-only command's reads name what it opens. Not shown: inputs larger than
+//! the tree's files (`sort` spills to `$TMPDIR` past its buffer); what a program lists of a
+//! directory (only opens are traced).
 //!
 //! [`Read`]: toolreg::permissions::shell::Read
 
 use std::collections::BTreeMap;
 
-use toolreg::permissions::shell::{self, SYSTEM_PATH};
+use toolreg::permissions::shell::{self, Read, SYSTEM_PATH};
 
 mod lines;
 mod sandbox;
@@ -59,6 +65,11 @@ pub struct Verdict {
     pub read_only: bool,
     /// The programs its commands name by bare name.
     pub programs: Vec<String>,
+    /// What its commands report they read.
+    pub reads: Vec<Read>,
+    /// It changes directory (`cd`, `pushd`, `popd`): paths its programs open are relative to
+    /// a directory the trace does not tell.
+    pub moves: bool,
 }
 
 /// The checker's verdict on `line`.
@@ -72,10 +83,17 @@ pub fn classify(line: &str) -> Verdict {
                 .filter(|name| !name.contains('/'))
                 .map(str::to_owned)
                 .collect(),
+            reads: commands.iter().flat_map(|c| c.reads.clone()).collect(),
+            moves: commands.iter().any(|c| {
+                let name = c.text.split(' ').next().unwrap_or_default();
+                ["cd", "pushd", "popd"].contains(&name)
+            }),
         },
         Err(_) => Verdict {
             read_only: false,
             programs: Vec::new(),
+            reads: Vec::new(),
+            moves: false,
         },
     }
 }
@@ -89,6 +107,8 @@ pub enum Violation {
     Ran(String),
     /// A socket.
     Socket(String),
+    /// A file opened for reading that the line's reads do not cover.
+    Unreported(String),
 }
 
 /// What of `trace` a line that names `programs` must not have done.
@@ -116,9 +136,102 @@ pub fn violations(trace: &Trace, programs: &[String]) -> Vec<Violation> {
             }
             Event::Write { call, path } => out.push(Violation::Wrote(call.clone(), path.clone())),
             Event::Socket { call } => out.push(Violation::Socket(call.clone())),
+            Event::Read { .. } => {}
         }
     }
     out
+}
+
+/// Directories whose files any program reads to run (libraries, locales, the user database,
+/// `/proc`), never a line's data.
+const SYSTEM: &[&str] = &[
+    "/etc/",
+    "/usr/",
+    "/lib/",
+    "/lib64/",
+    "/proc/",
+    "/dev/",
+    "/sys/",
+    "/run/",
+    "/var/lib/",
+];
+
+/// The files a read-only line's programs opened for reading that its reads do not cover
+/// (`tree` is where the line ran): not under a reported path (or a reported tree, or the
+/// repository, the whole of `tree` here), not a file of [`SYSTEM`], not one of the files
+/// programs read that no line names (the user's `HOME`, ignore files `rg` reads up to the
+/// root), not the working directory itself (`find` opens it to come back to it; what a
+/// program lists is not traced, only what it opens). A line with an unknown read, or one
+/// that changes directory, is not judged.
+pub fn unreported_reads(trace: &Trace, verdict: &Verdict, tree: &str) -> Vec<String> {
+    let unknown = verdict
+        .reads
+        .iter()
+        .any(|r| matches!(r, Read::Unknown { .. }));
+    if unknown || verdict.moves || !verdict.read_only {
+        return Vec::new();
+    }
+    let repository = verdict
+        .reads
+        .iter()
+        .any(|r| matches!(r, Read::Repository { .. }));
+    let home = format!("{tree}/home/");
+    let mut out = Vec::new();
+    for event in &trace.events {
+        let Event::Read { path } = event else {
+            continue;
+        };
+        let relative = match path.strip_prefix(tree) {
+            Some("") => ".".to_owned(),
+            Some(rest) if rest.starts_with('/') => normal(rest.trim_start_matches('/')),
+            _ if path.starts_with('/') => {
+                let ignore = [".gitignore", ".ignore", ".rgignore"]
+                    .iter()
+                    .any(|name| path.ends_with(&format!("/{name}")));
+                if !(SYSTEM.iter().any(|d| path.starts_with(d))
+                    || path.starts_with(&home)
+                    || ignore)
+                {
+                    let named = verdict
+                        .reads
+                        .iter()
+                        .any(|r| matches!(r, Read::Path { path: p, .. } if p == path));
+                    if !named {
+                        out.push(path.clone());
+                    }
+                }
+                continue;
+            }
+            _ => normal(path),
+        };
+        if repository || relative == "." {
+            continue;
+        }
+        let covered = verdict.reads.iter().any(|r| match r {
+            Read::Path { path: p, tree } => {
+                let p = normal(p);
+                p == relative || (*tree && (p == "." || relative.starts_with(&format!("{p}/"))))
+            }
+            _ => false,
+        });
+        if !covered {
+            out.push(path.clone());
+        }
+    }
+    out
+}
+
+/// `path` without `./` components and trailing slashes (`.` for the directory itself).
+fn normal(path: &str) -> String {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if parts.is_empty() {
+        ".".to_owned()
+    } else {
+        parts.join("/")
+    }
 }
 
 /// A read-only line that did what it must not.
@@ -161,6 +274,10 @@ pub struct Tally {
     pub classes: BTreeMap<&'static str, ClassCounts>,
     /// Read-only lines that misbehaved.
     pub failures: Vec<Failure>,
+    /// Read-only lines whose reads the test judged (no unknown read, no `cd`).
+    pub reads_judged: usize,
+    /// Read-only lines that opened a file their reads do not cover.
+    pub read_failures: Vec<Failure>,
     /// The slowest lines: microseconds and line, slowest first (at most [`SLOWEST`]).
     pub slowest: Vec<(u64, String)>,
 }
@@ -169,10 +286,25 @@ pub struct Tally {
 pub const SLOWEST: usize = 10;
 
 impl Tally {
-    /// Adds one line's trace.
-    pub fn add(&mut self, line: &Line, trace: &Trace) {
+    /// Adds one line's trace; the line ran in `tree`.
+    pub fn add(&mut self, line: &Line, trace: &Trace, tree: &str) {
         let verdict = classify(&line.text);
         let found = violations(trace, &verdict.programs);
+        let unreported = unreported_reads(trace, &verdict, tree);
+        let judged = verdict.read_only
+            && !verdict.moves
+            && !verdict
+                .reads
+                .iter()
+                .any(|r| matches!(r, Read::Unknown { .. }));
+        self.reads_judged += usize::from(judged);
+        if !unreported.is_empty() {
+            self.read_failures.push(Failure {
+                line: line.text.clone(),
+                labels: line.labels.clone(),
+                violations: unreported.into_iter().map(Violation::Unreported).collect(),
+            });
+        }
         let failed = verdict.read_only && !found.is_empty();
         self.lines += 1;
         self.read_only += usize::from(verdict.read_only);
@@ -211,9 +343,61 @@ pub fn differential(
     for batch in lines.chunks(BATCH) {
         let texts: Vec<String> = batch.iter().map(|l| l.text.clone()).collect();
         let traces = sandbox.run(&texts)?;
+        let tree = sandbox.tree().display().to_string();
         for (line, trace) in batch.iter().zip(&traces) {
-            tally.add(line, trace);
+            tally.add(line, trace, &tree);
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(events: Vec<Event>) -> Trace {
+        Trace {
+            status: 0,
+            events,
+            micros: 0,
+        }
+    }
+
+    fn read(path: &str) -> Event {
+        Event::Read { path: path.into() }
+    }
+
+    #[test]
+    fn a_read_only_line_may_open_what_it_reports_and_the_system_s_files_only() {
+        let tree = "/s/tree";
+        let lines = [
+            (
+                "cat f",
+                vec![read("f"), read("/etc/ld.so.cache"), read("/s/tree/f")],
+                0,
+            ),
+            (
+                "cat f",
+                vec![read("g"), read("/s/tree/g"), read("/home/u/.ssh/id")],
+                3,
+            ),
+            (
+                "grep -r x d",
+                vec![read("d/h"), read("./d/sub/i"), read("dd")],
+                1,
+            ),
+            (
+                "git log",
+                vec![read("/s/tree/.git/HEAD"), read(".git/config")],
+                0,
+            ),
+            ("cat $f", vec![read("anything")], 0),
+            ("cd d && cat h", vec![read("h")], 0),
+        ];
+        for (line, events, expected) in lines {
+            let verdict = classify(line);
+            let found = unreported_reads(&trace(events), &verdict, tree);
+            assert_eq!(found.len(), expected, "{line}: {found:?}");
+        }
+    }
 }

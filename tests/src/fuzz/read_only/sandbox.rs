@@ -73,7 +73,7 @@ pub fn installed_gits() -> Vec<PathBuf> {
 
 impl Sandbox {
     /// Finds `bwrap` and `strace`, builds the tree, and checks that a batch runs and is
-    /// traced (`cat f` runs `cat`; `: > x` writes).
+    /// traced (`cat f` runs `cat`, which opens `f`; `: > x` writes).
     pub fn new() -> Result<Sandbox, SandboxError> {
         let bwrap = find_program("bwrap").ok_or_else(|| error("bwrap is not on PATH"))?;
         let strace = find_program("strace").ok_or_else(|| error("strace is not installed"))?;
@@ -113,7 +113,7 @@ impl Sandbox {
         let ran_cat = probe.first().is_some_and(|t| {
             t.events.iter().any(
                 |e| matches!(e, trace::Event::Exec { path, ok: true } if path.ends_with("/cat")),
-            )
+            ) && t.events.contains(&trace::Event::Read { path: "f".into() })
         });
         let wrote = probe.get(1).is_some_and(|t| {
             t.events
@@ -122,8 +122,8 @@ impl Sandbox {
         });
         if !ran_cat || !wrote {
             return Err(error(format_args!(
-                "the sandbox ran, but the trace does not show `cat f` running cat and `: > x` \
-                 writing: {probe:?}"
+                "the sandbox ran, but the trace does not show `cat f` running cat and opening \
+                 f, and `: > x` writing: {probe:?}"
             )));
         }
         Ok(sandbox)

@@ -39,6 +39,13 @@ pub enum Event {
         /// The call and its arguments.
         call: String,
     },
+    /// A file opened for reading, successfully, by a path relative to the working directory
+    /// or absolute (not one relative to a directory descriptor, as `find` and `du` open what
+    /// they walk).
+    Read {
+        /// The path as given.
+        path: String,
+    },
 }
 
 /// What one line did.
@@ -152,10 +159,15 @@ fn event(call: &str, args: &str) -> Option<Event> {
                 .any(|flag| after.contains(flag));
             let path = path();
             let harmless = ["/dev/null", "/dev/tty"].contains(&path.as_str());
-            (writes && !harmless).then(|| Event::Write {
-                call: call.to_owned(),
-                path,
-            })
+            let from_cwd = call == "open" || args.starts_with("AT_FDCWD") || path.starts_with('/');
+            if writes {
+                (!harmless).then(|| Event::Write {
+                    call: call.to_owned(),
+                    path,
+                })
+            } else {
+                (from_cwd && succeeded(args)).then_some(Event::Read { path })
+            }
         }
         "socket" | "connect" => {
             let local = args.starts_with("AF_UNIX")
@@ -224,6 +236,9 @@ mod tests {
 9 socket(AF_INET, SOCK_STREAM, IPPROTO_TCP) = 3
 8 <... execve resumed>) = 0
 8 openat(AT_FDCWD, "o\"ut", O_WRONLY|O_CREAT|O_TRUNC, 0666) = -1 EROFS (Read-only file system)
+8 openat(AT_FDCWD, "f", O_RDONLY) = 3
+8 openat(4, "g", O_RDONLY|O_NOFOLLOW) = 5
+8 openat(AT_FDCWD, "missing", O_RDONLY) = -1 ENOENT (No such file or directory)
 8 socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC|SOCK_NONBLOCK, 0) = 3
 8 connect(3, {sa_family=AF_UNIX, sun_path="/var/run/nscd/socket"}, 110) = -1 ENOENT
 6 openat(AT_FDCWD, "/.toolreg-mark/E0.1.250", O_RDONLY) = -1 ENOENT (No such file or directory)
@@ -244,6 +259,7 @@ mod tests {
                     call: "openat".into(),
                     path: "o\"ut".into()
                 },
+                Event::Read { path: "f".into() },
             ]
         );
         assert!(split(text, 2).is_err());
