@@ -160,9 +160,9 @@ const SYSTEM: &[&str] = &[
 /// (`tree` is where the line ran): not under a reported path (or a reported tree, or the
 /// repository, the whole of `tree` here), not a file of [`SYSTEM`], not one of the files
 /// programs read that no line names (the user's `HOME`, ignore files `rg` reads up to the
-/// root), not the working directory itself (`find` opens it to come back to it; what a
-/// program lists is not traced, only what it opens). A line with an unknown read, or one
-/// that changes directory, is not judged.
+/// root), not the working directory itself nor the root directory (`find` opens both, to come
+/// back to them; what a program lists is not traced, only what it opens). A line with an
+/// unknown read, or one that changes directory, is not judged.
 pub fn unreported_reads(trace: &Trace, verdict: &Verdict, tree: &str) -> Vec<String> {
     let unknown = verdict
         .reads
@@ -181,6 +181,9 @@ pub fn unreported_reads(trace: &Trace, verdict: &Verdict, tree: &str) -> Vec<Str
         let Event::Read { path } = event else {
             continue;
         };
+        if path == "/" {
+            continue;
+        }
         let relative = match path.strip_prefix(tree) {
             Some("") => ".".to_owned(),
             Some(rest) if rest.starts_with('/') => normal(rest.trim_start_matches('/')),
@@ -393,6 +396,7 @@ mod tests {
             ),
             ("cat $f", vec![read("anything")], 0),
             ("cd d && cat h", vec![read("h")], 0),
+            ("find . -samefile f", vec![read("."), read("/"), read("f")], 0),
         ];
         for (line, events, expected) in lines {
             let verdict = classify(line);
