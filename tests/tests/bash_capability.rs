@@ -310,3 +310,76 @@ fn a_path_under_a_read_ask_rule_is_unreadable_to_an_unasked_command() {
     let out = text(&result);
     assert!(!out.contains("TOPSECRET-asked"), "{out}");
 }
+
+/// `proj/secrets/key.txt` under `rule` (deny or ask), then each command dispatched without a
+/// sandbox and without an approver: none may print the secret, and each must ask.
+fn without_a_sandbox_reads_of_protected_paths_ask(behavior: toolreg::Behavior) {
+    let (_dir, proj) = project();
+    fs::create_dir(proj.join("secrets")).unwrap();
+    fs::write(proj.join("secrets/key.txt"), "TOPSECRET-key").unwrap();
+    std::os::unix::fs::symlink("secrets/key.txt", proj.join("to_key")).unwrap();
+    for command in [
+        "cat secrets/key.txt",
+        "cat to_key",
+        "head -n 1 < secrets/key.txt",
+        "grep -r TOPSECRET .",
+        "cat secrets/*",
+        "cd secrets && cat key.txt",
+        "ls secrets",
+    ] {
+        let rules = PermissionContext::new().with(
+            behavior,
+            toolreg::RuleSource::User,
+            "Read(./secrets/**)",
+        );
+        let result = dispatch(Sandboxing::Off, &proj, rules, false, command);
+        let out = text(&result);
+        assert!(!out.contains("TOPSECRET-key"), "{command}: {out}");
+        assert!(
+            matches!(
+                result.error,
+                Some(toolreg::DispatchError::NeedsApproval { .. })
+            ),
+            "{command}: {out}"
+        );
+    }
+    // A read the rules leave alone still runs unasked.
+    let result = dispatch(
+        Sandboxing::Off,
+        &proj,
+        PermissionContext::new(),
+        false,
+        "cat notes.txt",
+    );
+    assert_eq!(text(&result), "NOTES\n\nExit code: 0");
+}
+
+#[test]
+fn without_a_sandbox_an_unasked_command_may_not_read_what_a_read_deny_rule_covers() {
+    without_a_sandbox_reads_of_protected_paths_ask(toolreg::Behavior::Deny);
+}
+
+#[test]
+fn without_a_sandbox_an_unasked_command_may_not_read_what_a_read_ask_rule_covers() {
+    without_a_sandbox_reads_of_protected_paths_ask(toolreg::Behavior::Ask);
+}
+
+#[test]
+fn without_a_sandbox_reading_another_process_under_proc_asks() {
+    let (_dir, proj) = project();
+    let result = dispatch(
+        Sandboxing::Off,
+        &proj,
+        PermissionContext::new(),
+        false,
+        "cat /proc/1/environ",
+    );
+    assert!(
+        matches!(
+            result.error,
+            Some(toolreg::DispatchError::NeedsApproval { .. })
+        ),
+        "{}",
+        text(&result)
+    );
+}

@@ -67,7 +67,7 @@ fn bash_asks_in_the_default_mode_unless_the_command_only_reads() {
         "ls",
         "cat a.txt | wc -l",
         "grep -r hello . && pwd",
-        "git status 2>/dev/null; echo done",
+        "git log --oneline -1 2>/dev/null; echo done",
     ] {
         let result = bash(PermissionMode::Default, &[], dir.path(), command);
         assert!(!result.is_error(), "{command}: {}", text(&result));

@@ -164,23 +164,28 @@ fn edit_deny_rules_and_the_working_directories_bound_what_any_command_writes() {
 }
 
 #[test]
-fn unavailable_sandbox_makes_every_command_ask() {
+fn without_a_working_sandbox_unasked_commands_are_held_to_the_list_and_the_read_rules() {
     let t = tree();
-    let unavailable = Sandboxing::Unavailable("bwrap not found".into());
-    let result = bash_in(PermissionMode::Default, &unavailable, &t, "ls");
-    assert!(
-        matches!(
-            result.error,
-            Some(toolreg::DispatchError::NeedsApproval { .. })
-        ),
-        "{}",
-        output(&result)
-    );
-    assert!(
-        output(&result).contains("sandbox is unavailable"),
-        "{}",
-        output(&result)
-    );
-    let off = bash_in(PermissionMode::Default, &Sandboxing::Off, &t, "ls");
-    assert!(!off.is_error(), "{}", output(&off));
+    for sandboxing in [
+        Sandboxing::Unavailable("bwrap not found".into()),
+        Sandboxing::Off,
+    ] {
+        // `ls` of the project reads names only; `cat notes.txt` a file no rule covers.
+        for command in ["ls", "cat notes.txt"] {
+            let result = bash_in(PermissionMode::Default, &sandboxing, &t, command);
+            assert!(!result.is_error(), "{command}: {}", output(&result));
+        }
+        // What a Read deny rule covers, named, walked or behind a glob, asks.
+        for command in ["cat secrets/key.txt", "grep -r TOP .", "cat src/deep/*"] {
+            let result = bash_in(PermissionMode::Default, &sandboxing, &t, command);
+            assert!(
+                matches!(
+                    result.error,
+                    Some(toolreg::DispatchError::NeedsApproval { .. })
+                ),
+                "{command}: {}",
+                output(&result)
+            );
+        }
+    }
 }

@@ -19,6 +19,7 @@ mod invariants;
 mod linked_rules;
 mod opened_paths;
 mod pool;
+mod read_only_differential;
 mod registered;
 mod render;
 mod search_pools;

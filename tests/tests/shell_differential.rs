@@ -1,11 +1,14 @@
-//! The shell checker against bash itself (issue J, item 3): command lines run under real bash
+//! The shell checker against bash itself: command lines run under real bash
 //! in a bubblewrap sandbox with a logging stand-in for `rm`; whenever the stand-in ran, the
 //! checker must have denied the line under `Bash(rm:*)` in bypass mode and must not have
 //! allowed it under `Bash(echo:*)` in the default mode (`toolreg_tests::fuzz::shell`).
 //!
 //! The lines: every line of `tests/data/shell-attacks.txt`, and [`GENERATED`] lines from the
-//! grammar, from a fixed seed. Without bubblewrap the tests say so and return, unless
-//! `TOOLREG_REQUIRE_SANDBOX` is set. The long run is `long_run` (ignored; see its docs).
+//! grammar, from a fixed seed. The allow oracle counts a line the Bash tool would run unasked
+//! (every command read-only) as allowed; that such lines only read is the read-only
+//! differential's to show (`read_only_differential.rs`). Without bubblewrap the tests say so
+//! and return, unless `TOOLREG_REQUIRE_SANDBOX` is set. The long run is `long_run` (ignored;
+//! see its docs).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -477,7 +477,9 @@ fn check_command<'a>(
     });
     // Allowed when every simple command, nested ones included, is allowed by a rule or only
     // reads, and a rule allowed one of them (a line of read-only commands alone is the tool's
-    // own business).
+    // own business). A read-only command cannot write, run another program or open a socket,
+    // and nothing before it in the line changed what its name runs; what it reads
+    // (`SimpleCommand::reads`) is not checked here, the sandbox bounds it.
     let allowed = |command: &shell::SimpleCommand| {
         !command.writes_files
             && rules.iter().any(|rule| {

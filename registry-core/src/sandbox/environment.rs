@@ -11,9 +11,10 @@ pub const SECRET_WORDS: &[&str] = &["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSW
 /// server — sees, applied as a pure function of the variables given
 /// ([`apply`](Self::apply)).
 ///
-/// In order: a variable is inherited when the policy inherits at all, and its name is
-/// [kept](Self::keep) or not dropped (by [name](Self::drop) or by a [word](Self::drop_matching)
-/// it holds); then the [set](Self::set) variables are added, replacing inherited ones.
+/// In order: a variable is inherited when the policy inherits at all, its name is among those
+/// it is [restricted to](Self::restrict_to) if any, and it is [kept](Self::keep) or not dropped
+/// (by [name](Self::drop) or by a [word](Self::drop_matching) it holds); then the
+/// [set](Self::set) variables are added, replacing inherited ones.
 ///
 /// The default inherits everything but secrets: every name holding one of [`SECRET_WORDS`], in
 /// any case. Hosts add the names of the variables they read credentials from
@@ -39,6 +40,8 @@ pub struct EnvPolicy {
     drop_words: Vec<Cow<'static, str>>,
     drop_names: Vec<String>,
     keep: Vec<String>,
+    /// When set, nothing else is inherited.
+    only: Option<Vec<String>>,
     set: Vec<(String, String)>,
 }
 
@@ -50,6 +53,7 @@ impl std::fmt::Debug for EnvPolicy {
             .field("drop_words", &self.drop_words)
             .field("drop_names", &self.drop_names)
             .field("keep", &self.keep)
+            .field("only", &self.only)
             .field(
                 "set",
                 &self.set.iter().map(|(name, _)| name).collect::<Vec<_>>(),
@@ -68,6 +72,7 @@ impl Default for EnvPolicy {
                 .collect(),
             drop_names: Vec::new(),
             keep: Vec::new(),
+            only: None,
             set: Vec::new(),
         }
     }
@@ -110,6 +115,16 @@ impl EnvPolicy {
         self
     }
 
+    /// Inherits at most the variables `names` (each still subject to the rest of the policy).
+    pub fn restrict_to(mut self, names: &[&str]) -> Self {
+        let allowed = names.iter().map(|name| (*name).to_owned());
+        self.only = Some(match self.only.take() {
+            Some(only) => allowed.filter(|name| only.contains(name)).collect(),
+            None => allowed.collect(),
+        });
+        self
+    }
+
     /// Sets `name` to `value` for the child, whatever is inherited.
     pub fn set(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         let name = name.into();
@@ -128,6 +143,13 @@ impl EnvPolicy {
             // A name that is not UTF-8 cannot be told apart from a secret's.
             return false;
         };
+        if self
+            .only
+            .as_ref()
+            .is_some_and(|only| !only.iter().any(|n| n == name))
+        {
+            return false;
+        }
         if self.keep.iter().any(|kept| kept == name) {
             return true;
         }
@@ -215,6 +237,21 @@ mod tests {
             .set("PATH", "/usr/bin")
             .apply(host);
         assert_eq!(names(&out), ["PATH"]);
+    }
+
+    #[test]
+    fn restricted_policy_inherits_only_the_names_given_and_still_drops_secrets() {
+        let host = vars(&[
+            ("HOME", "/h"),
+            ("PATH", "/bin"),
+            ("LANG", "C"),
+            ("MY_TOKEN", "t"),
+        ]);
+        let policy = EnvPolicy::default()
+            .drop("LANG")
+            .restrict_to(&["HOME", "LANG", "MY_TOKEN"])
+            .set("PATH", "/usr/bin");
+        assert_eq!(names(&policy.apply(host)), ["HOME", "PATH"]);
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod dispatch;
 mod input;
 mod mcp_ingest;
 mod pool;
+pub mod read_only;
 mod render;
 mod rules;
 mod scratch;

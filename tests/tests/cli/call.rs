@@ -278,18 +278,26 @@ fn bash_commands_never_see_the_environment_s_secrets_unless_kept() {
         );
         content_text(&result).to_owned()
     };
-    // Unasked (printenv only reads) and allowed by a rule, sandboxed or not.
+    // Unasked (printenv only reads): the read-only environment, nothing of the caller's but
+    // the locale, HOME, TERM and TZ.
+    for args in [&[][..], &["--no-sandbox"]] {
+        let out = printenv(args);
+        assert!(
+            out.contains("GIT_CONFIG_COUNT") && !out.contains("VISIBLE-setting"),
+            "{args:?}: {out}"
+        );
+        assert!(!out.contains("HIDDEN"), "{args:?}: {out}");
+    }
+    // Allowed by a rule, sandboxed or not: the caller's environment without its secrets.
     for args in [
-        &[][..],
-        &["--allow", "Bash"],
-        &["--no-sandbox"],
+        &["--allow", "Bash"][..],
         &["--no-sandbox", "--allow", "Bash"],
     ] {
         let out = printenv(args);
         assert!(out.contains("VISIBLE-setting"), "{args:?}: {out}");
         assert!(!out.contains("HIDDEN"), "{args:?}: {out}");
     }
-    let out = printenv(&["--keep-env", "GITHUB_TOKEN"]);
+    let out = printenv(&["--keep-env", "GITHUB_TOKEN", "--allow", "Bash"]);
     assert!(out.contains("HIDDEN-github-token"), "{out}");
     assert!(!out.contains("sk-HIDDEN"), "{out}");
 }

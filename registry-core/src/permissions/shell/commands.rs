@@ -11,8 +11,11 @@
 //!   `NAME=value` (not one of [`EVALUATED_VARIABLES`]); `read`, `unset`, `getopts`, `printf`,
 //!   `wait` with a subscript (`[`) in an argument, and `wait -p`; `test`/`[` with `-v`; `[[`
 //!   with `-v`, `-R` or an arithmetic comparison (`-eq`, `-ne`, `-lt`, `-le`, `-gt`, `-ge`).
-//! - **Read-only** ([`READ_ONLY`]): prints or inspects and never writes a file or runs another
-//!   program, with the options that would listed as exceptions.
+//! - **Read-only** ([`READ_ONLY`](super::READ_ONLY)): a program or builtin of the read-only
+//!   list given only options it may take unasked ([`programs`](super::programs),
+//!   [`builtins`](super::builtins), [`git`](super::git)); whether the command is read-only
+//!   also depends on its redirections and the line before it
+//!   ([`SimpleCommand::read_only`](super::SimpleCommand::read_only)).
 //! - **Runs nothing it is given** ([`INERT`]): may change files, but never runs an argument as
 //!   a command.
 //! - **May run its arguments** (everything else): an unknown program (`setsid`, `stdbuf`,
@@ -21,114 +24,34 @@
 //!   command line; an expansion or glob among its arguments could be any command, and is not
 //!   understood.
 
+use super::builtins;
 use super::lex::Word;
+use super::reads::Operand;
 use super::{NotUnderstood, base, nu};
 
 /// What running a command may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Class {
-    /// Only reads and prints.
-    ReadOnly,
+    /// Only reads and prints; what it reads.
+    ReadOnly(Vec<Operand>),
     /// May change files, but runs none of its arguments.
     Inert,
     /// May run its arguments as commands.
     Opaque,
 }
 
-/// Commands that only read and print, each with the options that would make it write a file
-/// or run a program (an option given as `--name` also matches `--name=value`; `-x` matches a
-/// short option anywhere in a cluster). `git` is read-only with one of its read-only
-/// subcommands (`blame`, `describe`, `diff`, `log`, …) and no option before it.
-pub const READ_ONLY: &[(&str, &[&str])] = &[
-    (":", &[]),
-    ("[", &[]),
-    ("[[", &[]),
-    ("basename", &[]),
-    ("cat", &[]),
-    ("cd", &[]),
-    ("cmp", &[]),
-    ("column", &[]),
-    ("comm", &[]),
-    ("cut", &[]),
-    ("date", &["-s", "--set"]),
-    ("df", &[]),
-    ("diff", &[]),
-    ("dirname", &[]),
-    ("du", &[]),
-    ("echo", &[]),
-    ("egrep", &[]),
-    ("false", &[]),
-    ("fgrep", &[]),
-    ("file", &["-C", "--compile"]),
-    (
-        "find",
-        &[
-            "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf",
-            "-fls",
-        ],
-    ),
-    ("fold", &[]),
-    ("grep", &[]),
-    ("head", &[]),
-    ("id", &[]),
-    ("jq", &[]),
-    ("ls", &[]),
-    ("md5sum", &[]),
-    ("nl", &[]),
-    ("paste", &[]),
-    ("printenv", &[]),
-    ("printf", &[]),
-    ("pwd", &[]),
-    ("readlink", &[]),
-    ("realpath", &[]),
-    ("rev", &[]),
-    (
-        "rg",
-        &[
-            "--pre",
-            "--pre-glob",
-            "-z",
-            "--search-zip",
-            "--hostname-bin",
-        ],
-    ),
-    ("sha1sum", &[]),
-    ("sha256sum", &[]),
-    ("sha512sum", &[]),
-    ("sleep", &[]),
-    ("sort", &["-o", "--output", "--compress-program"]),
-    ("stat", &[]),
-    ("tail", &[]),
-    ("test", &[]),
-    ("tr", &[]),
-    ("tree", &["-o"]),
-    ("true", &[]),
-    ("type", &[]),
-    ("uname", &[]),
-    ("wc", &[]),
-    ("which", &[]),
-    ("whoami", &[]),
-];
-
-/// `git` subcommands that only read, with no option before the subcommand and none of
-/// [`GIT_WRITES`] after it.
-pub const GIT_READ_ONLY: &[&str] = &[
-    "blame",
-    "describe",
-    "diff",
-    "log",
-    "ls-files",
-    "rev-parse",
-    "show",
-    "status",
-];
-
-/// `git` options that write a file or run a program.
-pub const GIT_WRITES: &[&str] = &["--output", "--ext-diff", "--textconv"];
-
 /// `git` subcommands that run one of their arguments, or set what later commands run
 /// (`config alias.x '!cmd'`): git is taken as running its arguments with these, or with any
 /// option before the subcommand (`-c`, `--config-env`, `--exec-path`).
+///
+/// Long options of programs on the read-only list whose value is a program they run: a
+/// command of the list that gives one of them (or an abbreviation of one) may run its
+/// arguments.
+const RUNS_VALUE: &[(&str, &[&str])] = &[
+    ("sort", &["--compress-program"]),
+    ("rg", &["--pre", "--hostname-bin"]),
+];
+
 const GIT_RUNS: &[&str] = &[
     "bisect",
     "config",
@@ -339,37 +262,50 @@ pub(super) fn classify(core: &[Word]) -> Result<Class, NotUnderstood> {
     {
         return nu("arithmetic or variable test", w.offset);
     }
-    if name == "git" {
-        return Ok(git(args));
-    }
-    let listed = |table: &[(&str, &[&str])]| {
-        table
-            .iter()
-            .find(|(command, _)| *command == name)
-            .map(|(_, exceptions)| !any_option(args, exceptions))
-    };
-    Ok(match (listed(READ_ONLY), listed(INERT)) {
-        (Some(true), _) => Class::ReadOnly,
-        (Some(false), _) if name == "find" => Class::Inert,
-        (Some(false), _) => Class::Opaque,
-        (None, Some(true)) => Class::Inert,
-        _ => Class::Opaque,
+    Ok(match builtins::read_only(name, args) {
+        Some(Ok(reads)) => Class::ReadOnly(reads),
+        Some(Err(_)) if name == "git" => git(args),
+        Some(Err(_)) if name == "find" => Class::Inert,
+        Some(Err(_)) if runs_value(name, args) => Class::Opaque,
+        Some(Err(_)) => Class::Inert,
+        None => match INERT.iter().find(|(command, _)| *command == name) {
+            Some((_, exceptions)) if !any_option(args, exceptions) => Class::Inert,
+            _ => Class::Opaque,
+        },
     })
 }
 
-/// `git ARGS`: read-only for the subcommands that only read, running its arguments for those
-/// that can, inert otherwise.
-fn git(args: &[Word]) -> Class {
-    let Some((sub, rest)) = args.split_first() else {
-        return Class::ReadOnly;
+/// Whether `name ARGS` (on the read-only list, with options it may not take unasked) gives
+/// an option whose value is a program it runs, or what getopt may expand to one.
+fn runs_value(name: &str, args: &[Word]) -> bool {
+    let Some((_, options)) = RUNS_VALUE.iter().find(|(n, _)| *n == name) else {
+        return false;
     };
-    if sub.text.starts_with('-') || GIT_RUNS.contains(&sub.text.as_str()) {
-        return Class::Opaque;
+    args.iter().any(|w| {
+        let given = w.text.split_once('=').map_or(w.text.as_str(), |(o, _)| o);
+        given.len() > 2 && options.iter().any(|o| o.starts_with(given))
+    })
+}
+
+/// `git ARGS` that is not read-only: running its arguments for the subcommands that can,
+/// inert otherwise.
+fn git(args: &[Word]) -> Class {
+    match args.first() {
+        Some(sub) if sub.text.starts_with('-') || GIT_RUNS.contains(&sub.text.as_str()) => {
+            Class::Opaque
+        }
+        _ => Class::Inert,
     }
-    if GIT_READ_ONLY.contains(&sub.text.as_str()) && !any_option(rest, GIT_WRITES) {
-        Class::ReadOnly
-    } else {
-        Class::Inert
+}
+
+/// The variables a builtin of `core` assigns: the names of `read`, `printf -v`, `getopts`
+/// and `wait -p` (those of `declare` and its kin are read by the line).
+pub(super) fn assigned_names(core: &[Word]) -> Vec<&Word> {
+    match core.split_first() {
+        Some((first, args)) if TAKES_NAMES.contains(&first.text.as_str()) => {
+            name_words(&first.text, args)
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -394,21 +330,28 @@ mod tests {
         classify(&words)
     }
 
+    fn read_only(line: &str) -> bool {
+        matches!(class(line), Ok(Class::ReadOnly(_)))
+    }
+
     #[test]
     fn options_that_write_or_run_leave_the_read_only_list() {
-        assert_eq!(class("sort a"), Ok(Class::ReadOnly));
-        assert_eq!(class("printf -v x %s y"), Ok(Class::ReadOnly));
-        assert_eq!(class("sort -o out a"), Ok(Class::Opaque));
-        assert_eq!(class("sort --output=out a"), Ok(Class::Opaque));
-        assert_eq!(class("find . -name x"), Ok(Class::ReadOnly));
+        assert!(read_only("sort a"));
+        assert!(read_only("printf -v x %s y"));
+        assert_eq!(class("sort -o out a"), Ok(Class::Inert));
+        assert_eq!(class("sort --output=out a"), Ok(Class::Inert));
+        assert_eq!(class("sort --compress-program=rm a"), Ok(Class::Opaque));
+        assert_eq!(class("sort --comp=rm a"), Ok(Class::Opaque));
+        assert!(read_only("find . -name x"));
         assert_eq!(class("find . -delete"), Ok(Class::Inert));
         assert_eq!(class("rg --pre cat x"), Ok(Class::Opaque));
-        assert_eq!(class("grep -rv x ."), Ok(Class::ReadOnly));
+        assert!(read_only("grep -rv x ."));
     }
 
     #[test]
     fn git_reads_writes_or_runs_by_subcommand() {
-        assert_eq!(class("git status"), Ok(Class::ReadOnly));
+        assert!(read_only("git log --oneline"));
+        assert_eq!(class("git status"), Ok(Class::Inert));
         assert_eq!(class("git diff --output=x"), Ok(Class::Inert));
         assert_eq!(class("git commit -m x"), Ok(Class::Inert));
         assert_eq!(class("git -c core.pager=rm log"), Ok(Class::Opaque));
@@ -457,7 +400,7 @@ mod tests {
             assert!(classify(&words).is_err(), "{line}");
         }
         assert_eq!(class("export A=1 B"), Ok(Class::Inert));
-        assert_eq!(class("[[ -f x ]]"), Ok(Class::ReadOnly));
+        assert!(read_only("[[ -f x ]]"));
     }
 
     #[test]

@@ -12,6 +12,17 @@ pub(super) struct Word {
     pub(super) expansion: Option<&'static str>,
     /// Holds an unquoted expansion.
     pub(super) splits: bool,
+    /// Length of `text` when the first expansion (parameter, glob, brace) was met: at `0`,
+    /// the word may begin with anything, a `-` included.
+    pub(super) expanded_at: Option<usize>,
+    /// Holds an unquoted `~` at its start or after `=` or `:`, which bash may replace by a
+    /// home directory.
+    pub(super) tilde: bool,
+    /// Holds an unquoted parameter expansion, whose value bash splits into words that may
+    /// begin with anything.
+    pub(super) field_splits: bool,
+    /// Variables its expansions assign (`${NAME=…}`, `${NAME:=…}`).
+    pub(super) assigns: Vec<String>,
 }
 
 impl Word {
@@ -27,6 +38,7 @@ impl Word {
     }
     pub(super) fn expand(&mut self, e: &'static str, unquoted: bool) {
         self.expansion.get_or_insert(e);
+        self.expanded_at.get_or_insert(self.text.len());
         self.splits |= unquoted;
     }
     /// Bash may make it several words, or none (`{}` is no brace expansion).
@@ -36,6 +48,19 @@ impl Word {
     pub(super) fn is_fd(&self) -> bool {
         let plain = self.quoted_at.is_none() && self.expansion.is_none();
         plain && !self.text.is_empty() && self.text.bytes().all(|b| b.is_ascii_digit())
+    }
+    /// `{NAME}` right before a redirection: bash assigns the descriptor it opens to `NAME`.
+    fn names_a_descriptor(&self) -> bool {
+        let name = self
+            .text
+            .strip_prefix('{')
+            .and_then(|t| t.strip_suffix('}'));
+        self.quoted_at.is_none()
+            && name.is_some_and(|n| {
+                !n.is_empty()
+                    && !n.starts_with(|c: char| c.is_ascii_digit())
+                    && n.bytes().all(|b| b == b'_' || b.is_ascii_alphanumeric())
+            })
     }
     pub(super) fn reserved(&self) -> bool {
         let t = self.text.as_str();
@@ -86,6 +111,9 @@ impl<'a> Lexer<'a> {
                 self.pos += 2;
             } else if let Some(op) = OPERATORS.into_iter().find(|op| rest.starts_with(op)) {
                 let redir = op.contains(['<', '>']);
+                if redir && word.as_ref().is_some_and(Word::names_a_descriptor) {
+                    return nu("redirection that assigns a variable", at);
+                }
                 let fd = redir && word.as_ref().is_some_and(Word::is_fd);
                 if let Some(w) = word.take().filter(|_| !fd) {
                     toks.push(Tok::Word(w));
@@ -141,6 +169,7 @@ impl<'a> Lexer<'a> {
                 match c {
                     '*' | '?' | '[' => w.expand("glob in command word", true),
                     '{' | '}' => w.expand("brace expansion in command word", true),
+                    '~' if w.text.is_empty() || w.text.ends_with(['=', ':']) => w.tilde = true,
                     _ => {}
                 }
                 w.text.push(c);
@@ -191,6 +220,7 @@ impl<'a> Lexer<'a> {
             if let Some(reason) = evaluating_expansion(name) {
                 return nu(reason, at);
             }
+            w.assigns.extend(assigned(name).map(str::to_owned));
             name.len() + 2
         } else {
             match rest.chars().next() {
@@ -201,14 +231,26 @@ impl<'a> Lexer<'a> {
                 _ => 0,
             }
         };
-        w.text.push('$');
         if len > 0 {
+            w.expand("parameter expansion in command word", !quoted);
+            w.field_splits |= !quoted;
+            w.text.push('$');
             w.text.push_str(rest.get(..len).unwrap_or_default());
             self.pos += len;
-            w.expand("parameter expansion in command word", !quoted);
+        } else {
+            w.text.push('$');
         }
         Ok(())
     }
+}
+
+/// The variable the body of `${…}` assigns, if it does (`NAME=…`, `NAME:=…`).
+fn assigned(body: &str) -> Option<&str> {
+    let end = body
+        .find(|c: char| c != '_' && !c.is_ascii_alphanumeric())
+        .unwrap_or(body.len());
+    let (name, op) = body.split_at(end);
+    (!name.is_empty() && (op.starts_with('=') || op.starts_with(":="))).then_some(name)
 }
 
 /// Why the body of `${…}` makes bash evaluate text, if it does: a subscript (arithmetic), an

@@ -10,7 +10,8 @@
 //!   `{ … }` (`{` and `}` as whole unquoted words at command position).
 //! - At command position the words `!`, `if`, `then`, `elif`, `else`, `while`, `until` and `do`
 //!   are dropped and the words after them form the command; `fi`, `done` and `}` are nothing.
-//!   A function definition `f() { body; }` (or `f() ( body )`) gives `f`, then the body's commands.
+//!   A function definition `f() { body; }` (or `f() ( body )`) gives `f` (never read-only),
+//!   then the body's commands.
 //! - Quoting: `'…'` is literal; in `"…"` a backslash escapes only `$`, `` ` ``, `"`, `\` and
 //!   newline; outside quotes a backslash escapes the next character (`\rm` is `rm`);
 //!   backslash-newline is removed. Adjacent pieces form one word (`r'm'` is `rm`).
@@ -19,16 +20,20 @@
 //!   word): `<`, `>`, `>>`, `<>`, `>|`, `&>`, `&>>`, `<<<`, `<&`, `>&` (so `>&2`, `2>&1`, `>&-`),
 //!   each with an optional fd number (`2>`, `1<`).
 //! - Leading assignments `NAME=value` and `NAME+=value` (NAME = `[A-Za-z_][A-Za-z0-9_]*`,
-//!   unquoted): kept in `text`, dropped in a form. A command of only assignments gives nothing.
+//!   unquoted): kept in `text`, dropped in a form. A command of only assignments gives nothing;
+//!   a command of only redirections (`> out`, or those after a compound command:
+//!   `{ ls; } > out`, `(ls) > out`, `if …; fi > out`) gives a command with empty `text`.
 //! - Parameter expansions (`$X`, `${X}`, `$1`, `"$@"`) in arguments, kept as written.
 //! - Wrappers, dropped in a form and the rest re-examined, up to 8 of them: `sudo`, `doas`,
 //!   `command`, `builtin`, `exec`, `nohup`, `time`, `env`, `nice` (optionally `-n N`) and
 //!   `timeout DURATION`, recognized by base name (`/usr/bin/env`). Words containing `=` right
 //!   after a wrapper are dropped with it (`env A=1 rm`, `sudo A=1 rm`).
-//! - What each command may do, by its name ([`commands`](self) lists; see
+//! - What each command may do, by its name and words ([`commands`](self) lists; see
 //!   [`SimpleCommand::read_only`] and [`SimpleCommand::may_run_arguments`]): only read
-//!   ([`READ_ONLY`]), change files but run none of its arguments (`INERT`), or — any other
-//!   program, `stdbuf`, `setsid`, `su`, `script` and interpreters included — possibly run its
+//!   ([`READ_ONLY`], see below), change files but run none of its arguments (`INERT`, and a
+//!   program of the read-only list given options it may not take unasked), or — any other
+//!   program, `stdbuf`, `setsid`, `su`, `script` and interpreters included, and `sort` or `rg`
+//!   given an option whose value is a program (or an abbreviation of one) — possibly run its
 //!   arguments, whose argument strings that parse as command lines are then parsed too
 //!   ([`SimpleCommand::argument_forms`]).
 //! - A command word containing `/` also gives a form with its base name (`/bin/rm` → `rm`).
@@ -55,7 +60,8 @@
 //! - The compound commands `for`, `case`, `select`, `function`, `coproc`; a reserved word right
 //!   after a wrapper (`time if …`); a `(` inside a command other than `name()`.
 //! - Unterminated quotes or `${`, a trailing lone backslash, unbalanced `(`, `)`, `{` or `}`, a
-//!   redirection without a target.
+//!   redirection without a target, a redirection that assigns its descriptor to a variable
+//!   (`{fd}>f`, `{PATH}<f`).
 //! - A wrapper followed by an option word (other than `nice -n N`); more than 8 wrappers; an
 //!   unquoted expansion or glob in a word a wrapper consumes (`env A=$X`, `timeout $T`).
 //! - A shell with a long option (`--login`) or an option cluster holding a non-letter, `-c`
@@ -90,16 +96,83 @@
 //! copy of a program under another name), what `find -delete` removes, and which files
 //! redirections write. The parser is therefore not the last line: run commands in the sandbox
 //! ([`sandbox`](crate::sandbox)), which bounds what any of them can read and write.
+//!
+//! # Read-only commands
+//!
+//! A command is read-only ([`SimpleCommand::read_only`]) when it cannot write a file, start a
+//! program other than the one it names, or open a socket — run with the environment
+//! [`read_only_env`] (which sets `PATH` to [`SYSTEM_PATH`], system directories only: a bare
+//! name then runs the system's program whatever the working directory holds; the Bash tool
+//! clears the rest of the environment, and may add `HOME`, `LANG`, `TERM` and `TZ`):
+//!
+//! - its command word is a bare name (no `/`, no `~`) of the list [`READ_ONLY`]: programs
+//!   (`cat`, `grep`, `ls`, `sort`, `jq`, `git`, …, looked up in `PATH`) and bash's builtins and
+//!   keywords ([`BUILTINS`], `cd`, `test`, `[`, `[[`, never looked up);
+//! - its words are ones the program may take unasked, read as the program reads them: an
+//!   allow-list of options per program, in every spelling the program accepts (short flags,
+//!   clusters, values attached or in the next word, long options spelled exactly — an
+//!   abbreviation getopt would expand is refused — `--` ending the options); `find` takes only
+//!   primaries that test or print; `git` only some subcommands, in forms no repository
+//!   configuration can make run a program ([`git`](self#git) below). An expansion or glob
+//!   where options are read may become one (`sort *` with a file named `--output=x`): refused,
+//!   except for programs none of whose options writes or runs anything, where it is an
+//!   unknown read;
+//! - no wrapper, no leading assignment; its redirections only send output to `/dev/null`,
+//!   duplicate or close descriptors, read a literal path or a here-string: never `<>`, never
+//!   bash's `/dev/tcp` or `/dev/udp` sockets;
+//! - nothing earlier in the line may have changed what a name runs: an assignment in any form
+//!   to a variable whose name holds an upper-case letter (`PATH`, `HOME`, `CDPATH`, the `GIT_*`
+//!   variables of the environment, …: `NAME=`, `export`, `declare`, `readonly`, `read`,
+//!   `printf -v`, `unset`, `${NAME:=…}`), a function definition, `set`, `shopt`, `exec`,
+//!   `enable`, `hash`, `alias`, `source`, `pushd`, `popd`.
+//!
+//! A read-only command's [`reads`](SimpleCommand::reads) name what it may read ([`Read`]):
+//! its file operands, option values that name files (`grep -f`, `jq --rawfile`,
+//! `diff --from-file`, `date -r`), input redirections, the directories it walks
+//! (`grep -r`, `ls -R`, `rg`, `find`, `du`, `tree`, with `.` when none is named), the
+//! repository for `git`, and [`Read::Unknown`] for what cannot be named before the line
+//! runs (an expansion, a glob, a tilde). A relative path is reported joined to every
+//! directory an earlier `cd` may have reached (see [`Read`]).
+//!
+//! Where no sandbox bounds a command, the Bash tool runs a line unasked only when
+//! [`split`] understands it, every command is read-only, and every read passes its read rules
+//! (deny and ask): a [`Read::Path`] (with everything below it when it is a tree) and a
+//! [`Read::Repository`] checked as paths, a [`Read::Unknown`] asked about.
+//!
+//! # git
+//!
+//! A repository's configuration is the attacker's to write (a `.git/config` left by an
+//! earlier edit, a bare repository inside the checkout): git runs the programs it names as a
+//! hook, pager, external diff, textconv or clean filter, signature check or transport.
+//! [`GIT_CONFIG`] overrides what can be named; the rest decides which forms are read-only:
+//! `log` with a diff, `show` and `diff` must say `--no-textconv --no-ext-diff`; `diff` only
+//! against the index (`--cached`) or between revisions named before `--`; never `status`,
+//! `blame`, `diff` against the work tree, `describe --dirty` or `ls-files -m` (git hashes
+//! work-tree files through the repository's clean filters); no signature-checking formats.
 
 use std::fmt;
 
+mod builtins;
 mod commands;
+mod git;
 mod lex;
+mod line;
+mod nested;
+mod options;
+mod programs;
+mod reads;
+mod simple;
+mod stages;
 
-pub use commands::READ_ONLY;
 pub(crate) use commands::tokens;
-use commands::{Class, classify, evaluated_variable};
+pub use git::{GIT_CONFIG, READ_ONLY_ENV, SYSTEM_PATH, read_only_env};
+pub use programs::BUILTINS;
+pub use reads::{MAX_DIRS, Read};
+
+use commands::evaluated_variable;
 use lex::{Lexer, Tok, Word};
+use line::{Line, Redir};
+use simple::command;
 
 const MAX_DEPTH: usize = 3;
 const MAX_WRAPPERS: usize = 8;
@@ -115,12 +188,76 @@ const KEYWORDS: [&str; 10] = [
 ];
 const COMPOUND: [&str; 5] = ["for", "case", "select", "function", "coproc"];
 
+/// The names of the read-only list: the programs, looked up in [`SYSTEM_PATH`], and bash's
+/// builtins and keywords ([`BUILTINS`], `cd`, `test`, `[`, `[[`). Each takes only the options
+/// listed for it (see [`SimpleCommand::read_only`]).
+pub const READ_ONLY: &[&str] = &[
+    ":",
+    "[",
+    "[[",
+    "basename",
+    "cat",
+    "cd",
+    "cmp",
+    "column",
+    "comm",
+    "cut",
+    "date",
+    "df",
+    "diff",
+    "dirname",
+    "du",
+    "echo",
+    "egrep",
+    "false",
+    "fgrep",
+    "file",
+    "find",
+    "fold",
+    "git",
+    "grep",
+    "head",
+    "id",
+    "jq",
+    "ls",
+    "md5sum",
+    "nl",
+    "paste",
+    "printenv",
+    "printf",
+    "pwd",
+    "readlink",
+    "realpath",
+    "rev",
+    "rg",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "sleep",
+    "sort",
+    "stat",
+    "tail",
+    "test",
+    "tr",
+    "tree",
+    "true",
+    "type",
+    "uname",
+    "uniq",
+    "wc",
+    "which",
+    "whoami",
+];
+
 /// One simple command of a command line, as permission rules match it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimpleCommand {
     /// The words bash passes (quotes and escapes removed), joined by single spaces; leading
-    /// variable assignments kept, redirections (operator and target) removed. Allow rules match
-    /// this form only.
+    /// variable assignments kept, redirections (operator and target) removed; empty for a
+    /// command of redirections only (`> out`, or those after a compound command:
+    /// `{ ls; } > out`). Allow rules match this form only.
     pub text: String,
     /// Every form deny and ask rules also match, `text` first, deduplicated: with the leading
     /// assignments dropped; with known wrappers dropped; with the command word replaced by its
@@ -133,10 +270,21 @@ pub struct SimpleCommand {
     /// not `/dev/null`). An allow rule for the command does not allow writing files, so such a
     /// command is not allowed by one.
     pub writes_files: bool,
-    /// It only reads and prints: its command is on the read-only list ([`READ_ONLY`], with
-    /// none of the options listed there that write or run), with no wrapper, no leading
-    /// assignment and no redirection to a file.
+    /// It only reads and prints, run with [`read_only_env`]: its command word is a bare name on
+    /// the read-only list ([`READ_ONLY`]) given only options listed for it, spelled as the
+    /// program reads them (no abbreviation, no expansion that may turn into an option); no
+    /// wrapper, no leading assignment; its redirections only send output to `/dev/null`,
+    /// duplicate descriptors or read literal paths (never `<>`, never `/dev/tcp`); and
+    /// nothing earlier in the line may have changed what its name runs (an assignment to an
+    /// upper-case variable such as `PATH`, a function definition, `set`, `exec`, …). What it
+    /// reads is in [`reads`](Self::reads).
     pub read_only: bool,
+    /// For a read-only command, the paths it may read (its file operands, option values
+    /// that name files, input redirections, the directories it walks, the repository git
+    /// reads), joined to each directory an earlier `cd` may have reached; empty for any other
+    /// command. Where no sandbox bounds what a command reads, the caller checks each against
+    /// its read rules, and asks on [`Read::Unknown`].
+    pub reads: Vec<Read>,
     /// Its program may run its arguments as commands (it is on no list of
     /// [`commands`](self#understood)): deny and ask rules also look for their command among its
     /// words.
@@ -165,7 +313,12 @@ impl fmt::Display for NotUnderstood {
 
 impl std::error::Error for NotUnderstood {}
 
-type Out = Vec<SimpleCommand>;
+/// The commands found so far and the state of the line they leave.
+#[derive(Debug, Default)]
+struct Out {
+    commands: Vec<SimpleCommand>,
+    line: Line,
+}
 
 fn nu<T>(reason: &'static str, offset: usize) -> Result<T, NotUnderstood> {
     Err(NotUnderstood { reason, offset })
@@ -174,10 +327,25 @@ fn nu<T>(reason: &'static str, offset: usize) -> Result<T, NotUnderstood> {
 /// The simple commands of `line`, in order; an empty or comment-only line gives none.
 ///
 /// A nested command comes right after the command that contains it.
+///
+/// ```
+/// use toolreg::permissions::shell::{Read, split};
+///
+/// let commands = split("cd src && grep -rn TODO . | sort -u").unwrap();
+/// assert!(commands.iter().all(|c| c.read_only));
+/// assert_eq!(
+///     commands[1].reads,
+///     [
+///         Read::Path { path: ".".into(), tree: true },
+///         Read::Path { path: "src/.".into(), tree: true },
+///     ]
+/// );
+/// assert!(!split("sort -o out f").unwrap()[0].read_only);
+/// ```
 pub fn split(line: &str) -> Result<Vec<SimpleCommand>, NotUnderstood> {
-    let mut out = Vec::new();
+    let mut out = Out::default();
     parse(line, 0, &mut out)?;
-    Ok(out)
+    Ok(out.commands)
 }
 
 /// Appends the commands of `line`, nested when `depth > 0`.
@@ -185,7 +353,7 @@ fn parse(line: &str, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
     let mut toks = Lexer { s: line, pos: 0 }.lex()?.into_iter();
     let mut open: Vec<(char, usize)> = Vec::new();
     let mut words: Vec<Word> = Vec::new();
-    let mut writes = false;
+    let mut redirs: Vec<Redir> = Vec::new();
     while let Some(tok) = toks.next() {
         match tok {
             Tok::Word(w) if words.is_empty() && w.quoted_at.is_none() => match w.text.as_str() {
@@ -201,26 +369,33 @@ fn parse(line: &str, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
                 let Some(Tok::Word(target)) = toks.next() else {
                     return nu("missing redirection target", at);
                 };
-                writes |= writes_a_file(op, &target);
+                redirs.push(Redir { op, target });
             }
-            Tok::Sep => end_command(&mut words, &mut writes, depth, out)?,
+            Tok::Sep => end_command(&mut words, &mut redirs, depth, out)?,
             Tok::Open(at) if words.is_empty() => open.push(('(', at)),
             Tok::Open(at) => {
                 let name = matches!(words.as_slice(), [name] if !is_assignment(name));
                 if !name || !matches!(toks.next(), Some(Tok::Close(_))) {
                     return nu("unexpected parenthesis", at);
                 }
-                end_command(&mut words, &mut writes, depth, out)?;
+                let before = out.commands.len();
+                end_command(&mut words, &mut redirs, depth, out)?;
+                // A definition runs nothing; the name runs its body from now on.
+                for defined in out.commands.get_mut(before..).unwrap_or_default() {
+                    defined.read_only = false;
+                    defined.reads.clear();
+                }
+                out.line.taint("an earlier function definition");
             }
             Tok::Close(at) => {
-                end_command(&mut words, &mut writes, depth, out)?;
+                end_command(&mut words, &mut redirs, depth, out)?;
                 if open.pop().is_none_or(|(c, _)| c != '(') {
                     return nu("unbalanced )", at);
                 }
             }
         }
     }
-    command(&words, writes, depth, out)?;
+    command(&words, &redirs, depth, out)?;
     match open.last() {
         Some(&('(', at)) => nu("unbalanced (", at),
         Some(&(_, at)) => nu("unbalanced {", at),
@@ -231,19 +406,11 @@ fn parse(line: &str, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
 /// Appends the command gathered so far and starts the next one.
 fn end_command(
     words: &mut Vec<Word>,
-    writes: &mut bool,
+    redirs: &mut Vec<Redir>,
     depth: usize,
     out: &mut Out,
 ) -> Result<(), NotUnderstood> {
-    command(&std::mem::take(words), std::mem::take(writes), depth, out)
-}
-
-/// Whether a redirection sends output to a file: not a duplicated descriptor (`2>&1`, `>&-`),
-/// not `/dev/null`.
-fn writes_a_file(op: &str, target: &Word) -> bool {
-    let dup = op.ends_with('&')
-        && (target.text == "-" || target.text.bytes().all(|b| b.is_ascii_digit()));
-    op.contains('>') && !dup && target.text != "/dev/null"
+    command(&std::mem::take(words), &std::mem::take(redirs), depth, out)
 }
 
 fn is_assignment(w: &Word) -> bool {
@@ -260,6 +427,15 @@ fn is_assignment(w: &Word) -> bool {
         && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
 }
 
+/// The name an assignment word assigns (`NAME` of `NAME=value` or `NAME+=value`).
+fn assigned_name(w: &Word) -> &str {
+    let name = w
+        .text
+        .split_once('=')
+        .map_or(w.text.as_str(), |(name, _)| name);
+    name.strip_suffix('+').unwrap_or(name)
+}
+
 fn base(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
 }
@@ -272,305 +448,11 @@ fn deeper(depth: usize, at: usize) -> Result<usize, NotUnderstood> {
     }
 }
 
-/// Appends the simple command of `words` (redirections already removed; `writes` when one of
-/// them sent output to a file), then its nested ones.
-fn command(words: &[Word], writes: bool, depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
-    let assigned = words.iter().take_while(|w| is_assignment(w)).count();
-    let (assigns, mut core) = words.split_at_checked(assigned).unwrap_or_default();
-    if let Some(w) = assigns
-        .iter()
-        .find(|w| evaluated_variable(assigned_name(w)))
-    {
-        return nu("assignment to a variable bash runs as code", w.offset);
-    }
-    let mut stages = vec![core];
-    while let Some(first) = core.first() {
-        check_command_word(first)?;
-        match strip_wrapper(core)? {
-            Some(rest) if !rest.is_empty() => {
-                if stages.len() > MAX_WRAPPERS {
-                    return nu("too many wrappers", first.offset);
-                }
-                stages.push(rest);
-                core = rest;
-            }
-            _ => break,
-        }
-    }
-    if core.is_empty() {
-        return Ok(());
-    }
-    let mut forms: Vec<String> = Vec::new();
-    for stage in &stages {
-        for kept in [assigns, &[]] {
-            for base in [false, true] {
-                let form = join(kept, stage, base);
-                if let Some(form) = form.filter(|f| !forms.contains(f)) {
-                    forms.push(form);
-                }
-            }
-        }
-    }
-    let text = forms.first().cloned().unwrap_or_default();
-    let class = match core.split_first() {
-        Some((first, args)) if runs_nested(base(&first.text), first.offset, args)? => Class::Inert,
-        _ => classify(core)?,
-    };
-    let may_run_arguments = class == Class::Opaque;
-    let mut argument_forms = Vec::new();
-    if may_run_arguments {
-        let args = core.get(1..).unwrap_or_default();
-        for (i, w) in args.iter().enumerate() {
-            if w.expansion.is_some() && w.text != "{}" {
-                return nu(
-                    "expansion in an argument of a command that may run it",
-                    w.offset,
-                );
-            }
-            // A command the checker knows how to follow, behind a program that runs its
-            // arguments (`prlimit bash -c '…'`, `stdbuf -o0 eval …`): checked as one, and
-            // what it cannot follow there is not understood.
-            if runs_text(&w.text) && depth < MAX_DEPTH {
-                let mut held = Vec::new();
-                command(
-                    args.get(i..).unwrap_or_default(),
-                    false,
-                    depth + 1,
-                    &mut held,
-                )?;
-                argument_forms.extend(held.into_iter().flat_map(|c| {
-                    let mut forms = c.forms;
-                    forms.extend(c.argument_forms);
-                    forms
-                }));
-            }
-            let mut held = Vec::new();
-            // An argument that reads as a command line is checked as one; one the checker
-            // cannot follow (`flock f -c "trap 'r'm EXIT"`) is not understood: the program
-            // may run it.
-            if w.text.contains(char::is_whitespace) {
-                parse(&w.text, deeper(depth, w.offset)?, &mut held).map_err(|e| NotUnderstood {
-                    offset: w.offset,
-                    ..e
-                })?;
-                argument_forms.extend(held.into_iter().flat_map(|c| {
-                    let mut forms = c.forms;
-                    forms.extend(c.argument_forms);
-                    forms
-                }));
-            }
-        }
-    }
-    out.push(SimpleCommand {
-        text,
-        forms,
-        nested: depth > 0,
-        writes_files: writes,
-        read_only: class == Class::ReadOnly && !writes && assigns.is_empty() && stages.len() == 1,
-        may_run_arguments,
-        argument_forms,
-    });
-    nest(core, depth, out)
-}
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals;
 
-/// Whether a word names a command that runs text the checker follows: a shell, `eval`,
-/// `xargs`, `find`, a wrapper, or a builtin that evaluates text.
-fn runs_text(word: &str) -> bool {
-    let name = base(word);
-    SHELLS.contains(&name)
-        || WRAPPERS.contains(&name)
-        || ["eval", "xargs", "find"].contains(&name)
-        || commands::evaluates(name)
-}
-
-/// The name an assignment word assigns (`NAME` of `NAME=value` or `NAME+=value`).
-fn assigned_name(w: &Word) -> &str {
-    let name = w
-        .text
-        .split_once('=')
-        .map_or(w.text.as_str(), |(name, _)| name);
-    name.strip_suffix('+').unwrap_or(name)
-}
-
-/// Whether `name ARGS` is a command whose runs [`nest`] follows (`eval`, `xargs`, `find`, a
-/// shell with `-c`): what it runs is checked as nested commands.
-fn runs_nested(name: &str, at: usize, args: &[Word]) -> Result<bool, NotUnderstood> {
-    Ok(match name {
-        "eval" | "xargs" => true,
-        name if SHELLS.contains(&name) => shell_string(at, args)?.is_some(),
-        _ => false,
-    })
-}
-
-fn check_command_word(w: &Word) -> Result<(), NotUnderstood> {
-    // `[` and `[[` are the test command and keyword, not globs.
-    if w.quoted_at.is_none() && (w.text == "[" || w.text == "[[") {
-        return Ok(());
-    }
-    match w.expansion {
-        Some(reason) => nu(reason, w.offset),
-        None if w.text.contains(char::is_whitespace) => nu("whitespace in command word", w.offset),
-        None => Ok(()),
-    }
-}
-
-/// `None` when the stage has no base-name form.
-fn join(assigns: &[Word], stage: &[Word], base_name: bool) -> Option<String> {
-    let (first, args) = stage.split_first()?;
-    let name = match first.text.rsplit_once('/') {
-        Some((_, name)) if base_name && !name.is_empty() => name,
-        _ if base_name => return None,
-        _ => first.text.as_str(),
-    };
-    let args = args.iter().map(|w| w.text.as_str());
-    let words: Vec<&str> = assigns
-        .iter()
-        .map(|w| w.text.as_str())
-        .chain([name])
-        .chain(args)
-        .collect();
-    Some(words.join(" "))
-}
-
-/// The words after the wrapper that `words` starts with, if it does.
-fn strip_wrapper(words: &[Word]) -> Result<Option<&[Word]>, NotUnderstood> {
-    let Some((first, rest)) = words.split_first() else {
-        return Ok(None);
-    };
-    let skip = match base(&first.text) {
-        "nice" if rest.first().is_some_and(|w| w.text == "-n") => 2,
-        "timeout" => usize::from(rest.first().is_some_and(|w| !w.text.starts_with('-'))),
-        name if WRAPPERS.contains(&name) => 0,
-        _ => return Ok(None),
-    };
-    let (args, rest) = rest.split_at_checked(skip).unwrap_or((rest, &[]));
-    let env = rest
-        .iter()
-        .take_while(|w| w.text.contains('=') && !w.text.starts_with('-'))
-        .count();
-    let (env, rest) = rest.split_at_checked(env).unwrap_or_default();
-    if let Some(w) = args.iter().chain(env).find(|w| w.splits()) {
-        return nu("expansion in wrapper argument", w.offset);
-    }
-    if let Some(w) = env.iter().find(|w| evaluated_variable(assigned_name(w))) {
-        return nu("assignment to a variable bash runs as code", w.offset);
-    }
-    match rest.first() {
-        Some(w) if w.text.starts_with('-') => nu("wrapper option", w.offset),
-        Some(w) if w.reserved() => nu("reserved word after wrapper", w.offset),
-        _ => Ok(Some(rest)),
-    }
-}
-
-/// Appends the commands that `core` (a command without assignments or wrappers) runs.
-fn nest(core: &[Word], depth: usize, out: &mut Out) -> Result<(), NotUnderstood> {
-    let Some((first, args)) = core.split_first() else {
-        return Ok(());
-    };
-    let at = first.offset;
-    match base(&first.text) {
-        "eval" => {
-            if let Some(w) = args.iter().find(|w| w.expansion.is_some()) {
-                return nu("expansion in nested command", w.offset);
-            } else if let Some(w) = args.first().filter(|w| w.text.starts_with('-')) {
-                return nu("eval option", w.offset);
-            }
-            let line: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-            parse(&line.join(" "), deeper(depth, at)?, out).map_err(|e| NotUnderstood {
-                offset: word_at(args, e.offset),
-                ..e
-            })
-        }
-        "xargs" => match args.first() {
-            Some(w) if w.text.starts_with('-') => nu("xargs option", w.offset),
-            Some(_) => command(args, false, deeper(depth, at)?, out),
-            None => command(&[Word::new("echo", at)], false, deeper(depth, at)?, out),
-        },
-        "find" => {
-            if let Some(w) = args.iter().find(|w| w.splits()) {
-                return nu("expansion in find arguments", w.offset);
-            }
-            let mut rest = args;
-            while let Some((exec, after)) = rest.split_first() {
-                rest = after;
-                if !["-exec", "-execdir", "-ok", "-okdir"].contains(&exec.text.as_str()) {
-                    continue;
-                }
-                let prev = std::iter::once(None).chain(after.iter().map(Some));
-                let Some(end) = after.iter().zip(prev).position(|(w, prev)| {
-                    w.text == ";" || (w.text == "+" && prev.is_some_and(|p| p.text == "{}"))
-                }) else {
-                    return nu("unterminated find -exec", exec.offset);
-                };
-                let (cmd, tail) = after.split_at_checked(end).unwrap_or_default();
-                command(cmd, false, deeper(depth, exec.offset)?, out)?;
-                rest = tail.get(1..).unwrap_or_default();
-            }
-            Ok(())
-        }
-        name if SHELLS.contains(&name) => {
-            let Some(s) = shell_string(at, args)? else {
-                return Ok(());
-            };
-            if s.expansion.is_some() {
-                return nu("expansion in nested command", s.offset);
-            }
-            parse(&s.text, deeper(depth, s.offset)?, out).map_err(|e| NotUnderstood {
-                offset: s.offset,
-                ..e
-            })
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The offset of the word of `words` that holds byte `at` of the words joined by spaces.
-fn word_at(words: &[Word], at: usize) -> usize {
-    let mut end = 0;
-    for w in words {
-        end += w.text.len() + 1;
-        if at < end {
-            return w.offset;
-        }
-    }
-    words.last().map_or(0, |w| w.offset)
-}
-
-/// The command string of a shell's arguments, when it has a `-c` option.
-fn shell_string(at: usize, args: &[Word]) -> Result<Option<&Word>, NotUnderstood> {
-    let (mut dash_c, mut words) = (None, args.iter());
-    let operand = loop {
-        let Some(w) = words.next() else { break None };
-        let flags = w.text.strip_prefix(['-', '+']);
-        if w.splits() {
-            return nu("expansion in shell arguments", w.offset);
-        } else if matches!(flags, Some("" | "-")) {
-            break words.next();
-        }
-        let Some(flags) = flags else { break Some(w) };
-        if !flags.bytes().all(|b| b.is_ascii_alphabetic()) {
-            return nu("shell option", w.offset);
-        } else if flags.contains(['i', 'l', 's']) {
-            return nu("shell that reads startup files or its input", w.offset);
-        } else if flags.contains('c') {
-            dash_c = Some(w);
-        }
-        let arg = if flags.contains(['o', 'O']) {
-            words.next()
-        } else {
-            None
-        };
-        if let Some(arg) = arg.filter(|arg| arg.splits()) {
-            return nu("expansion in shell arguments", arg.offset);
-        }
-    };
-    match (dash_c, operand) {
-        (None, Some(script)) => nu("shell that runs a script file", script.offset),
-        (None, None) => nu("shell that reads commands from its input", at),
-        (Some(_), Some(s)) => Ok(Some(s)),
-        (Some(c), None) => nu("shell -c without a command string", c.offset),
-    }
-}
-
+#[cfg(test)]
+mod read_only_tests;
 #[cfg(test)]
 mod tests;

@@ -11,6 +11,7 @@ fn cmd(forms: &[&str]) -> SimpleCommand {
         nested: false,
         writes_files: false,
         read_only: false,
+        reads: Vec::new(),
         may_run_arguments: false,
         argument_forms: Vec::new(),
     }
@@ -146,7 +147,9 @@ fn keywords_at_command_position_are_stripped() {
         &abc(&["a", "b", "c", "d"]),
     );
     parses("! rm x", &abc(&["rm x"]));
-    parses("if ! rm x; then :; fi >out", &abc(&["rm x", ":"]));
+    let mut redirected = abc(&["rm x", ":", ""]);
+    redirected[2].writes_files = true;
+    parses("if ! rm x; then :; fi >out", &redirected);
 }
 
 #[test]
@@ -274,6 +277,17 @@ fn output_redirection_to_a_file_is_noted() {
 }
 
 #[test]
+fn redirections_without_a_command_are_a_command_of_their_own() {
+    let mut alone = cmd(&[""]);
+    alone.writes_files = true;
+    parses("x=1 >out", &[alone.clone()]);
+    parses("> out", &[alone.clone()]);
+    parses("{ ls; } > out", &[cmd(&["ls"]), alone.clone()]);
+    parses("(ls) >out", &[cmd(&["ls"]), alone]);
+    parses("< in", &[cmd(&[""])]);
+}
+
+#[test]
 fn quoted_or_separated_digits_are_words_not_fd_numbers() {
     assert_eq!(forms_of("echo '2'>x"), [["echo 2"]]);
     assert_eq!(forms_of("echo 2 >x"), [["echo 2"]]);
@@ -298,7 +312,6 @@ fn leading_assignment_is_kept_in_text_and_dropped_in_a_form() {
 #[test]
 fn assignment_only_command_gives_no_command() {
     parses("a=1 b=2", &[]);
-    parses("x=1 >out", &[]);
     parses("a=1; rm x", &[cmd(&["rm x"])]);
 }
 
@@ -500,7 +513,16 @@ fn glob_in_arguments_is_kept() {
 fn brace_expansion_in_command_word_is_not_understood() {
     rejects_each(
         "brace expansion in command word",
-        &[("{rm,ls} x", 0), ("r{m,} x", 0), ("{fd}>f rm", 0)],
+        &[("{rm,ls} x", 0), ("r{m,} x", 0)],
+    );
+}
+
+#[test]
+fn redirection_that_names_its_descriptor_is_not_understood() {
+    // `{PATH}<f` assigns the descriptor's number to PATH.
+    rejects_each(
+        "redirection that assigns a variable",
+        &[("{fd}>f rm", 4), ("ls {PATH}</dev/null", 9)],
     );
 }
 

@@ -58,7 +58,7 @@ impl SandboxChoice {
             Sandboxing::On(sandbox) => Sandboxing::On(sandbox.with_network(self.network)),
             Sandboxing::Unavailable(why) => {
                 eprintln!(
-                    "sandbox: unavailable ({}); Bash asks before every command",
+                    "sandbox: unavailable ({}); Bash runs unasked only read-only commands whose every named file the rules let it read",
                     why.replace('\n', " ")
                 );
                 Sandboxing::Unavailable(why)

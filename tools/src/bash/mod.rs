@@ -1,6 +1,5 @@
 //! Bash: runs a shell command and reports its output and exit code.
 
-use std::ffi::{OsStr, OsString};
 use std::io::Read as _;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
@@ -8,10 +7,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use toolreg::permissions::{Subject, shell};
-use toolreg::sandbox::{CommandGuard, EnvPolicy, SandboxPolicy, Sandboxing, contained};
+use toolreg::sandbox::CommandGuard;
 use toolreg::{PermissionDecision, Tool, ToolContext, ToolError, tool};
 
-use crate::profile::names::{EDIT, READ};
+mod capability;
+mod reads;
+
+use capability::shell_command;
 
 /// The timeout when the input gives none: two minutes.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
@@ -81,26 +83,31 @@ impl Tool for BashTool {
         Some(Subject::Command(self.command.clone()))
     }
 
-    /// When no rule decides: a command line whose every simple command only reads (the
-    /// documented read-only list, [`shell::READ_ONLY`]) runs; anything else asks.
+    /// When no rule decides: a command line whose every simple command is read-only (the
+    /// documented list, [`shell::READ_ONLY`]) and whose every named read the `Read` rules
+    /// neither deny nor ask about runs unasked — in the sandbox with nothing writable, no
+    /// network and no sockets; anything else asks.
     fn check_permissions(&self, ctx: &ToolContext<'_>) -> PermissionDecision {
-        if let Sandboxing::Unavailable(why) = ctx.sandboxing() {
+        let commands = match shell::split(&self.command) {
+            Ok(commands) => commands,
+            Err(why) => {
+                return PermissionDecision::Ask(format!(
+                    "the command could not be checked ({why}), so it cannot be shown to only read"
+                ));
+            }
+        };
+        if commands.is_empty() {
+            return PermissionDecision::Ask("the command is empty".into());
+        }
+        if let Some(command) = commands.iter().find(|command| !command.read_only) {
             return PermissionDecision::Ask(format!(
-                "the sandbox is unavailable ({why}), so every command asks"
+                "`{}` is not a read-only command and no rule allows it",
+                command.text
             ));
         }
-        match shell::split(&self.command) {
-            Ok(commands) => match commands.iter().find(|command| !command.read_only) {
-                None if !commands.is_empty() => PermissionDecision::Allow,
-                None => PermissionDecision::Ask("the command is empty".into()),
-                Some(command) => PermissionDecision::Ask(format!(
-                    "`{}` is not a read-only command and no rule allows it",
-                    command.text
-                )),
-            },
-            Err(why) => PermissionDecision::Ask(format!(
-                "the command could not be checked ({why}), so it cannot be shown to only read"
-            )),
+        match reads::unasked_reads(&commands, ctx) {
+            Ok(()) => PermissionDecision::Allow,
+            Err(why) => PermissionDecision::Ask(why),
         }
     }
 
@@ -253,114 +260,6 @@ impl Drop for GuardOnDrop {
             }
         }
     }
-}
-
-/// `bash -c command`, with what the call's [`Grant`](toolreg::permissions::Grant) allows. In the sandbox when it is on:
-/// an unasked call (every command only reads, by the checker's word) gets nothing writable, no
-/// network, no sockets, and hidden what `Read` deny rules cover; a call a rule allowed, the
-/// user approved or the mode let through gets the working directories writable (but what
-/// `Edit` deny rules cover) and the network where the sandbox allows it. Without the sandbox,
-/// [`contained`]. Either way in a process group of its own, so a timeout can kill the shell
-/// and everything it started, with none of this process's open files, and with the
-/// environment of [`environment`].
-fn shell_command(
-    command: &str,
-    ctx: &ToolContext<'_>,
-) -> Result<(std::process::Command, CommandGuard), ToolError> {
-    let program = OsStr::new("bash");
-    let args = [OsString::from("-c"), OsString::from(command)];
-    let environment = environment(ctx);
-    let Sandboxing::On(sandbox) = ctx.sandboxing() else {
-        let mut command = contained(program, &args);
-        environment.apply_to(&mut command);
-        return Ok((command, CommandGuard::default()));
-    };
-    let cwd = std::fs::canonicalize(ctx.cwd).map_err(|e| {
-        ToolError::new(format!(
-            "the working directory {} cannot be used: {e}",
-            ctx.cwd.display()
-        ))
-    })?;
-    let setup = |e: &dyn std::fmt::Display| ToolError::new(format!("the sandbox cannot be set up: {e}"));
-    let explicit = ctx.grant().is_explicit();
-    let policy = match (ctx.permissions(), explicit) {
-        (Some(rules), true) => rules
-            .sandbox_policy(&cwd, &[READ], &[EDIT])
-            .map_err(|e| setup(&e))?,
-        (Some(rules), false) => rules
-            .unasked_sandbox_policy(&cwd, &[READ])
-            .map_err(|e| setup(&e))?,
-        (None, true) => SandboxPolicy {
-            writable: vec![cwd.clone()],
-            network: true,
-            sockets: true,
-            ..SandboxPolicy::default()
-        },
-        (None, false) => SandboxPolicy {
-            read_only: vec![cwd.clone()],
-            ..SandboxPolicy::default()
-        },
-    };
-    let policy = SandboxPolicy {
-        environment,
-        ..policy
-    };
-    let prepared = sandbox
-        .command(&policy, program, &args, &cwd)
-        .map_err(|e| setup(&e))?;
-    Ok(prepared.into_parts())
-}
-
-/// Variables bash runs as code when it starts or meets them (a startup file, exported
-/// functions): never passed to a command.
-const SHELL_CODE_VARIABLES: &[&str] = &["BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PROMPT_COMMAND", "PS4"];
-
-/// The environment of the call's command: the context's policy (secrets dropped unless the
-/// host keeps them), without what bash would run as code; for an unasked call also `PATH`
-/// reduced to absolute directories no command could have written (none inside a working
-/// directory or a world-writable temporary directory), so a program named like one on the
-/// read-only list is the system's.
-fn environment(ctx: &ToolContext<'_>) -> EnvPolicy {
-    let mut policy = SHELL_CODE_VARIABLES
-        .iter()
-        .fold(ctx.environment().clone(), |policy, name| policy.drop(*name))
-        .drop_matching("BASH_FUNC_");
-    if !ctx.grant().is_explicit() {
-        let writable: Vec<std::path::PathBuf> = std::iter::once(ctx.cwd.to_path_buf())
-            .chain(ctx.permissions().and_then(|rules| rules.project_root().map(Into::into)))
-            .chain(
-                ctx.permissions()
-                    .into_iter()
-                    .flat_map(|rules| rules.working_directories().map(Into::into)),
-            )
-            .filter_map(|dir| std::fs::canonicalize(dir).ok())
-            .collect();
-        let path = trusted_path(std::env::var_os("PATH").as_deref(), &writable);
-        policy = policy.set("PATH", path);
-    }
-    policy
-}
-
-/// The entries of `path` an unasked command may find programs in: absolute, existing,
-/// resolved, outside `writable` and outside the world-writable temporary directories.
-fn trusted_path(path: Option<&OsStr>, writable: &[std::path::PathBuf]) -> String {
-    const TEMPORARY: [&str; 3] = ["/tmp", "/var/tmp", "/dev/shm"];
-    let entries = path.map(std::env::split_paths).into_iter().flatten();
-    let mut kept: Vec<String> = Vec::new();
-    for entry in entries.filter(|entry| entry.is_absolute()) {
-        let Ok(resolved) = std::fs::canonicalize(&entry) else {
-            continue;
-        };
-        let untrusted = writable.iter().any(|dir| resolved.starts_with(dir))
-            || TEMPORARY.iter().any(|tmp| resolved.starts_with(tmp));
-        if let (false, Some(text)) = (untrusted, resolved.to_str())
-            && !text.contains(':')
-            && !kept.iter().any(|k| k == text)
-        {
-            kept.push(text.to_owned());
-        }
-    }
-    kept.join(":")
 }
 
 /// The shell, until it is reaped: dropping it kills its whole process group.
