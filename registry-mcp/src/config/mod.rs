@@ -23,9 +23,11 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 mod debug;
+#[cfg(feature = "client")]
 mod environment;
 mod variables;
 
+#[cfg(feature = "client")]
 pub(crate) use self::environment::server_environment;
 pub(crate) use self::variables::without_quoted_strings;
 pub use self::variables::{expand, variables};
