@@ -396,7 +396,11 @@ mod tests {
             ),
             ("cat $f", vec![read("anything")], 0),
             ("cd d && cat h", vec![read("h")], 0),
-            ("find . -samefile f", vec![read("."), read("/"), read("f")], 0),
+            (
+                "find . -samefile f",
+                vec![read("."), read("/"), read("f")],
+                0,
+            ),
         ];
         for (line, events, expected) in lines {
             let verdict = classify(line);
