@@ -13,7 +13,9 @@
 //! (`date -s`, `df --sync`).
 //!
 //! `sort` may spill to temporary files in `$TMPDIR` when its input outgrows its buffer: the
-//! one write a listed command can make, bounded by the sandbox where there is one.
+//! one write a listed command can make, bounded by the sandbox where there is one. Its
+//! `-m`/`--merge` is left out: merging, it copies an input that is the same file as its output
+//! to `$TMPDIR` first (`sort -m - </dev/null >/dev/null`).
 
 use super::lex::Word;
 use super::options::{Parsed, Reject, Style, may_become_options, parse};
@@ -107,10 +109,10 @@ pub(super) const PROGRAMS: &[Program] = &[
     getopt("grep", GREP, Operands::Grep),
     getopt("egrep", GREP, Operands::Grep),
     getopt("fgrep", GREP, Operands::Grep),
-    armed(getopt("sort", concat!("-b -d -f -g -i -M -h -n -R -r -V -c -C -k= -m -s -t= -u -z ",
+    armed(getopt("sort", concat!("-b -d -f -g -i -M -h -n -R -r -V -c -C -k= -s -t= -u -z ",
         "--ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort ",
         "--ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort ",
-        "--random-source=F --reverse --sort= --version-sort --check=? --key= --merge --stable ",
+        "--random-source=F --reverse --sort= --version-sort --check=? --key= --stable ",
         "--field-separator= --unique --zero-terminated --debug --parallel= --help --version"),
         Operands::Files)),
     armed(getopt("uniq", concat!("-c -d -D -f= -i -s= -u -z -w= --count --repeated --all-repeated=? ",

@@ -59,6 +59,13 @@ fn option_that_runs_a_program_is_not_read_only() {
 }
 
 #[test]
+fn sort_merge_is_not_read_only() {
+    // Merging, sort copies an input that is its output too (`/dev/null` for both) to $TMPDIR.
+    none_read_only(&["sort -m -", "sort --merge f g", "sort -um f"]);
+    all_read_only(&["sort -u f g"]);
+}
+
+#[test]
 fn unknown_option_is_not_read_only() {
     none_read_only(&["cat --frobnicate f", "ls -%", "wc --files0-from=list"]);
 }

@@ -53,7 +53,7 @@ pub fn programs() -> Vec<(String, &'static str, &'static str)> {
 /// one (the value a word of its own after a space, or after `=`). None is read-only.
 #[rustfmt::skip]
 pub const DANGEROUS: &[(&str, &[&str])] = &[
-    ("sort", &["-o w", "--output=w", "--compress-program=x/evil", "-T /tmp",
+    ("sort", &["-o w", "--output=w", "--compress-program=x/evil", "-T /tmp", "-m", "--merge",
         "--temporary-directory=/tmp", "--files0-from=f", "-S 16k", "--buffer-size=16k",
         "--batch-size=2"]),
     ("uniq", &[]),
