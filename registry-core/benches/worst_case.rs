@@ -68,7 +68,7 @@ fn assemble_with_many_rules(bencher: divan::Bencher, n: usize) {
     for i in 0..n {
         rules.add(
             Behavior::Deny,
-            RuleSource::ALL[i % 8],
+            RuleSource::ALL[i % RuleSource::ALL.len()],
             &format!("mcp__server{}__nothing_{i}", i % 100),
         );
     }
@@ -83,7 +83,7 @@ fn add_rules_out_of_order(n: usize) -> usize {
     for i in 0..n {
         ctx.add(
             Behavior::Deny,
-            RuleSource::ALL[7 - i % 8],
+            RuleSource::ALL[RuleSource::ALL.len() - 1 - i % RuleSource::ALL.len()],
             &format!("Tool{i}"),
         );
     }

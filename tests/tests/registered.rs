@@ -1,5 +1,6 @@
-//! The registered built-in set is exactly the expected one for the default features and for
-//! `--features MONITOR_TOOL,KAIROS` (this crate's features forward to the tools crate).
+//! The registered built-in set is exactly the expected one for the default features and with
+//! every gated tool compiled in (`--features all-tools`, which forwards each gate to the tools
+//! crate): each gate adds exactly its tools.
 
 use std::collections::BTreeSet;
 
@@ -50,16 +51,36 @@ fn registered() -> BTreeSet<&'static str> {
 }
 
 #[test]
-#[cfg(not(any(feature = "MONITOR_TOOL", feature = "KAIROS")))]
+#[cfg(not(feature = "all-tools"))]
 fn default_features_register_the_ungated_set() {
     assert_eq!(registered(), DEFAULT_SET.iter().copied().collect());
 }
 
+/// Each cargo feature of the tools crate that gates tools, and the tools it adds.
+#[cfg(feature = "all-tools")]
+const GATED: &[(&str, &[&str])] = &[
+    ("INTERNAL_BUILD", &["Config", "Tungsten", "REPL"]),
+    ("WEB_BROWSER_TOOL", &["WebBrowser"]),
+    ("WORKFLOW_SCRIPTS", &["Workflow"]),
+    ("PROACTIVE", &["Sleep"]),
+    ("KAIROS", &["Sleep", "SendUserFile"]),
+    (
+        "AGENT_TRIGGERS",
+        &["CronCreate", "CronDelete", "CronList", "RemoteTrigger"],
+    ),
+    ("MONITOR_TOOL", &["Monitor"]),
+];
+
 #[test]
-#[cfg(all(feature = "MONITOR_TOOL", feature = "KAIROS"))]
-fn monitor_and_kairos_add_monitor_sleep_and_send_user_file() {
+#[cfg(feature = "all-tools")]
+fn every_gate_adds_exactly_its_tools() {
     let mut expected: BTreeSet<&str> = DEFAULT_SET.iter().copied().collect();
-    expected.extend(["Monitor", "Sleep", "SendUserFile"]);
+    for (gate, tools) in GATED {
+        assert!(
+            toolreg_tools::features().is_on(gate),
+            "{gate} is not on with all-tools"
+        );
+        expected.extend(tools.iter().copied());
+    }
     assert_eq!(registered(), expected);
-    assert!(toolreg_tools::features().is_on(toolreg_tools::profile::feature::KAIROS));
 }
