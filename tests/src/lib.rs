@@ -10,6 +10,27 @@
 #![deny(missing_docs)]
 
 pub mod fuzz;
+pub mod sdk_check;
+
+use std::path::PathBuf;
+
+/// The workspace's root: `data/`, `target/` and the test support under `tests/` are there.
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The availability matrix of `docs/design.md` §5.7: for each tool, main thread, sub-agent,
+/// async agent, coordinator; "Ant" means only in the internal build.
+pub const MATRIX: &[(&str, [&str; 4])] = &[
+    ("Bash", ["Yes", "Yes", "Yes", "No"]),
+    ("Read", ["Yes", "Yes", "Yes", "No"]),
+    ("Edit", ["Yes", "Yes", "Yes", "No"]),
+    ("Agent", ["Yes", "Ant", "No", "Yes"]),
+    ("AskUserQuestion", ["Yes", "No", "No", "No"]),
+    ("EnterPlanMode", ["Yes", "No", "No", "No"]),
+    ("TaskStop", ["Yes", "No", "No", "Yes"]),
+    ("ToolSearch", ["Yes", "Yes", "Yes", "No"]),
+];
 
 /// The switch for the slow suites: `TOOLREG_SLOW_TESTS=1` (CI sets it).
 pub const SLOW_TESTS: &str = "TOOLREG_SLOW_TESTS";

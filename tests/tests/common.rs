@@ -11,18 +11,7 @@ use toolreg::mcp::{McpTools, load_servers};
 use toolreg::{Catalog, Env, ToolInfo};
 use toolreg_tools::profile;
 
-/// The availability matrix of `docs/design.md` §5.7: for each tool, main thread, sub-agent, async
-/// agent, coordinator; "Ant" means only in the internal build.
-pub const MATRIX: &[(&str, [&str; 4])] = &[
-    ("Bash", ["Yes", "Yes", "Yes", "No"]),
-    ("Read", ["Yes", "Yes", "Yes", "No"]),
-    ("Edit", ["Yes", "Yes", "Yes", "No"]),
-    ("Agent", ["Yes", "Ant", "No", "Yes"]),
-    ("AskUserQuestion", ["Yes", "No", "No", "No"]),
-    ("EnterPlanMode", ["Yes", "No", "No", "No"]),
-    ("TaskStop", ["Yes", "No", "No", "Yes"]),
-    ("ToolSearch", ["Yes", "Yes", "Yes", "No"]),
-];
+pub use toolreg_tests::MATRIX;
 
 /// The built-in catalog of this build.
 pub fn catalog() -> Catalog {

@@ -11,8 +11,6 @@ mod added_builtin;
 mod bash_capability;
 mod bash_policy;
 mod bash_sandbox;
-#[path = "cli/main.rs"]
-mod cli;
 mod concurrency;
 mod fuzz_corpus;
 mod invariants;
@@ -22,6 +20,7 @@ mod pool;
 mod read_only_differential;
 mod registered;
 mod render;
+mod sdk_check;
 mod search_pools;
 mod self_contained;
 mod shell_differential;

@@ -17,8 +17,7 @@
 //! be installed the SDK test skips, saying why, unless `TOOLREG_REQUIRE_SDK_CHECK` is set (CI
 //! sets it).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -318,41 +317,6 @@ fn the_strict_subset_check_names_what_a_standard_schema_breaks() {
     }
 }
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The SDKs' node_modules, installing them when missing; `None` (after saying why) when they
-/// cannot be installed and the check is not required.
-fn sdk_node_modules() -> Option<PathBuf> {
-    let node_modules = workspace().join("target/sdk-check/node/node_modules");
-    if !node_modules.join(".bin/tsc").exists() {
-        let script = workspace().join("tests/sdk-check/install.sh");
-        let install = std::env::var_os("TOOLREG_REQUIRE_SDK_CHECK").is_some()
-            || toolreg_tests::slow_tests("installing the SDK type check (npm)");
-        let status = if install {
-            Command::new("bash").arg(&script).status()
-        } else {
-            Err(std::io::Error::other(
-                "not installed outside the slow suites",
-            ))
-        };
-        if !status.is_ok_and(|status| status.success()) || !node_modules.join(".bin/tsc").exists() {
-            let reason = format!(
-                "the SDK type check could not be installed ({})",
-                script.display()
-            );
-            assert!(
-                std::env::var_os("TOOLREG_REQUIRE_SDK_CHECK").is_none(),
-                "{reason}"
-            );
-            eprintln!("skipped: {reason}");
-            return None;
-        }
-    }
-    Some(node_modules)
-}
-
 /// The three requests: every strict-capable corpus type as a strict tool.
 fn requests() -> Vec<Value> {
     let pool = pool();
@@ -427,7 +391,7 @@ fn strict_renders_of_the_corpus_type_check_against_the_sdks_and_keep_the_api_rul
             );
         }
     }
-    let Some(node_modules) = sdk_node_modules() else {
+    let Some(node_modules) = toolreg_tests::sdk_check::node_modules() else {
         return;
     };
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sdk-check-corpus");
@@ -437,15 +401,7 @@ fn strict_renders_of_the_corpus_type_check_against_the_sdks_and_keep_the_api_rul
     for (index, request) in requests.iter().enumerate() {
         std::fs::write(cases.join(format!("{index}.json")), request.to_string()).unwrap();
     }
-    let output = Command::new("node")
-        .arg(workspace().join("tests/sdk-check/check.mjs"))
-        .arg(&cases)
-        .env("SDK_CHECK_NODE_MODULES", &node_modules)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    eprintln!("{}{stdout}", String::from_utf8_lossy(&output.stderr));
-    assert!(output.status.success(), "the SDK check failed:\n{stdout}");
+    let stdout = toolreg_tests::sdk_check::check(&cases, &node_modules, "");
     assert!(
         stdout.contains("sdk-check: 3 cases (1 anthropic, 1 chat, 1 responses)"),
         "{stdout}"

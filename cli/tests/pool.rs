@@ -18,7 +18,7 @@ fn list_per_context_follows_the_availability_matrix_of_design_5_7() {
             _ => unreachable!(),
         };
         let pool = list_names(&["--no-demo", "--context", context]);
-        for (tool, cells) in common::MATRIX {
+        for (tool, cells) in toolreg_tests::MATRIX {
             let expected = match cells[column] {
                 "Yes" => true,
                 "No" => false,

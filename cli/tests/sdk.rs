@@ -12,63 +12,10 @@
 //! unless `TOOLREG_REQUIRE_SDK_CHECK` is set (CI sets it).
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-use std::process::Command as Process;
+
+use toolreg_tests::sdk_check;
 
 use super::*;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The SDKs' node_modules, installing them when missing; `None` (after saying why) when they
-/// cannot be installed and the check is not required.
-fn sdk_node_modules() -> Option<PathBuf> {
-    let node_modules = workspace().join("target/sdk-check/node/node_modules");
-    if !node_modules.join(".bin/tsc").exists() {
-        let script = workspace().join("tests/sdk-check/install.sh");
-        let install = std::env::var_os("TOOLREG_REQUIRE_SDK_CHECK").is_some()
-            || toolreg_tests::slow_tests("installing the SDK type check (npm)");
-        let status = if install {
-            Process::new("bash").arg(&script).status()
-        } else {
-            Err(std::io::Error::other(
-                "not installed outside the slow suites",
-            ))
-        };
-        if !status.is_ok_and(|status| status.success()) || !node_modules.join(".bin/tsc").exists() {
-            let reason = format!(
-                "the SDK type check could not be installed ({})",
-                script.display()
-            );
-            assert!(
-                std::env::var_os("TOOLREG_REQUIRE_SDK_CHECK").is_none(),
-                "{reason}"
-            );
-            eprintln!("skipped: {reason}");
-            return None;
-        }
-    }
-    Some(node_modules)
-}
-
-/// Runs `check.mjs` over the cases in `cases`, which must pass; its stdout. `heading` is printed
-/// before what it says.
-fn check(cases: &Path, node_modules: &Path, heading: &str) -> String {
-    let output = Process::new("node")
-        .arg(workspace().join("tests/sdk-check/check.mjs"))
-        .arg(cases)
-        .env("SDK_CHECK_NODE_MODULES", node_modules)
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    eprintln!(
-        "{heading}{}{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "the SDK check failed:\n{stdout}");
-    stdout
-}
 
 struct Catalog {
     name: &'static str,
@@ -209,7 +156,7 @@ fn conversations(dir: &Path, catalog: &Catalog, context: &str) -> Conversations 
 
 #[test]
 fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rules() {
-    let Some(node_modules) = sdk_node_modules() else {
+    let Some(node_modules) = sdk_check::node_modules() else {
         return;
     };
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sdk-check");
@@ -352,7 +299,7 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
             }
         }
     }
-    let stdout = check(
+    let stdout = sdk_check::check(
         &cases,
         &node_modules,
         &format!(
@@ -368,203 +315,4 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
         stdout.contains(&format!("sdk-check: {} cases", seen.len())),
         "{stdout}"
     );
-}
-
-/// The recorded responses of each API (`tests/data/responses`), as sent and as assembled from
-/// their streams, checked as the SDKs' response types; and the conversations toolreg builds on
-/// them — the assistant message kept, the calls run by real tools and answered — checked as
-/// the next request, with the rules the types cannot say (every call answered once, in order,
-/// by id). With tool changes, a server that connects between two requests enters as
-/// `tool_addition` blocks, checked with the beta request type.
-#[test]
-fn every_recorded_response_and_every_conversation_built_on_it_type_checks() {
-    use toolreg::conversation::{Api, Conversation, StreamAssembler};
-    use toolreg::render::{
-        DeferStrategy, OpenAiFormat, OpenAiOptions, OpenAiToolSearch, ServerSearch,
-    };
-    use toolreg::{Dispatcher, Env, PermissionContext, RenderOptions, TurnOptions};
-
-    let Some(node_modules) = sdk_node_modules() else {
-        return;
-    };
-    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sdk-check-conversations");
-    let _ = std::fs::remove_dir_all(&root);
-    let cases = root.join("cases");
-    std::fs::create_dir_all(&cases).unwrap();
-    let project = tempfile::tempdir().unwrap();
-    std::fs::write(
-        project.path().join("Cargo.toml"),
-        "[package]\nname = \"demo\"\n",
-    )
-    .unwrap();
-    std::fs::create_dir_all(project.path().join("src")).unwrap();
-    std::fs::write(project.path().join("src/main.rs"), "fn main() {}\n").unwrap();
-
-    let servers: Vec<(String, Value)> = ["git", "github", "memory"]
-        .iter()
-        .map(|name| {
-            let text = std::fs::read_to_string(fixture(name)).unwrap();
-            ((*name).to_owned(), serde_json::from_str(&text).unwrap())
-        })
-        .collect();
-    let pool_of = |count: usize| {
-        let loaded = toolreg::mcp::load_servers(
-            servers
-                .iter()
-                .take(count)
-                .map(|(name, list)| (name.as_str(), list)),
-        );
-        let catalog = toolreg_tools::catalog().unwrap();
-        toolreg::assemble_tool_pool(
-            &Env::default(),
-            &PermissionContext::new(),
-            &catalog,
-            &loaded.tools,
-        )
-    };
-    let mut written = 0;
-    let mut write = |name: &str, api: &str, headers: Value, body: Value| {
-        let case = json!({"name": name, "api": api, "headers": headers, "body": body});
-        std::fs::write(cases.join(format!("{written:03}.json")), case.to_string()).unwrap();
-        written += 1;
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let data = workspace().join("tests/data/responses");
-    for (api, name, response_api, request_api) in [
-        (
-            Api::Anthropic,
-            "anthropic",
-            "anthropic-response",
-            "anthropic",
-        ),
-        (
-            Api::ChatCompletions,
-            "chat",
-            "openai-chat-response",
-            "openai-chat",
-        ),
-        (
-            Api::Responses,
-            "responses",
-            "openai-responses-response",
-            "openai-responses",
-        ),
-    ] {
-        let recorded: Value = serde_json::from_str(
-            &std::fs::read_to_string(data.join(format!("{name}.json"))).unwrap(),
-        )
-        .unwrap();
-        let mut stream = StreamAssembler::new(api);
-        stream
-            .push(
-                std::fs::read_to_string(data.join(format!("{name}.sse")))
-                    .unwrap()
-                    .as_bytes(),
-            )
-            .unwrap();
-        write(
-            &format!("{name}/recorded"),
-            response_api,
-            json!({}),
-            recorded.clone(),
-        );
-        write(
-            &format!("{name}/assembled"),
-            response_api,
-            json!({}),
-            stream.finish().unwrap(),
-        );
-
-        for tool_changes in [false, true] {
-            if tool_changes && api != Api::Anthropic {
-                continue;
-            }
-            let mut conversation = match api {
-                Api::Anthropic => Conversation::anthropic(RenderOptions {
-                    tool_search: true,
-                    strategy: DeferStrategy::Server(ServerSearch::Bm25),
-                    ..Default::default()
-                })
-                .with_tool_changes(tool_changes),
-                _ => Conversation::openai(OpenAiOptions {
-                    format: if api == Api::Responses {
-                        OpenAiFormat::Responses
-                    } else {
-                        OpenAiFormat::ChatCompletions
-                    },
-                    tool_search: OpenAiToolSearch::Client,
-                    ..Default::default()
-                }),
-            };
-            let request_api = if tool_changes {
-                "anthropic-beta"
-            } else {
-                request_api
-            };
-            let label = if tool_changes {
-                format!("{name}/tool-changes")
-            } else {
-                name.to_owned()
-            };
-            let mut send = |step: &str, request: toolreg::conversation::Request| {
-                let mut body = Value::Object(request.body);
-                body["model"] = json!(if api == Api::Anthropic {
-                    "claude-sonnet-4-5"
-                } else {
-                    "gpt-5.4"
-                });
-                if api == Api::Anthropic {
-                    body["max_tokens"] = json!(1024);
-                }
-                let headers: serde_json::Map<String, Value> = request
-                    .headers
-                    .into_iter()
-                    .map(|(k, v)| (k, Value::String(v)))
-                    .collect();
-                write(
-                    &format!("{label}/{step}"),
-                    request_api,
-                    Value::Object(headers),
-                    body,
-                );
-            };
-            let pool = pool_of(2);
-            conversation.push_user("List the Rust files and read Cargo.toml.");
-            send(
-                "first",
-                conversation.request(&Env::default(), &pool).unwrap(),
-            );
-            let response = conversation.receive(&recorded).unwrap();
-            let dispatcher = Dispatcher::new(
-                Env::default(),
-                PermissionContext::new(),
-                pool.clone(),
-                project.path(),
-            )
-            .with_state(toolreg_tools::default_state());
-            let turn =
-                runtime.block_on(dispatcher.run_response(&response, &TurnOptions::default()));
-            assert!(
-                turn.results.iter().all(|result| !result.is_error()),
-                "{name}: {:?}",
-                turn.results
-            );
-            conversation.answer(&response, &turn, &pool).unwrap();
-            // A third server connects before the next request.
-            let pool = pool_of(3);
-            send(
-                "second",
-                conversation.request(&Env::default(), &pool).unwrap(),
-            );
-        }
-    }
-    let stdout = check(&cases, &node_modules, "");
-    assert!(
-        stdout.contains(&format!("sdk-check: {written} cases")),
-        "{stdout}"
-    );
-    assert!(stdout.contains("2 anthropic beta"), "{stdout}");
 }

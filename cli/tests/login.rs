@@ -11,7 +11,7 @@ use super::mcp::{free_port, listening, peers};
 fn an_oauth_server_is_logged_in_to_through_the_cli_and_then_serves_its_calls() {
     let Some(peers) = peers() else { return };
     let port = free_port();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-peers/servers/oauth.py");
+    let script = workspace().join("tests/mcp-peers/servers/oauth.py");
     let python = peers.join("venv/bin/python");
     let mut server = listening(
         std::process::Command::new(&python)

@@ -42,9 +42,7 @@ fn haproxy() -> Option<PathBuf> {
 
 /// The README's haproxy configuration (its ```haproxy block), on these ports.
 fn haproxy_config(front: u16, replicas: [u16; 2]) -> String {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-            .unwrap();
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
     let block = readme
         .split("```haproxy\n")
         .nth(1)
@@ -77,8 +75,7 @@ fn two_replicas_behind_haproxy_serve_one_stateless_session_and_outlive_a_dead_re
     let Some(haproxy) = haproxy() else { return };
     let dir = tempfile::tempdir().unwrap();
     // The files both replicas read; the upstream's log is relative: each replica's folder.
-    let recording =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../registry-mcp/tests/peers/recording.py");
+    let recording = workspace().join("registry-mcp/tests/peers/recording.py");
     let config = dir.path().join("mcp.json");
     std::fs::write(
         &config,

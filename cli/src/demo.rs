@@ -3,8 +3,8 @@
 
 /// (server, tools/list result) pairs.
 pub const SERVERS: [(&str, &str); 4] = [
-    ("chat", include_str!("../../../demo/chat.json")),
-    ("tracker", include_str!("../../../demo/tracker.json")),
-    ("calendar", include_str!("../../../demo/calendar.json")),
-    ("notebook", include_str!("../../../demo/notebook.json")),
+    ("chat", include_str!("../demo/chat.json")),
+    ("tracker", include_str!("../demo/tracker.json")),
+    ("calendar", include_str!("../demo/calendar.json")),
+    ("notebook", include_str!("../demo/notebook.json")),
 ];

@@ -2,6 +2,8 @@
 //! `tests/mcp-peers/install.sh`, which the first test that misses them runs; when they cannot
 //! be installed these tests say so and return, unless `TOOLREG_REQUIRE_MCP_PEERS` is set).
 
+use std::sync::OnceLock;
+
 use super::*;
 
 /// The `mcp-server-time` of the installed peers.
@@ -11,7 +13,7 @@ fn time_server() -> Option<PathBuf> {
 
 /// The folder of the installed peers.
 pub(super) fn peers() -> Option<PathBuf> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let workspace = workspace();
     let dir = std::env::var_os("TOOLREG_MCP_PEERS")
         .map_or_else(|| workspace.join("target/mcp-peers"), PathBuf::from);
     let server = dir.join("venv/bin/mcp-server-time");
@@ -243,7 +245,7 @@ fn assert_script(seen: &Value, mode: &str) {
 }
 
 pub(super) fn scripts() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-peers/clients")
+    workspace().join("tests/mcp-peers/clients")
 }
 
 #[test]
@@ -404,7 +406,7 @@ fn gateway_bash_with_an_allow_rule_runs_exactly_what_it_names() {
 fn a_bearer_protected_http_server_serves_calls_through_the_cli() {
     let Some(peers) = peers() else { return };
     let port = free_port();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp-peers/servers/http_bearer.py");
+    let script = workspace().join("tests/mcp-peers/servers/http_bearer.py");
     let mut server = listening(
         std::process::Command::new(peers.join("venv/bin/python"))
             .arg(script)

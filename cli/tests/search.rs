@@ -222,9 +222,7 @@ mod model {
 
     /// The model `name` in target/models, which `script` installs.
     fn installed(name: &str, script: &str) -> Option<String> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../target/models")
-            .join(name);
+        let dir = workspace().join("target/models").join(name);
         if dir.join("model.safetensors").exists() {
             return Some(dir.to_string_lossy().into_owned());
         }

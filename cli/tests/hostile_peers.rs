@@ -253,8 +253,7 @@ fn a_notification_before_the_handshake_does_not_end_the_session() {
 /// A config with the hostile server that writes terminal escapes to its stderr and in its
 /// handshake error.
 fn escaping_config(dir: &Path) -> PathBuf {
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../registry-mcp/tests/peers/hostile.py");
+    let script = workspace().join("registry-mcp/tests/peers/hostile.py");
     let path = dir.join("mcp.json");
     let config =
         json!({"mcpServers": {"hostile": {"command": "python3", "args": [script, "escapes"]}}});

@@ -3,17 +3,9 @@
 //! (§3, §4), simple and embedded-search modes (§2, §3), `--mcp` errors, ToolSearch (§9),
 //! rendering (§10) and dispatch (§11).
 //!
-//! Finding the binary: `toolreg` belongs to the `toolreg-tools` package, and Cargo only tells a test
-//! where the binaries of its *own* package are (`CARGO_BIN_EXE_*`, which `assert_cmd`'s
-//! `cargo_bin` relies on), and guessing `target/debug/toolreg` breaks under `CARGO_TARGET_DIR`,
-//! `--target` or a stale binary. So the first test that needs it runs, once (a `OnceLock`),
-//! `cargo build -p toolreg-tools --bin toolreg --message-format=json-render-diagnostics` on this
-//! workspace, with the `CARGO` the tests run under, the same environment (so the same target
-//! directory and flags) and the `tools` features this test crate was compiled with, and takes
-//! the path from the `executable` field of the `toolreg` artifact. When everything is up to
-//! date that build is a no-op of well under a second. The tests then run a private copy of it
-//! (under `CARGO_TARGET_TMPDIR`), since any other build of `tools` in the same target
-//! directory, with other features, relinks `target/debug/toolreg` in place.
+//! Each file under `tests/` is a module of this one binary, so a test run links once. One
+//! file's tests: `cargo test -p toolreg-cli --test cli <file>::`. The binary under test is the
+//! one Cargo built for these tests, with the same features (`CARGO_BIN_EXE_toolreg`).
 //!
 //! Every child runs without ENABLE_TOOL_SEARCH, ENABLE_LSP_TOOL, ANTHROPIC_BASE_URL and any
 //! CLAUDE_CODE_* variable, so the machine's environment cannot change a result; a test that
@@ -21,7 +13,6 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
@@ -29,75 +20,12 @@ use serde_json::{Value, json};
 // ---------------------------------------------------------------------------------------------
 // Running the binary
 
-/// The `toolreg` binary, built once per test run.
+/// The `toolreg` binary Cargo built for these tests.
+const TOOLREG: &str = env!("CARGO_BIN_EXE_toolreg");
+
+/// The `toolreg` binary, as a path.
 fn binary() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(build_binary)
-}
-
-/// The cargo features of `tools` that this test crate was compiled with, so the binary and
-/// `toolreg_tools::features()` agree.
-fn tools_features() -> Vec<String> {
-    toolreg_tools::features()
-        .iter()
-        .map(str::to_owned)
-        .collect()
-}
-
-fn build_binary() -> PathBuf {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-    let mut command = std::process::Command::new(cargo);
-    command
-        .args(["build", "-p", "toolreg-tools", "--bin", "toolreg"])
-        .arg("--message-format=json-render-diagnostics")
-        .arg("--manifest-path")
-        .arg(&manifest);
-    let mut features = tools_features();
-    if cfg!(feature = "semantic") {
-        features.push("semantic".into());
-    }
-    if !features.is_empty() {
-        command.arg("--features").arg(features.join(","));
-    }
-    let output = command.output().expect("run cargo build");
-    assert!(
-        output.status.success(),
-        "cargo build -p toolreg-tools --bin toolreg failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let built = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|message| {
-            message["reason"] == "compiler-artifact" && message["target"]["name"] == "toolreg"
-        })
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .expect("cargo build reported the toolreg executable");
-    private_copy(&built)
-}
-
-/// Copies the binary out of the shared target directory, where another build of `tools` (with
-/// other features, or a newer source) may replace `target/debug/toolreg` while these tests
-/// run. Copies older than an hour, left by earlier runs, are removed.
-fn private_copy(built: &Path) -> PathBuf {
-    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-test-toolreg");
-    let hour = std::time::Duration::from_secs(3600);
-    for entry in std::fs::read_dir(&base).into_iter().flatten().flatten() {
-        let stale = entry
-            .metadata()
-            .and_then(|meta| meta.modified())
-            .is_ok_and(|modified| modified.elapsed().is_ok_and(|age| age > hour));
-        if stale {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
-    // One directory per test process; the file keeps its name, which `--help` shows.
-    let dir = base.join(std::process::id().to_string());
-    std::fs::create_dir_all(&dir).expect("create the binary's directory");
-    let copy = dir.join(built.file_name().expect("a file name"));
-    std::fs::copy(built, &copy).expect("copy the toolreg binary");
-    copy
+    Path::new(TOOLREG)
 }
 
 /// A `toolreg` command with the variables that steer the registry removed.
@@ -210,7 +138,7 @@ fn server_tool_names(server: &str, text: &str) -> Vec<String> {
 
 /// The demo catalog compiled into the binary, read from its source files.
 fn demo_tool_names(server: &str) -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../tools/demo/{server}.json"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("demo/{server}.json"));
     server_tool_names(server, &std::fs::read_to_string(path).unwrap())
 }
 
@@ -223,8 +151,14 @@ fn all_demo_tool_names() -> Vec<String> {
     names
 }
 
+/// The workspace's root, where `data/`, `target/` and the test support under `tests/` are.
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A captured server of `data/mcp-fixtures`.
 fn fixture(name: &str) -> PathBuf {
-    common::fixtures_dir().join(format!("{name}.json"))
+    workspace().join(format!("data/mcp-fixtures/{name}.json"))
 }
 
 fn mcp_option(server: &str, path: &Path) -> String {
@@ -259,11 +193,10 @@ const CONTEXTS: [&str; 6] = [
     "coordinator",
 ];
 
-use crate::common;
-
 mod call;
 mod gateway;
 mod hostile_peers;
+mod lifetime;
 mod login;
 mod mcp;
 mod pool;
