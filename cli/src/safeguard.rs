@@ -19,18 +19,31 @@ use toolreg::{Behavior, PermissionContext, RuleSource};
 /// The files to keep out of reach: the credentials file (and its temporary sibling) when
 /// there is one, and `secrets`.
 pub fn files(secrets: &[&Path]) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = secrets.iter().map(|path| path.to_path_buf()).collect();
-    #[cfg(feature = "mcp")]
-    if let Some(credentials) = crate::login::credentials_path() {
-        if let (Some(folder), Some(name)) = (credentials.parent(), credentials.file_name()) {
-            let mut temporary = std::ffi::OsString::from(".");
-            temporary.push(name);
-            temporary.push(format!(".{}.tmp", std::process::id()));
-            files.push(folder.join(temporary));
-        }
-        files.push(credentials);
+    let secrets = secrets.iter().map(|path| path.to_path_buf());
+    secrets.chain(credentials()).collect()
+}
+
+/// The credentials file and its temporary sibling, when there is one.
+#[cfg(feature = "mcp")]
+fn credentials() -> Vec<PathBuf> {
+    let Some(credentials) = crate::login::credentials_path() else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    if let (Some(folder), Some(name)) = (credentials.parent(), credentials.file_name()) {
+        let mut temporary = std::ffi::OsString::from(".");
+        temporary.push(name);
+        temporary.push(format!(".{}.tmp", std::process::id()));
+        files.push(folder.join(temporary));
     }
+    files.push(credentials);
     files
+}
+
+/// No credentials file: this build has no MCP client.
+#[cfg(not(feature = "mcp"))]
+fn credentials() -> Vec<PathBuf> {
+    Vec::new()
 }
 
 /// Adds the deny rules that keep `files` (relative ones taken from `cwd`) out of every tool's
