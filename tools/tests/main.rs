@@ -9,6 +9,7 @@ mod catalog;
 mod concurrent_edits;
 mod core_knows_no_product;
 mod delegate;
+mod dependencies;
 mod files;
 mod lifetime;
 mod mode;
