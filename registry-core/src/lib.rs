@@ -31,16 +31,16 @@
 //! # async fn main() {
 //! use toolreg::mcp::load_server;
 //! use toolreg::{
-//!     Behavior, Catalog, Dispatcher, Env, PermissionContext, RenderOptions, RuleSource,
-//!     SchemaCache, SearchEngine, Strategy, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool,
-//!     builtins, render_anthropic,
+//!     Behavior, Dispatcher, Env, PermissionContext, RenderOptions, RuleSource, SchemaCache,
+//!     SearchEngine, Strategy, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool,
+//!     render_anthropic,
 //! };
 //! use serde_json::json;
 //!
 //! // The pool: this crate's tools (and the core's ToolSearch), plus an MCP server's tools/list.
 //! let env = Env::default();
 //! let rules = PermissionContext::new().with(Behavior::Deny, RuleSource::User, "mcp__tracker__delete_issue");
-//! let catalog = Catalog::new(builtins().unwrap(), &[]);
+//! let catalog = toolreg::own_tools!().unwrap();
 //! let listed = json!({"tools": [{
 //!     "name": "create_issue",
 //!     "description": "Create an issue in the tracker",
@@ -120,11 +120,12 @@
 //! [`sandbox`] runs commands under an OS sandbox ([`sandbox::Sandboxing`], bubblewrap on Linux)
 //! and starts processes that die with their owner ([`sandbox::contained`]).
 //!
-//! # Registration
+//! # Registration and catalogs
 //! Tools register through `inventory`, which works where the platform runs constructors
-//! (Linux, macOS, Windows, the BSDs); its order is unspecified, so [`builtins`] sorts. A binary
-//! that links a crate only for its tools must reference it, or the linker may drop the crate
-//! and its tools.
+//! (Linux, macOS, Windows, the BSDs); its order is unspecified, so [`builtins`] sorts. A pool
+//! offers only the tools of the [`Catalog`] it is assembled from, which the program composes by
+//! name: [`own_tools!`] (its own tools and the core's), a tool set's catalog, [`Catalog::with`],
+//! [`Catalog::select`]. Linking a crate that registers tools changes no catalog.
 
 #![deny(missing_docs)]
 // Nothing input can reach may panic: no `unwrap`, `expect` or unchecked indexing outside tests,
@@ -158,7 +159,7 @@ pub use env::settings::Env;
 pub use permissions::rule::{Behavior, RuleSource};
 pub use permissions::ruleset::{PermissionContext, PermissionMode};
 pub use pool::assemble::assemble_tool_pool;
-pub use pool::catalog::Catalog;
+pub use pool::catalog::{Catalog, CatalogError};
 pub use pool::info::{Pool, ToolInfo};
 pub use render::anthropic::render_anthropic;
 pub use render::cache::SchemaCache;
@@ -190,7 +191,7 @@ pub mod __private {
         Data, Enum, Field, Keywords, Mode, Object, Repr, Schema, Variant, to_json,
     };
     pub use crate::tool::body::parse_input;
-    pub use crate::tool::registry::Registration;
+    pub use crate::tool::registry::{Registration, crate_name};
     #[cfg(feature = "schemars")]
     pub use schemars;
 

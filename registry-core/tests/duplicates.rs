@@ -1,4 +1,5 @@
-//! Two built-ins claiming one name are an error at snapshot time that names both definitions.
+//! Two built-ins claiming one name are an error that names both definitions: in the snapshot of
+//! every registered tool, and in the catalog of the crate that defines them.
 
 use serde::Deserialize;
 use toolreg::{Tool, ToolContext, ToolError, tool};
@@ -35,4 +36,15 @@ fn a_name_shared_with_an_alias_is_an_error_naming_both_definitions() {
     assert!(message.contains("duplicates::First"), "{message}");
     assert!(message.contains("duplicates::Second"), "{message}");
     assert!(message.contains("tests/duplicates.rs:"), "{message}");
+}
+
+#[test]
+fn a_crate_whose_tools_share_a_name_has_no_catalog_and_the_error_names_both() {
+    let Err(toolreg::CatalogError::Duplicate(clash)) = toolreg::own_tools!() else {
+        panic!("two tools of one name in the crate's catalog")
+    };
+    assert_eq!(clash.name, "Same");
+    let message = clash.to_string();
+    assert!(message.contains("duplicates::First"), "{message}");
+    assert!(message.contains("duplicates::Second"), "{message}");
 }

@@ -1,27 +1,79 @@
-//! The built-in catalog: `get_all_base_tools` and `get_tools`, with the gates and the exact
-//! order of operations of the design; what singles tools out by name is the profile's.
+//! The built-in catalog: what a program composes from its own tools and the tool sets it
+//! chooses, and `get_all_base_tools` and `get_tools`, with the gates and the exact order of
+//! operations of the design; what singles tools out by name is the profile's.
 
+use std::fmt;
 use std::sync::Arc;
 
 use crate::search::defer::decide_deferral;
 use crate::search::is_tool_search_enabled_optimistic;
-use crate::tool::{Builtins, compare_names};
+use crate::tool::registry::{crate_name, first_clash, registered_in};
+use crate::tool::{Builtins, DuplicateTool, compare_names};
 use crate::{Env, PermissionContext, Pool, ToolDescriptor, ToolInfo};
 
-/// The compiled-in built-ins in the catalog's base order.
+/// The built-ins a program offers, in the catalog's base order: the tools a pool may hold
+/// besides MCP tools.
+///
+/// A program composes its catalog by name, so linking a crate never changes it: its own tools
+/// ([`own_tools!`](crate::own_tools), or [`Catalog::defined_in`] a crate), a tool set's
+/// (`toolreg_tools::catalog()`, or some of them by name with [`select`](Catalog::select)),
+/// joined with [`with`](Catalog::with). Two tools of one name in a catalog are an error.
 ///
 /// The order is the base list's (`order`, then every other built-in by name); the pool sorts
 /// again, so it decides only what [`get_tools`](crate::pool::get_tools) lists.
 ///
 /// ```
-/// use toolreg::{Catalog, builtins};
+/// use toolreg::Catalog;
 ///
-/// let catalog = Catalog::new(builtins().unwrap(), &[]);
+/// let catalog = Catalog::core_tools();
 /// assert!(catalog.tools().iter().any(|tool| tool.name == "ToolSearch"));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Catalog {
     tools: Vec<&'static ToolDescriptor>,
+}
+
+/// Why a catalog could not be built.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum CatalogError {
+    /// Two tools claim one name (as a name or an alias).
+    Duplicate(DuplicateTool),
+    /// No tool of the catalog answers to a name asked for.
+    UnknownTool {
+        /// The name asked for.
+        name: String,
+        /// The names the catalog has, in its order.
+        known: Vec<&'static str>,
+    },
+}
+
+impl fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CatalogError::Duplicate(clash) => clash.fmt(f),
+            CatalogError::UnknownTool { name, known } => write!(
+                f,
+                "no tool named `{name}` in the catalog; it has {}",
+                known.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CatalogError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CatalogError::Duplicate(clash) => Some(clash),
+            CatalogError::UnknownTool { .. } => None,
+        }
+    }
+}
+
+impl From<DuplicateTool> for CatalogError {
+    fn from(clash: DuplicateTool) -> CatalogError {
+        CatalogError::Duplicate(clash)
+    }
 }
 
 impl Catalog {
@@ -41,6 +93,88 @@ impl Catalog {
             (None, None) => compare_names(a.name, b.name),
         });
         Catalog { tools }
+    }
+
+    /// Every `#[tool]` defined in the crate `krate` (its name as Rust spells it: `my_app` for the
+    /// package `my-app`), in name order; no tool of another crate. [`own_tools!`](crate::own_tools)
+    /// names the calling crate. An error names two of its tools that share a name.
+    ///
+    /// ```
+    /// use toolreg::Catalog;
+    ///
+    /// let core = Catalog::defined_in("toolreg")?;
+    /// assert_eq!(core.tools().len(), 1); // ToolSearch
+    /// assert!(Catalog::defined_in("no_such_crate")?.tools().is_empty());
+    /// # Ok::<(), toolreg::CatalogError>(())
+    /// ```
+    pub fn defined_in(krate: &str) -> Result<Catalog, CatalogError> {
+        let mut tools = registered_in(krate);
+        tools.sort_by(|a, b| compare_names(a.name, b.name));
+        match first_clash(&tools) {
+            Some(clash) => Err(CatalogError::Duplicate(clash)),
+            None => Ok(Catalog { tools }),
+        }
+    }
+
+    /// The core's own tools: ToolSearch, which a pool offers only when tool search might be on
+    /// and a dispatcher answers over its pool. [`own_tools!`](crate::own_tools) includes them.
+    pub fn core_tools() -> Catalog {
+        let mut tools = registered_in(crate_name(module_path!()));
+        tools.sort_by(|a, b| compare_names(a.name, b.name));
+        Catalog { tools }
+    }
+
+    /// This catalog's tools, then those of `other` it does not hold; the same definition in
+    /// both is kept once. An error names two different tools that claim one name (as a name or
+    /// an alias).
+    ///
+    /// ```
+    /// use toolreg::Catalog;
+    ///
+    /// let twice = Catalog::core_tools().with(Catalog::core_tools())?;
+    /// assert_eq!(twice.tools().len(), Catalog::core_tools().tools().len());
+    /// # Ok::<(), toolreg::CatalogError>(())
+    /// ```
+    pub fn with(mut self, other: Catalog) -> Result<Catalog, CatalogError> {
+        for tool in other.tools {
+            if !self.tools.iter().any(|held| held.source == tool.source) {
+                self.tools.push(tool);
+            }
+        }
+        match first_clash(&self.tools) {
+            Some(clash) => Err(CatalogError::Duplicate(clash)),
+            None => Ok(self),
+        }
+    }
+
+    /// The tools named in `names` (by name or alias), in this catalog's order. An error names
+    /// the first name no tool answers to.
+    ///
+    /// ```
+    /// use toolreg::{Catalog, CatalogError};
+    ///
+    /// let search = Catalog::core_tools().select(&["ToolSearch"])?;
+    /// assert_eq!(search.tools()[0].name, "ToolSearch");
+    /// let missing = Catalog::core_tools().select(&["Reed"]).unwrap_err();
+    /// assert!(matches!(&missing, CatalogError::UnknownTool { name, .. } if name == "Reed"));
+    /// # Ok::<(), CatalogError>(())
+    /// ```
+    pub fn select(&self, names: &[&str]) -> Result<Catalog, CatalogError> {
+        let answers =
+            |tool: &ToolDescriptor, name: &str| tool.name == name || tool.aliases.contains(&name);
+        if let Some(unknown) = names
+            .iter()
+            .find(|name| !self.tools.iter().any(|tool| answers(tool, name)))
+        {
+            return Err(CatalogError::UnknownTool {
+                name: (*unknown).to_owned(),
+                known: self.tools.iter().map(|tool| tool.name).collect(),
+            });
+        }
+        let tools = (self.tools.iter().copied())
+            .filter(|tool| names.iter().any(|name| answers(tool, name)))
+            .collect();
+        Ok(Catalog { tools })
     }
 
     /// The descriptors in base order.

@@ -34,29 +34,10 @@ impl Builtins {
         mut tools: Vec<&'static ToolDescriptor>,
     ) -> Result<Builtins, DuplicateTool> {
         tools.sort_by(|a, b| compare_names(a.name, b.name));
-        let mut seen: Vec<(&'static str, &'static ToolDescriptor)> = tools
-            .iter()
-            .flat_map(|tool| {
-                std::iter::once(tool.name)
-                    .chain(tool.aliases.iter().copied())
-                    .map(move |name| (name, *tool))
-            })
-            .collect();
-        seen.sort_by(|a, b| {
-            compare_names(a.0, b.0).then_with(|| {
-                compare_names(a.1.source.type_path, b.1.source.type_path)
-                    .then(a.1.source.line.cmp(&b.1.source.line))
-            })
-        });
-        let mut neighbours = seen.iter().zip(seen.iter().skip(1));
-        if let Some((first, second)) = neighbours.find(|(a, b)| a.0 == b.0) {
-            return Err(DuplicateTool {
-                name: first.0,
-                first: first.1,
-                second: second.1,
-            });
+        match first_clash(&tools) {
+            Some(clash) => Err(clash),
+            None => Ok(Builtins { tools }),
         }
-        Ok(Builtins { tools })
     }
 
     /// The tools in canonical order.
@@ -83,6 +64,49 @@ impl Builtins {
     }
 }
 
+/// The first name (in [`compare_names`] order) that two of `tools` claim, as a name or an alias:
+/// the clash, its two definitions in a fixed order.
+pub(crate) fn first_clash(tools: &[&'static ToolDescriptor]) -> Option<DuplicateTool> {
+    let mut seen: Vec<(&'static str, &'static ToolDescriptor)> = tools
+        .iter()
+        .flat_map(|tool| {
+            std::iter::once(tool.name)
+                .chain(tool.aliases.iter().copied())
+                .map(move |name| (name, *tool))
+        })
+        .collect();
+    seen.sort_by(|a, b| {
+        compare_names(a.0, b.0).then_with(|| {
+            compare_names(a.1.source.type_path, b.1.source.type_path)
+                .then(a.1.source.line.cmp(&b.1.source.line))
+        })
+    });
+    let mut neighbours = seen.iter().zip(seen.iter().skip(1));
+    neighbours
+        .find(|(a, b)| a.0 == b.0)
+        .map(|(first, second)| DuplicateTool {
+            name: first.0,
+            first: first.1,
+            second: second.1,
+        })
+}
+
+/// The crate a path names first: `my_app` for `my_app::tools::WeatherTool` (a `#[tool]`'s
+/// [`Source::type_path`](crate::tool::Source::type_path)), or for `module_path!()` anywhere in
+/// `my_app`.
+pub fn crate_name(path: &str) -> &str {
+    path.split_once("::").map_or(path, |(krate, _)| krate)
+}
+
+/// Every `#[tool]` of the crate `krate` registered in this program, in no particular order.
+pub(crate) fn registered_in(krate: &str) -> Vec<&'static ToolDescriptor> {
+    inventory::iter::<Registration>
+        .into_iter()
+        .map(|registration| registration.0)
+        .filter(|tool| crate_name(tool.source.type_path) == krate)
+        .collect()
+}
+
 /// Two built-ins claim the same name (as a name or an alias).
 #[derive(Debug, Clone)]
 pub struct DuplicateTool {
@@ -106,7 +130,14 @@ impl fmt::Display for DuplicateTool {
 
 impl std::error::Error for DuplicateTool {}
 
-/// The process-wide snapshot of every registered `#[tool]`, built on first use.
+/// The process-wide snapshot of every registered `#[tool]`, of every crate the program links,
+/// built on first use.
+///
+/// This is the registry, for listing and inspection. A pool is built from a
+/// [`Catalog`](crate::Catalog) the program composes by name: [`own_tools!`](crate::own_tools)
+/// (the calling crate's tools), a tool set's catalog, [`Catalog::with`](crate::Catalog::with),
+/// [`Catalog::select`](crate::Catalog::select). A catalog built from this snapshot would
+/// change whenever the program links one more crate that registers tools.
 ///
 /// ```
 /// let builtins = toolreg::builtins().expect("no duplicate names");
@@ -131,8 +162,8 @@ impl std::error::Error for DuplicateTool {}
 /// * Platforms: it works on Linux, macOS, Windows, the BSDs, iOS/Android and WebAssembly with a
 ///   constructor-running runtime; elsewhere the list is empty.
 /// * A crate whose items are never referenced may be dropped by the linker, and its tools with
-///   it. A binary that relies on a crate only for its tools should reference something in it
-///   (the `toolreg-tools` crate exports `link()` for this).
+///   it. A program that builds its catalog from a crate's function (`toolreg_tools::catalog()`)
+///   references that crate.
 /// * Registration happens before `main`; the list is not available in `const` context.
 pub fn builtins() -> Result<&'static Builtins, &'static DuplicateTool> {
     static SNAPSHOT: OnceLock<Result<Builtins, DuplicateTool>> = OnceLock::new();
@@ -146,4 +177,47 @@ pub fn builtins() -> Result<&'static Builtins, &'static DuplicateTool> {
             )
         })
         .as_ref()
+}
+
+/// The catalog of the calling crate's own tools: every `#[tool]` defined in this crate, in
+/// name order, then the core's own tools ([`Catalog::core_tools`](crate::Catalog::core_tools):
+/// ToolSearch, which a pool offers only when tool search might be on). No tool of another crate
+/// is in it, whatever else the program links; add a tool set's tools by name with
+/// [`Catalog::with`](crate::Catalog::with).
+///
+/// It expands to a `Result<Catalog, CatalogError>`: an error when two tools of the crate share
+/// a name (or alias), naming both definitions.
+///
+/// ```rust,standalone_crate
+/// use serde::Deserialize;
+/// use toolreg::{Tool, ToolContext, ToolError, tool};
+///
+/// /// Gives the weather for a city.
+/// #[tool(read_only)]
+/// #[derive(Deserialize)]
+/// pub struct WeatherTool {
+///     /// The city.
+///     pub city: String,
+/// }
+///
+/// impl Tool for WeatherTool {
+///     type Output = String;
+///     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+///         Ok(format!("{}: sunny", self.city))
+///     }
+/// }
+///
+/// fn main() -> Result<(), toolreg::CatalogError> {
+///     let catalog = toolreg::own_tools!()?;
+///     let names: Vec<&str> = catalog.tools().iter().map(|tool| tool.name).collect();
+///     assert_eq!(names, ["Weather", "ToolSearch"]);
+///     Ok(())
+/// }
+/// ```
+#[macro_export]
+macro_rules! own_tools {
+    () => {
+        $crate::Catalog::defined_in($crate::__private::crate_name(::core::module_path!()))
+            .and_then(|own| own.with($crate::Catalog::core_tools()))
+    };
 }
