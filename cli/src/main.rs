@@ -19,7 +19,6 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    toolreg_tools::link();
     let args = cli::Args::parse();
     match commands::run(args) {
         Ok(code) => code,

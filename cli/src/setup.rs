@@ -259,7 +259,8 @@ pub fn setup(args: &PoolArgs, hidden: &[String]) -> Result<Setup, String> {
             .iter()
             .map(|error| format!("skipped: {error}")),
     );
-    let catalog = toolreg_tools::catalog().map_err(|clash| clash.to_string())?;
+    // The design's whole set: the command line shows and runs every built-in of this build.
+    let catalog = toolreg_tools::catalog().map_err(|error| error.to_string())?;
     let assembled = assemble_tool_pool(&env, &permissions, &catalog, &loaded.tools);
     let pool = filter_tools_for_agent(&assembled, kind(args.context), &env);
     Ok(Setup {

@@ -41,8 +41,7 @@ const DEFAULT_SET: &[&str] = &[
 ];
 
 fn registered() -> BTreeSet<&'static str> {
-    toolreg_tools::link();
-    toolreg::builtins()
+    toolreg_tools::catalog()
         .unwrap()
         .tools()
         .iter()

@@ -25,14 +25,10 @@ const EDIT_STRICT_SCHEMA: &str =
 
 /// The catalog's tools: those of the `toolreg-tools` crate and the core, not this file's own.
 fn builtins() -> Vec<&'static ToolDescriptor> {
-    toolreg_tools::link();
-    toolreg::builtins()
+    toolreg_tools::catalog()
         .expect("no two tools share a name")
         .tools()
-        .iter()
-        .copied()
-        .filter(|tool| !tool.source.type_path.starts_with(module_path!()))
-        .collect()
+        .to_vec()
 }
 
 fn snapshot_dir() -> PathBuf {

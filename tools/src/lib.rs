@@ -1,7 +1,9 @@
 //! # toolreg's built-in tools
 //!
 //! Every tool of a coding agent's built-in set, each a `#[tool]` struct whose fields are its
-//! input schema, registered with `toolreg`'s inventory when this crate is linked.
+//! input schema. Linking this crate offers none of them to a pool: a program chooses them, the
+//! whole set ([`catalog`], the design's) or some by name ([`select`], [`STANDALONE`]), and joins
+//! them to its own tools with [`Catalog::with`](toolreg::Catalog::with).
 //!
 //! * **Working on the machine alone:** [`bash`], [`read`], [`write`](mod@write), [`edit`], [`glob`],
 //!   [`grep`], [`notebook`], [`todo`](mod@todo) (its checklist is a [`TodoList`](todo::TodoList)
@@ -152,12 +154,84 @@ builtins! {
     ];
 }
 
-/// This build's built-ins in [`BASE_ORDER`], ready for the registry's rules; an error names
-/// both definitions when two registered tools (these or the application's own) share a name.
-pub fn catalog() -> Result<toolreg::Catalog, &'static toolreg::tool::DuplicateTool> {
-    link();
-    toolreg::builtins().map(|builtins| toolreg::Catalog::new(builtins, BASE_ORDER))
+/// Every tool of this build, ToolSearch included, in [`BASE_ORDER`]: the design's own set,
+/// ready for the registry's rules. Only this crate's tools and the core's are in it, whatever
+/// else the program links. An error names both definitions when two of them share a name.
+///
+/// ```
+/// let catalog = toolreg_tools::catalog()?;
+/// let names: Vec<&str> = catalog.tools().iter().map(|tool| tool.name).collect();
+/// assert_eq!(names[..3], ["Agent", "TaskOutput", "Bash"]);
+/// assert_eq!(names.last(), Some(&"ToolSearch"));
+/// # Ok::<(), toolreg::CatalogError>(())
+/// ```
+pub fn catalog() -> Result<toolreg::Catalog, toolreg::CatalogError> {
+    let tools =
+        toolreg::Catalog::defined_in(module_path!())?.with(toolreg::Catalog::core_tools())?;
+    Ok(toolreg::Catalog::from_descriptors(
+        tools.tools().to_vec(),
+        BASE_ORDER,
+    ))
 }
+
+/// The tools of this build named in `names` (by name or alias; [`STANDALONE`] is a set of
+/// them), in [`BASE_ORDER`]. An error names the first name this build has no tool for (a tool
+/// whose feature is off included).
+///
+/// With [`own_tools!`](toolreg::own_tools), a program's own tools plus some of these:
+///
+/// ```rust,standalone_crate
+/// use serde::Deserialize;
+/// use toolreg::{Tool, ToolContext, ToolError, tool};
+///
+/// /// Gives the weather for a city.
+/// #[tool(read_only)]
+/// #[derive(Deserialize)]
+/// pub struct WeatherTool {
+///     /// The city.
+///     pub city: String,
+/// }
+///
+/// impl Tool for WeatherTool {
+///     type Output = String;
+///     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+///         Ok(format!("{}: sunny", self.city))
+///     }
+/// }
+///
+/// fn main() -> Result<(), toolreg::CatalogError> {
+///     // My tools (and the core's ToolSearch) plus Read and Grep: nothing else of the tool set.
+///     let catalog = toolreg::own_tools!()?.with(toolreg_tools::select(&["Read", "Grep"])?)?;
+///     let names: Vec<&str> = catalog.tools().iter().map(|tool| tool.name).collect();
+///     assert_eq!(names, ["Weather", "ToolSearch", "Grep", "Read"]);
+///
+///     // A name the tool set does not have is an error naming it.
+///     let error = toolreg_tools::select(&["Read", "Reed"]).unwrap_err();
+///     assert!(error.to_string().contains("`Reed`"));
+///     Ok(())
+/// }
+/// ```
+pub fn select(names: &[&str]) -> Result<toolreg::Catalog, toolreg::CatalogError> {
+    catalog()?.select(names)
+}
+
+/// The tools that work on the machine alone, with no [`Delegate`](toolreg::Delegate) from the
+/// application: Bash, Read, Write, Edit, Glob, Grep, NotebookEdit, TodoWrite (its list is in
+/// [`default_state`]), ToolSearch (the dispatcher's searcher answers it) and, under `PROACTIVE`
+/// or `KAIROS`, Sleep. A set to [`select`].
+pub const STANDALONE: &[&str] = &[
+    <bash::BashTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+    <read::ReadTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+    <write::WriteTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+    <edit::EditTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+    <glob::GlobTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+    <grep::GrepTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+    <notebook::NotebookEditTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+    <todo::TodoWriteTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+    <toolreg::search::ToolSearchTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+    #[cfg(any(feature = "PROACTIVE", feature = "KAIROS"))]
+    <sleep::SleepTool as toolreg::ToolSpec>::DESCRIPTOR.name,
+];
 
 /// The compile-time gates of this build, as the registry's rules read them.
 pub fn features() -> toolreg::env::Features {
@@ -177,12 +251,3 @@ pub fn features() -> toolreg::env::Features {
     features.set(feature::INTERNAL_BUILD, cfg!(feature = "INTERNAL_BUILD"));
     features
 }
-
-/// Does nothing; call it from a binary that uses this crate only for its tools.
-///
-/// The tools register themselves through `inventory`, whose submissions are static data that
-/// nothing references by name. A linker may drop a crate none of whose items are used, and the
-/// registrations with it, leaving `toolreg::builtins()` without these tools. Calling
-/// `toolreg_tools::link()` once (e.g. at the start of `main`) references the crate and keeps it linked.
-#[inline(never)]
-pub fn link() {}

@@ -4,24 +4,28 @@ use std::collections::BTreeSet;
 use toolreg_tools::profile::switch;
 
 use toolreg::env::Switches;
-use toolreg::{ToolDescriptor, builtins};
+use toolreg::{Catalog, ToolDescriptor};
 use toolreg_tools::BASE_ORDER;
 
+/// The tool set's catalog, in base order.
 fn registered() -> Vec<&'static ToolDescriptor> {
-    toolreg_tools::link();
-    let builtins = builtins().expect("no duplicate names");
-    BASE_ORDER
-        .iter()
-        .filter_map(|name| builtins.get(name))
-        .collect()
+    toolreg_tools::catalog()
+        .expect("no duplicate names")
+        .tools()
+        .to_vec()
+}
+
+/// Every tool this crate registers, and the core's ToolSearch: whatever the catalog's order.
+fn registrations() -> Vec<&'static ToolDescriptor> {
+    let own = Catalog::defined_in("toolreg_tools").expect("no duplicate names");
+    let all = own.with(Catalog::core_tools()).expect("no duplicate names");
+    all.tools().to_vec()
 }
 
 fn get(name: &str) -> &'static ToolDescriptor {
-    toolreg_tools::link();
-    builtins()
-        .unwrap()
-        .get(name)
-        .unwrap_or_else(|| panic!("{name} is registered"))
+    toolreg_tools::select(&[name])
+        .unwrap_or_else(|error| panic!("{name} is registered: {error}"))
+        .tools()[0]
 }
 
 /// The tools whose cargo feature is off in this build.
@@ -127,12 +131,11 @@ fn base_order_keeps_the_designs_tools_in_the_designs_order() {
 
 #[test]
 fn exactly_the_tools_whose_feature_is_on_are_registered() {
-    toolreg_tools::link();
-    let builtins = builtins().unwrap();
+    let registrations = registrations();
     let out = compiled_out();
     for name in DESIGN_ORDER {
         assert_eq!(
-            builtins.get(name).is_some(),
+            registrations.iter().any(|tool| tool.name == *name),
             !out.contains(name),
             "{name}: registered iff its cargo feature is on"
         );
@@ -143,8 +146,7 @@ fn exactly_the_tools_whose_feature_is_on_are_registered() {
 /// name otherwise than the table) would slide to the end of the catalog's order.
 #[test]
 fn every_registered_tool_has_its_place_in_the_base_order() {
-    toolreg_tools::link();
-    for tool in builtins().unwrap().tools() {
+    for tool in registrations() {
         assert!(
             BASE_ORDER.contains(&tool.name),
             "{} ({}) is registered but not in toolreg_tools::BASE_ORDER",

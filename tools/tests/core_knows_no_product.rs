@@ -19,12 +19,11 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every name of the design's profile, quoted as code would spell it: the registered built-ins
+/// Every name of the design's profile, quoted as code would spell it: the tool set's built-ins
 /// (all of them when the tools crate is built with every feature, as CI does), the legacy names,
 /// the names the profile writes out for tools behind a feature, and its variables.
 fn product_strings() -> Vec<String> {
-    toolreg_tools::link();
-    let mut names: Vec<&str> = toolreg::builtins()
+    let mut names: Vec<&str> = toolreg_tools::catalog()
         .unwrap()
         .tools()
         .iter()

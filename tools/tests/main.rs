@@ -6,6 +6,7 @@ mod common;
 
 mod bash;
 mod catalog;
+mod composition;
 mod concurrent_edits;
 mod core_knows_no_product;
 mod delegate;
