@@ -1,6 +1,6 @@
 //! A complete agent on toolreg: the model's API over HTTP (Anthropic Messages, OpenAI Chat
-//! Completions or Responses, streamed or not), the built-in tools, ToolSearch for the deferred
-//! ones, the user approving calls that ask on the terminal, and Ctrl-C cancelling a turn.
+//! Completions or Responses, streamed or not), the built-in tools that work without the
+//! application's help (`toolreg_tools::STANDALONE`), ToolSearch for the deferred ones, the user approving calls that ask on the terminal, and Ctrl-C cancelling a turn.
 //!
 //! ```text
 //! ANTHROPIC_API_KEY=... cargo run -p toolreg-agent -- "What does src/main.rs do?"
@@ -117,10 +117,13 @@ async fn run(args: Args) -> Result<()> {
     });
     let endpoint = endpoint(api)?;
 
-    // The tools: the built-ins, under the design's profile, as the environment sets it up.
+    // The tools: the built-ins that need no delegate (this agent implements none, so the model
+    // is offered no tool that could only answer that the application does not provide it),
+    // under the design's profile, as the environment sets it up.
     let env = profile::env_from_env(toolreg_tools::features());
     let rules = profile::permissions_from_env();
-    let catalog = toolreg_tools::catalog().map_err(|error| error.to_string())?;
+    let catalog =
+        toolreg_tools::select(toolreg_tools::STANDALONE).map_err(|error| error.to_string())?;
     let pool = assemble_tool_pool(&env, &rules, &catalog, &[]);
     let tool_search = is_tool_search_enabled(&env, &pool, &RequestModel::new(&model, 200_000));
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;

@@ -27,8 +27,8 @@ use std::time::Duration;
 use serde::Deserialize;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use toolreg::{
-    Catalog, Dispatcher, Env, PermissionContext, State, Tool, ToolContext, ToolError,
-    assemble_tool_pool, tool,
+    Dispatcher, Env, PermissionContext, State, Tool, ToolContext, ToolError, assemble_tool_pool,
+    tool,
 };
 
 /// What the application shares with its tools: registered once, found by every call with
@@ -158,9 +158,9 @@ impl Tool for RadarTool {
 
 /// The pool of this crate's tools (and the core's ToolSearch), as the model is offered it.
 pub fn pool() -> Vec<Arc<toolreg::ToolInfo>> {
-    let builtins = toolreg::builtins().unwrap_or_else(|clash| panic!("{clash}"));
+    let catalog = toolreg::own_tools!().unwrap_or_else(|clash| panic!("{clash}"));
     let rules = PermissionContext::new();
-    assemble_tool_pool(&Env::default(), &rules, &Catalog::new(builtins, &[]), &[])
+    assemble_tool_pool(&Env::default(), &rules, &catalog, &[])
 }
 
 /// A dispatcher over this crate's tools, with `app` as the state they share.
