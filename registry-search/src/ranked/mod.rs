@@ -257,7 +257,8 @@ impl RankedIndex {
                 }
             }
         }
-        index.name_terms = SortedStrs::new(named.into_iter().map(|(term, _)| term.clone()).collect());
+        index.name_terms =
+            SortedStrs::new(named.into_iter().map(|(term, _)| term.clone()).collect());
         index
     }
 
@@ -364,7 +365,8 @@ impl RankedScores<'_> {
         extra: &Dense,
         weight: f32,
     ) -> Vec<(usize, f32)> {
-        self.scored.top_k(self.index, k, allowed, Some((extra, weight)))
+        self.scored
+            .top_k(self.index, k, allowed, Some((extra, weight)))
     }
 
     /// How many tools the query's postings gave a score of their own: about what scoring

@@ -300,7 +300,9 @@ impl RankedIndex {
         }
         for &tool in tools.touched() {
             let floor = (self.server_of.get(tool as usize)).map_or(0.0, |s| servers.get(*s));
-            scored.tools.add(tool, weight * (tools.get(tool) - floor).max(0.0));
+            scored
+                .tools
+                .add(tool, weight * (tools.get(tool) - floor).max(0.0));
         }
         for &server in servers.touched() {
             scored.servers.add(server, weight * servers.get(server));
