@@ -14,6 +14,7 @@ mod bash_sandbox;
 #[path = "cli/main.rs"]
 mod cli;
 mod concurrency;
+mod doc_paths;
 mod fuzz_corpus;
 mod invariants;
 mod linked_rules;
