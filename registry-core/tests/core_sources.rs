@@ -177,7 +177,11 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
             };
             let written: Vec<&str> = base.iter().chain(&segments).copied().collect();
             let written_module = written[..written.len() - 1].join("::");
+            let named = written.join("::");
             let target = match defined.get(*last) {
+                // A path that names a module file (`super::builtins`, the shell's module) is
+                // that module, whatever items elsewhere share its last name.
+                _ if codes.contains_key(&named) => named,
                 Some(owners) if owners.len() == 1 => owners[0].clone(),
                 Some(owners) => owners
                     .iter()

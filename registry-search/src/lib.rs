@@ -81,32 +81,47 @@
     deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
 )]
 
-/// Declares a module that is public only with the `internals` feature (the workspace's tests,
-/// benchmarks and fuzzers use it) and private otherwise, where what only they use is allowed to
-/// go unused.
-macro_rules! internal_mod {
-    ($($name:ident),* $(,)?) => {$(
-        #[cfg(feature = "internals")]
-        #[doc(hidden)]
-        pub mod $name;
-        #[cfg(not(feature = "internals"))]
-        #[allow(dead_code, unused_imports)]
-        mod $name;
-    )*};
-}
-
 // The modules in pipeline order: what a tool is and what a search answers; text analysis; the
 // seed strategy (its straight scan and its index); the ranked strategy's BM25F and signals;
 // sentence embeddings; their fusion into one ranking; the engine over a pool; evaluation.
 mod document;
 mod output;
 mod util;
-internal_mod!(text, seed, ranked);
+
+// The text analysis, the seed strategy and the ranked strategy are public only with the
+// `internals` feature (the workspace's tests, benchmarks and fuzzers use them), hidden from the
+// docs, and private otherwise, where what only those users need may go unused. They are
+// declared plainly, not through a macro, so that rustfmt and clippy see their files.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod text;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+mod text;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod seed;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+mod seed;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod ranked;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+mod ranked;
+
+pub mod semantic;
+
+mod fusion;
+
 mod engine;
+
 #[cfg(feature = "eval")]
 pub mod eval;
-mod fusion;
-pub mod semantic;
+
 #[cfg(test)]
 mod testing;
 

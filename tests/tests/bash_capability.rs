@@ -17,7 +17,7 @@ use serde_json::json;
 use toolreg::dispatch::ApprovalRequest;
 use toolreg::env::Switches;
 use toolreg::permissions::Grant;
-use toolreg::sandbox::{Sandbox, Sandboxing};
+use toolreg::sandbox::Sandboxing;
 use toolreg::tool::IntoToolOutput as _;
 use toolreg::{
     Dispatcher, PermissionContext, Tool as _, ToolContext, ToolOutput, ToolResult, ToolUse,
@@ -25,20 +25,7 @@ use toolreg::{
 };
 use toolreg_tools::bash::BashTool;
 
-fn sandbox() -> Option<Sandbox> {
-    match Sandboxing::detect() {
-        Sandboxing::On(sandbox) => Some(sandbox),
-        Sandboxing::Unavailable(why) => {
-            assert!(
-                std::env::var_os("TOOLREG_REQUIRE_SANDBOX").is_none(),
-                "TOOLREG_REQUIRE_SANDBOX is set but the sandbox is unavailable: {why}"
-            );
-            eprintln!("skipped: the sandbox is unavailable here: {why}");
-            None
-        }
-        Sandboxing::Off => unreachable!("detection never answers Off"),
-    }
-}
+use common::sandbox;
 
 /// A project directory outside `/tmp` (which the sandbox replaces by a private one) with
 /// `notes.txt`.

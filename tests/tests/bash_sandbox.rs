@@ -17,18 +17,7 @@ use toolreg::{
 };
 
 fn sandboxing() -> Option<Sandboxing> {
-    match Sandboxing::detect() {
-        on @ Sandboxing::On(_) => Some(on),
-        Sandboxing::Unavailable(why) => {
-            assert!(
-                std::env::var_os("TOOLREG_REQUIRE_SANDBOX").is_none(),
-                "TOOLREG_REQUIRE_SANDBOX is set but the sandbox is unavailable: {why}"
-            );
-            eprintln!("skipped: the sandbox is unavailable here: {why}");
-            None
-        }
-        Sandboxing::Off => unreachable!("detection never answers Off"),
-    }
+    common::sandbox().map(Sandboxing::On)
 }
 
 /// `proj/` with `secrets/key.txt`, `.env`, `src/deep/.env`, `docs/readme.txt`, a link

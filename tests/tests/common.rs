@@ -68,3 +68,21 @@ pub fn load(servers: &[(String, Value)]) -> Vec<Arc<ToolInfo>> {
 pub fn names(pool: &[Arc<ToolInfo>]) -> Vec<&str> {
     pool.iter().map(|tool| tool.name.as_str()).collect()
 }
+
+/// The sandbox detected here, or `None` (saying why) where bubblewrap does not work; with
+/// `TOOLREG_REQUIRE_SANDBOX` set, an unavailable sandbox fails the test instead.
+pub fn sandbox() -> Option<toolreg::sandbox::Sandbox> {
+    use toolreg::sandbox::Sandboxing;
+    match Sandboxing::detect() {
+        Sandboxing::On(sandbox) => Some(sandbox),
+        Sandboxing::Unavailable(why) => {
+            assert!(
+                std::env::var_os("TOOLREG_REQUIRE_SANDBOX").is_none(),
+                "TOOLREG_REQUIRE_SANDBOX is set but the sandbox is unavailable: {why}"
+            );
+            eprintln!("skipped: the sandbox is unavailable here: {why}");
+            None
+        }
+        Sandboxing::Off => unreachable!("detection never answers Off"),
+    }
+}

@@ -12,6 +12,7 @@ mod bash_capability;
 mod bash_policy;
 mod bash_sandbox;
 mod concurrency;
+mod doc_paths;
 mod fuzz_corpus;
 mod invariants;
 mod linked_rules;

@@ -17,8 +17,8 @@ use std::time::SystemTime;
 
 use globset::GlobBuilder;
 use serde::{Deserialize, Serialize};
-use toolreg::permissions::path::{check_glob_nesting, resolve as resolve_path};
 use toolreg::permissions::Subject;
+use toolreg::permissions::path::{check_glob_nesting, resolve as resolve_path};
 use toolreg::{Tool, ToolContext, ToolError, tool};
 
 use crate::profile::names::{GLOB, READ};

@@ -179,9 +179,14 @@ impl Tool for GrepTool {
                 let mut walk = Walk::new(guard, self.filters(&root)?);
                 walk.run(tree, |found| {
                     match found.open() {
-                        Some((file, stat)) => {
-                            search(&mut searcher, &matcher, found.path, &file, &stat, &mut results)
-                        }
+                        Some((file, stat)) => search(
+                            &mut searcher,
+                            &matcher,
+                            found.path,
+                            &file,
+                            &stat,
+                            &mut results,
+                        ),
                         // Changed since it was listed: skipped, and counted for the note.
                         None => results.skipped += 1,
                     }

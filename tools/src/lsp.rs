@@ -2,8 +2,8 @@
 //! `lsp`.
 
 use serde::{Deserialize, Serialize};
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 use toolreg::env::Switches;
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::profile::switch;
 

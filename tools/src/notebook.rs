@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 use toolreg::permissions::Subject;
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 
 use crate::fs::{read_text, replace_if_unchanged};
 use crate::profile::names::{EDIT, READ};

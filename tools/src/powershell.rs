@@ -2,9 +2,9 @@
 //! `powershell`.
 
 use serde::{Deserialize, Serialize};
+use toolreg::env::Switches;
 use toolreg::permissions::Subject;
 use toolreg::{Tool, ToolContext, ToolError, ToolOutput, tool};
-use toolreg::env::Switches;
 
 use crate::profile::switch;
 

@@ -2,8 +2,8 @@
 //! host. Enabled by the run-time switch `todo_v2`.
 
 use serde::{Deserialize, Serialize};
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 use toolreg::env::Switches;
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 use crate::profile::switch;
 

@@ -21,9 +21,11 @@ const SEED_CANDIDATES: usize = 10;
 /// The seed score is added up from its lists of tools ([`Lexical::blend`]) when they hold at
 /// most this many entries for each tool BM25F scored, or at most [`SEED_ENTRIES`]: beyond that,
 /// lists of name parts that merely contain a term (`get` in `target`, `budget`, `widget`…) cost
-/// more to add up than the top-k search over them. Both limits were read off the per-query
-/// times of both ways on the `bench-tantivy` lists and name keywords at 9,916 and 99,160 tools
-/// (`docs/benchmarks-history.md`, 2026-12-06).
+/// more to add up than the top-k search over them: always adding them up took name keywords at
+/// 99,160 tools from 196.5 to 375.7 µs a query. Timed both ways, query by query, on the
+/// `bench-tantivy` lists and on name keywords at 9,916 and 99,160 tools, these limits came within
+/// 2.5 µs of the faster way for every query (`docs/benchmarks-history.md`, "Ranked latency: what
+/// is kept").
 const SEED_ENTRIES_PER_TOOL: usize = 2;
 
 /// See [`SEED_ENTRIES_PER_TOOL`].

@@ -105,7 +105,12 @@ mod tests {
 
     #[test]
     fn name_terms_match_by_prefix_only_from_five_characters() {
-        let index = index_of(&["artist", "shorten", "transfermarkt_search", "größenänderung"]);
+        let index = index_of(&[
+            "artist",
+            "shorten",
+            "transfermarkt_search",
+            "größenänderung",
+        ]);
         let matching = |term: &str| matching(&index, term);
         assert!(
             matching("art").is_empty(),

@@ -95,11 +95,7 @@ impl RankedIndex {
     /// A term's postings are walked when they are fewer than the candidates, otherwise each
     /// candidate is looked up in them: a long query over many candidates costs at most the
     /// postings of its terms, not terms times candidates.
-    fn matched_terms(
-        &self,
-        terms: &[(String, f32)],
-        candidates: &[(usize, f32)],
-    ) -> Matched {
+    fn matched_terms(&self, terms: &[(String, f32)], candidates: &[(usize, f32)]) -> Matched {
         let n = self.lengths.len() as f32;
         // (candidate, term, IDF), by term.
         let mut hits: Vec<(usize, usize, f32)> = Vec::with_capacity(candidates.len());
@@ -110,8 +106,7 @@ impl RankedIndex {
                 continue;
             };
             let idf = idf(n, postings.len() as f32);
-            let counts =
-                |posting: &&super::Posting| posting.name_tf > 0 || posting.in_description;
+            let counts = |posting: &&super::Posting| posting.name_tf > 0 || posting.in_description;
             if postings.len() < candidates.len() {
                 if by_tool.is_empty() {
                     by_tool = (candidates.iter().enumerate())
@@ -178,7 +173,10 @@ impl Matched {
                 *at += 1;
             }
         }
-        Matched { hits: sorted, starts }
+        Matched {
+            hits: sorted,
+            starts,
+        }
     }
 
     /// Candidate `c`'s (candidate, term, IDF), by term.

@@ -229,8 +229,10 @@ impl RankedIndex {
 
     /// Adds each term's impacts, times the term's weight, to the tools that have it.
     ///
-    /// This step and the next two are kept out of line: inlined into `score_terms`, their loops compiled to 4–13% more instructions
-    /// per query (`BENCHMARKS.md`).
+    /// This step and the next two are kept out of line: inlined into `score_terms`, their loops
+    /// compiled to more instructions per query. Splitting them out was faster on its own; with two
+    /// other changes made with it, ranked queries took 6–14% fewer instructions
+    /// (`docs/benchmarks-history.md`, "Ranked latency: what is kept").
     #[inline(never)]
     fn add_postings(&self, terms: &[(String, f32)], scored: &mut Scored) {
         for (term, weight) in terms {
@@ -300,7 +302,9 @@ impl RankedIndex {
         }
         for &tool in tools.touched() {
             let floor = (self.server_of.get(tool as usize)).map_or(0.0, |s| servers.get(*s));
-            scored.tools.add(tool, weight * (tools.get(tool) - floor).max(0.0));
+            scored
+                .tools
+                .add(tool, weight * (tools.get(tool) - floor).max(0.0));
         }
         for &server in servers.touched() {
             scored.servers.add(server, weight * servers.get(server));

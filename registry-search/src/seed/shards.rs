@@ -12,10 +12,10 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use crate::document::Document;
 use super::index::{Scorer, SeedIndex};
-use crate::util::dense::Dense;
+use crate::document::Document;
 use crate::text::query::Terms;
+use crate::util::dense::Dense;
 
 /// The most server shards beside the base before everything is indexed again.
 pub(super) const MAX_OVERLAYS: usize = 4;
@@ -265,7 +265,9 @@ impl<D: Document> ShardScorer<'_, D> {
         }
         for (shard, scorer) in self.shards.shards.iter().zip(&self.scorers) {
             let global = |local: u32| shard.global.get(local as usize).copied();
-            scorer.add_to(scores, parts, |local| global(local).filter(|&at| at != DEAD));
+            scorer.add_to(scores, parts, |local| {
+                global(local).filter(|&at| at != DEAD)
+            });
         }
         true
     }

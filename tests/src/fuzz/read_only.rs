@@ -158,11 +158,11 @@ const SYSTEM: &[&str] = &[
 
 /// The files a read-only line's programs opened for reading that its reads do not cover
 /// (`tree` is where the line ran): not under a reported path (or a reported tree, or the
-/// repository, the whole of `tree` here), not a file of [`SYSTEM`], not one of the files
-/// programs read that no line names (the user's `HOME`, ignore files `rg` reads up to the
-/// root), not the working directory itself nor the root directory (`find` opens both, to come
-/// back to them; what a program lists is not traced, only what it opens). A line with an
-/// unknown read, or one that changes directory, is not judged.
+/// repository, the whole of `tree` here), not a system file (under `/etc`, `/usr`, `/proc`,
+/// …), not one of the files programs read that no line names (the user's `HOME`, ignore files
+/// `rg` reads up to the root), not the working directory itself nor the root directory (`find`
+/// opens both, to come back to them; what a program lists is not traced, only what it opens).
+/// A line with an unknown read, or one that changes directory, is not judged.
 pub fn unreported_reads(trace: &Trace, verdict: &Verdict, tree: &str) -> Vec<String> {
     let unknown = verdict
         .reads

@@ -297,8 +297,11 @@ pub fn rules(data: &[u8]) {
         if let Some(Subject::Path(path)) = &subject {
             let guard = ctx.path_guard(target.name, path.also, &cwd);
             let Ok(canonical) = resolve(&absolute(&cwd, &path.path)) else {
+                // Refused as unresolvable, unless a whole-tool deny rule refused the call first
+                // (checked above).
                 assert!(
-                    matches!(verdict, Verdict::Deny(Refusal::Unresolvable(_))),
+                    matches!(verdict, Verdict::Deny(Refusal::Unresolvable(_)))
+                        || first(Behavior::Deny).is_some(),
                     "an unresolvable path is refused: {verdict:?}"
                 );
                 return;

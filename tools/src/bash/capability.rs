@@ -35,7 +35,8 @@ pub(super) fn shell_command(
             ctx.cwd.display()
         ))
     })?;
-    let setup = |e: &dyn std::fmt::Display| ToolError::new(format!("the sandbox cannot be set up: {e}"));
+    let setup =
+        |e: &dyn std::fmt::Display| ToolError::new(format!("the sandbox cannot be set up: {e}"));
     let explicit = ctx.grant().is_explicit();
     let policy = match (ctx.permissions(), explicit) {
         (Some(rules), true) => rules
@@ -78,7 +79,15 @@ const SHELL_CODE_VARIABLES: &[&str] = &[
 
 /// The variables of this process an unasked command may see besides
 /// [`shell::read_only_env`]: nothing that changes what the read-only list's programs do.
-const UNASKED_INHERITS: &[&str] = &["HOME", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TERM", "TZ"];
+const UNASKED_INHERITS: &[&str] = &[
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_MESSAGES",
+    "TERM",
+    "TZ",
+];
 
 /// The environment of the call's command. An unasked call (every command read-only) gets
 /// [`shell::read_only_env`] — the system's `PATH`, git's repository-configured programs off —
@@ -93,9 +102,8 @@ fn environment(ctx: &ToolContext<'_>) -> EnvPolicy {
     if ctx.grant().is_explicit() {
         return policy;
     }
-    shell::read_only_env()
-        .into_iter()
-        .fold(policy.restrict_to(UNASKED_INHERITS), |policy, (name, value)| {
-            policy.set(name, value)
-        })
+    shell::read_only_env().into_iter().fold(
+        policy.restrict_to(UNASKED_INHERITS),
+        |policy, (name, value)| policy.set(name, value),
+    )
 }

@@ -20,7 +20,10 @@ use toolreg::sandbox::Sandboxing;
 use crate::profile::names::READ;
 
 /// `Ok` when every read of `commands` may run unasked in `ctx`; else why the call asks.
-pub(super) fn unasked_reads(commands: &[SimpleCommand], ctx: &ToolContext<'_>) -> Result<(), String> {
+pub(super) fn unasked_reads(
+    commands: &[SimpleCommand],
+    ctx: &ToolContext<'_>,
+) -> Result<(), String> {
     let sandboxed = matches!(ctx.sandboxing(), Sandboxing::On(_));
     for command in commands {
         for read in &command.reads {

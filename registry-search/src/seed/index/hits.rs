@@ -111,11 +111,7 @@ impl<D: Document> SeedIndex<D> {
     }
 
     /// [`word_hits`](Self::word_hits), taken from `gaps` when it holds the term.
-    pub(crate) fn word_hits_in(
-        &self,
-        term: &str,
-        gaps: &mut GapHits,
-    ) -> (Vec<u32>, Vec<u32>) {
+    pub(crate) fn word_hits_in(&self, term: &str, gaps: &mut GapHits) -> (Vec<u32>, Vec<u32>) {
         match gaps.0.as_mut().and_then(|hits| hits.remove(term)) {
             Some(hits) => hits,
             None => self.word_hits(term),
@@ -163,7 +159,6 @@ impl<D: Document> SeedIndex<D> {
         }
         passing
     }
-
 }
 
 /// A map hashed with foldhash.

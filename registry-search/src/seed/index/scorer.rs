@@ -18,7 +18,6 @@ impl<D: Document> SeedIndex<D> {
         self.scorer(scoring).scores(tools)
     }
 
-
     /// A [`Scorer`] of the scoring terms `scoring`: their seed scores for chosen tools, with
     /// the terms looked up once however many times it is asked.
     pub(crate) fn scorer<'a>(&'a self, scoring: &'a [String]) -> Scorer<'a, D> {
@@ -61,7 +60,6 @@ impl<D: Document> SeedIndex<D> {
         }
         score
     }
-
 }
 
 /// Seed scores of chosen tools for one query's terms ([`SeedIndex::scorer`]).

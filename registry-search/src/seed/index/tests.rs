@@ -1,8 +1,8 @@
 use super::hits::{GAP_PASS, GapHits};
 use super::scorer::BY_TOOL;
-use crate::text::is_word_byte;
 use super::*;
 use crate::ToolDoc;
+use crate::text::is_word_byte;
 use crate::util::dense::Buffers;
 
 #[test]
@@ -262,9 +262,15 @@ fn seed_scores_added_term_by_term_equal_each_tools_score() {
             // Positions elsewhere: each tool's score lands where `at` puts it, or nowhere.
             let (mut moved, n) = (buffers.tools(2 * tools.len()), tools.len() as u32);
             let mut wide = buffers.tools(2 * tools.len());
-            scorer.add_to(&mut moved, &mut wide, |tool| (tool % 2 == 0).then_some(n + tool));
+            scorer.add_to(&mut moved, &mut wide, |tool| {
+                (tool % 2 == 0).then_some(n + tool)
+            });
             for &tool in &every {
-                let expected = if tool % 2 == 0 { added[tool as usize] } else { 0 };
+                let expected = if tool % 2 == 0 {
+                    added[tool as usize]
+                } else {
+                    0
+                };
                 assert_eq!(moved.get(n + tool) as u32, expected, "{scoring:?}");
                 assert_eq!(moved.get(tool), 0.0);
             }
