@@ -61,13 +61,12 @@ fn runtime() -> tokio::runtime::Runtime {
 fn dispatcher() -> Dispatcher {
     let rules = toolreg::PermissionContext::new();
     let env = Env::default();
-    let pool: Vec<Arc<ToolInfo>> = [
+    let tools = [
         &<Echo as ToolSpec>::DESCRIPTOR,
         &<Serial as ToolSpec>::DESCRIPTOR,
     ]
-    .into_iter()
-    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)))
-    .collect();
+    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)));
+    let pool = toolreg::Pool::new(&env, tools);
     Dispatcher::new(env, rules.clone(), pool, "/")
 }
 
@@ -156,10 +155,8 @@ fn schema_check_alone(bencher: divan::Bencher, tool: &str) {
 fn dispatch_one_six_fields(bencher: divan::Bencher) {
     let runtime = runtime();
     let env = Env::default();
-    let pool = vec![Arc::new(ToolInfo::from_builtin(
-        &<Search as ToolSpec>::DESCRIPTOR,
-        &env.switches,
-    ))];
+    let tool = ToolInfo::from_builtin(&<Search as ToolSpec>::DESCRIPTOR, &env.switches);
+    let pool = toolreg::Pool::new(&env, [Arc::new(tool)]);
     let dispatcher = Dispatcher::new(env, toolreg::PermissionContext::new(), pool, "/");
     let call = ToolUse::new(
         "t",

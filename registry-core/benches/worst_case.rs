@@ -119,8 +119,8 @@ fn long_query(bencher: divan::Bencher, n: usize) {
 /// Rendering `n` deferred tools.
 #[divan::bench(args = SIZES, sample_count = 5)]
 fn render_many(bencher: divan::Bencher, n: usize) {
-    let tools = pool(n);
     let env = Env::default();
+    let tools = toolreg::Pool::new(&env, pool(n));
     let options = RenderOptions {
         tool_search: true,
         strategy: DeferStrategy::DiscoveredOnly,

@@ -50,7 +50,7 @@
 //! let pool = assemble_tool_pool(&env, &rules, &catalog, &mcp.tools);
 //!
 //! // ToolSearch finds the deferred MCP tool.
-//! let engine = SearchEngine::new(pool.clone(), Strategy::Seed);
+//! let engine = SearchEngine::new(pool.to_vec(), Strategy::Seed);
 //! assert_eq!(engine.search("issue tracker", 5).matches, ["mcp__tracker__create_issue"]);
 //!
 //! // The request's tools: the loaded ones in full, the deferred one announced by name.
@@ -157,9 +157,10 @@ pub use env::profile::{Generic, Profile};
 pub use env::settings::Env;
 pub use permissions::rule::{Behavior, RuleSource};
 pub use permissions::ruleset::{PermissionContext, PermissionMode};
+pub use pool::Pool;
 pub use pool::assemble::assemble_tool_pool;
 pub use pool::catalog::Catalog;
-pub use pool::info::{Pool, ToolInfo};
+pub use pool::info::ToolInfo;
 pub use render::anthropic::render_anthropic;
 pub use render::cache::SchemaCache;
 pub use render::openai::render_openai;

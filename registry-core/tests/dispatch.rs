@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::Pool;
 use toolreg::dispatch::{McpCall, McpCaller};
 use toolreg::mcp::load_server;
 use toolreg::permissions::Refusal;
@@ -98,7 +99,7 @@ impl Tool for Person {
     }
 }
 
-fn pool() -> Vec<Arc<ToolInfo>> {
+fn pool() -> Pool {
     let env = Env::default();
     let mut tools = vec![
         Arc::new(ToolInfo::from_builtin(
@@ -121,7 +122,7 @@ fn pool() -> Vec<Arc<ToolInfo>> {
         )
         .tools,
     );
-    tools
+    Pool::new(&env, tools)
 }
 
 struct Always(bool);

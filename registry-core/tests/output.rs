@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use toolreg::Pool;
 use toolreg::mcp::load_server;
 use toolreg::{
     Dispatcher, Env, InputSchema, Structured, Tool, ToolContext, ToolError, ToolInfo, ToolOutput,
@@ -69,13 +70,12 @@ fn output_schema_is_built_at_compile_time_from_the_output_type() {
 fn dispatcher() -> Dispatcher {
     let rules = toolreg::PermissionContext::new();
     let env = Env::default();
-    let pool: Vec<Arc<ToolInfo>> = [
+    let tools = [
         &<DayTool as ToolSpec>::DESCRIPTOR,
         &<ChartTool as ToolSpec>::DESCRIPTOR,
     ]
-    .into_iter()
-    .map(|d| Arc::new(ToolInfo::from_builtin(d, &env.switches)))
-    .collect();
+    .map(|d| Arc::new(ToolInfo::from_builtin(d, &env.switches)));
+    let pool = Pool::new(&env, tools);
     Dispatcher::new(env, rules.clone(), pool, ".")
 }
 

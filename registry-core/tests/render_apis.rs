@@ -13,7 +13,7 @@ use toolreg::render::{
     responses_tool_search_output,
 };
 use toolreg::{
-    Env, Profile, RenderOptions, SchemaCache, ToolInfo, render_anthropic, render_openai,
+    Env, Pool, Profile, RenderOptions, SchemaCache, ToolInfo, render_anthropic, render_openai,
 };
 
 fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
@@ -23,7 +23,7 @@ fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
 }
 
 /// Bash, ToolSearch, a deferred WebFetch, then `mcp` deferred MCP tools.
-fn pool_with(mcp: usize) -> Vec<Arc<ToolInfo>> {
+fn pool_with(mcp: usize) -> Pool {
     let mut tools = vec![
         builtin("Bash", false),
         builtin("ToolSearch", false),
@@ -33,14 +33,14 @@ fn pool_with(mcp: usize) -> Vec<Arc<ToolInfo>> {
         .map(|i| json!({"name": format!("tool_{i:05}"), "inputSchema": {"type": "object"}}))
         .collect();
     tools.extend(load_server("srv", &Value::Array(listed)).tools);
-    tools
+    Pool::new(&Env::default(), tools)
 }
 
 fn array(text: &str) -> Vec<Value> {
     serde_json::from_str(text).unwrap()
 }
 
-fn anthropic(env: &Env, pool: &[Arc<ToolInfo>], strategy: DeferStrategy) -> Vec<Value> {
+fn anthropic(env: &Env, pool: &Pool, strategy: DeferStrategy) -> Vec<Value> {
     let options = RenderOptions {
         tool_search: true,
         strategy,
@@ -54,7 +54,7 @@ fn anthropic(env: &Env, pool: &[Arc<ToolInfo>], strategy: DeferStrategy) -> Vec<
 }
 
 fn openai(
-    pool: &[Arc<ToolInfo>],
+    pool: &Pool,
     format: OpenAiFormat,
     tool_search: OpenAiToolSearch,
     discovered: &[&str],
@@ -217,8 +217,8 @@ fn chat_completions_with_client_search_sends_tool_search_and_the_loaded_tools_on
 
 #[test]
 fn chat_completions_errors_when_the_tools_that_cannot_be_deferred_exceed_128() {
-    let mut pool = pool_with(0);
-    pool.extend((0..CHAT_COMPLETIONS_MAX_TOOLS).map(|i| builtin(&format!("Loaded{i}"), false)));
+    let loaded = (0..CHAT_COMPLETIONS_MAX_TOOLS).map(|i| builtin(&format!("Loaded{i}"), false));
+    let pool = Pool::new(&Env::default(), pool_with(0).iter().cloned().chain(loaded));
     let error = openai(
         &pool,
         OpenAiFormat::ChatCompletions,
@@ -321,10 +321,7 @@ fn responses_tool_search_output_carries_the_matched_definitions() {
 
 #[test]
 fn openai_without_tool_search_in_the_pool_sends_every_tool() {
-    let pool: Vec<Arc<ToolInfo>> = pool_with(1)
-        .into_iter()
-        .filter(|tool| tool.name != "ToolSearch")
-        .collect();
+    let pool = pool_with(1).filter(|tool| tool.name != "ToolSearch");
     let (tools, message) = openai(
         &pool,
         OpenAiFormat::Responses,

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::Pool;
 use toolreg::dispatch::{CallTiming, CancellationToken};
 use toolreg::tool::Progress;
 use toolreg::{
@@ -97,9 +98,9 @@ impl Tool for Wipe {
     }
 }
 
-fn pool() -> Vec<Arc<ToolInfo>> {
+fn pool() -> Pool {
     let env = Env::default();
-    [
+    let tools = [
         &<Wait as ToolSpec>::DESCRIPTOR,
         &<Note as ToolSpec>::DESCRIPTOR,
         &<Boom as ToolSpec>::DESCRIPTOR,
@@ -107,8 +108,8 @@ fn pool() -> Vec<Arc<ToolInfo>> {
         &<Wipe as ToolSpec>::DESCRIPTOR,
     ]
     .into_iter()
-    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)))
-    .collect()
+    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)));
+    Pool::new(&env, tools)
 }
 
 fn dispatcher() -> (Dispatcher, Arc<AppState>) {

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use toolreg::Pool;
 use toolreg::mcp::load_servers;
 use toolreg::render::DeferStrategy;
 use toolreg::tool::Progress;
@@ -367,9 +368,21 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
         strategy: DeferStrategy::AllDeferred,
         ..RenderOptions::default()
     };
-    render_anthropic(&Env::default(), &search_pool, &cache, &options).unwrap();
+    render_anthropic(
+        &Env::default(),
+        &Pool::new(&Env::default(), search_pool),
+        &cache,
+        &options,
+    )
+    .unwrap();
     assert_eq!(cache.invalidate_server("changing"), 4, "its four old tools");
-    let rendered = render_anthropic(&Env::default(), &hub.tools().tools, &cache, &options).unwrap();
+    let rendered = render_anthropic(
+        &Env::default(),
+        &Pool::new(&Env::default(), hub.tools().tools),
+        &cache,
+        &options,
+    )
+    .unwrap();
     assert!(rendered.tools.contains("mcp__changing__weather"));
     hub.close().await;
 }

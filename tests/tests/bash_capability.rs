@@ -20,7 +20,7 @@ use toolreg::permissions::Grant;
 use toolreg::sandbox::{Sandbox, Sandboxing};
 use toolreg::tool::IntoToolOutput as _;
 use toolreg::{
-    Dispatcher, PermissionContext, Tool as _, ToolContext, ToolOutput, ToolResult, ToolUse,
+    Dispatcher, PermissionContext, Pool, Tool as _, ToolContext, ToolOutput, ToolResult, ToolUse,
     assemble_tool_pool,
 };
 use toolreg_tools::bash::BashTool;
@@ -279,7 +279,12 @@ fn bash_output_past_the_cap_keeps_its_exit_code() {
 #[test]
 fn a_dispatcher_uses_the_sandbox_it_detects_unless_told_otherwise() {
     let Some(_) = sandbox() else { return };
-    let dispatcher = Dispatcher::new(common::env(), PermissionContext::new(), Vec::new(), ".");
+    let dispatcher = Dispatcher::new(
+        common::env(),
+        PermissionContext::new(),
+        Pool::default(),
+        ".",
+    );
     assert!(
         matches!(dispatcher.sandboxing(), Sandboxing::On(_)),
         "{:?}",

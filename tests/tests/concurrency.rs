@@ -12,13 +12,13 @@ use toolreg::render::DeferStrategy;
 use toolreg::search::ToolSearcher;
 use toolreg::tool::BoxFuture;
 use toolreg::{
-    Dispatcher, PermissionMode, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolError,
-    ToolInfo, ToolOutput, ToolUse, assemble_tool_pool, render_anthropic,
+    Dispatcher, PermissionMode, Pool, RenderOptions, SchemaCache, SearchEngine, Strategy,
+    ToolError, ToolOutput, ToolUse, assemble_tool_pool, render_anthropic,
 };
 
 /// One pool with its search engine and its render from a fresh cache.
 struct Snapshot {
-    pool: Vec<Arc<ToolInfo>>,
+    pool: Pool,
     engine: Arc<SearchEngine>,
     render: String,
 }
@@ -58,7 +58,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
             let render = render_anthropic(&env, &pool, &SchemaCache::new(), &options())
                 .unwrap()
                 .tools;
-            let engine = Arc::new(SearchEngine::new(pool.clone(), Strategy::Ranked));
+            let engine = Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Ranked));
             Arc::new(Snapshot {
                 pool,
                 engine,

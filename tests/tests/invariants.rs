@@ -229,7 +229,7 @@ proptest! {
         let every: Vec<&str> = all.iter().map(|tool| tool.name.as_str()).collect();
         all_queries.push(format!("select:{}", every.join(",")));
         for strategy in [SearchStrategy::Seed, SearchStrategy::Ranked] {
-            let engine = SearchEngine::new(pool.clone(), strategy);
+            let engine = SearchEngine::new(pool.to_vec(), strategy);
             for query in &all_queries {
                 for found in engine.search(query, 10).matches {
                     prop_assert!(!forbidden_names.contains(found.as_str()), "{query:?} found {found}");

@@ -449,10 +449,8 @@ fn strict_rendering_keeps_a_hand_written_leaf_whole_and_sends_its_tool_non_stric
         descriptor.strict_input_schema, "",
         "a hand-written leaf has no strict form"
     );
-    let pool = vec![std::sync::Arc::new(toolreg::ToolInfo::from_builtin(
-        descriptor,
-        &toolreg::env::Switches::default(),
-    ))];
+    let tool = toolreg::ToolInfo::from_builtin(descriptor, &toolreg::env::Switches::default());
+    let pool = toolreg::Pool::new(&toolreg::Env::default(), [std::sync::Arc::new(tool)]);
     let options = toolreg::render::OpenAiOptions {
         strict: true,
         ..Default::default()

@@ -157,7 +157,7 @@ impl Tool for RadarTool {
 }
 
 /// The pool of this crate's tools (and the core's ToolSearch), as the model is offered it.
-pub fn pool() -> Vec<Arc<toolreg::ToolInfo>> {
+pub fn pool() -> toolreg::Pool {
     let builtins = toolreg::builtins().unwrap_or_else(|clash| panic!("{clash}"));
     let rules = PermissionContext::new();
     assemble_tool_pool(&Env::default(), &rules, &Catalog::new(builtins, &[]), &[])

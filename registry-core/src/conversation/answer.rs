@@ -1,13 +1,11 @@
 //! Running a response's calls and answering them in the form its API takes.
 
-use std::sync::Arc;
-
 use serde_json::Value;
 
 use super::{Api, ModelResponse};
 use crate::dispatch::CallTiming;
 use crate::render::{OpenAiFormat, RenderError, openai_tool_result};
-use crate::{DispatchError, Dispatcher, ToolInfo, ToolResult, Turn, TurnOptions};
+use crate::{DispatchError, Dispatcher, Pool, ToolResult, Turn, TurnOptions};
 
 impl Dispatcher {
     /// Runs the calls of `response` as one turn ([`run_turn`](Dispatcher::run_turn)); a call
@@ -65,7 +63,7 @@ impl Turn {
     pub fn to_messages(
         &self,
         response: &ModelResponse,
-        pool: &[Arc<ToolInfo>],
+        pool: &Pool,
         strict: bool,
     ) -> Result<Vec<Value>, RenderError> {
         let format = match response.api {

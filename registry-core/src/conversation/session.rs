@@ -2,14 +2,13 @@
 //! and messages, and tool changes that keep the prompt cache.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use super::response::discovered_in_output_tool;
 use super::{Api, ModelResponse, ResponseError, parse_response};
 use crate::render::{BETA_HEADER, OpenAiFormat, OpenAiOptions, RenderError, discovered_tools};
-use crate::{Env, RenderOptions, SchemaCache, ToolInfo, Turn, render_anthropic, render_openai};
+use crate::{Env, Pool, RenderOptions, SchemaCache, Turn, render_anthropic, render_openai};
 
 /// The beta that lets a conversation add and remove tools between requests.
 pub const TOOL_CHANGES_BETA: &str = "mid-conversation-tool-changes-2026-07-01";
@@ -178,7 +177,7 @@ impl Conversation {
         &mut self,
         response: &ModelResponse,
         turn: &Turn,
-        pool: &[Arc<ToolInfo>],
+        pool: &Pool,
     ) -> Result<(), RenderError> {
         let messages = turn.to_messages(response, pool, self.openai.strict)?;
         if self.api == Api::ChatCompletions {
@@ -201,7 +200,7 @@ impl Conversation {
     ///
     /// # Errors
     /// As [`render_anthropic`] and [`render_openai`].
-    pub fn request(&mut self, env: &Env, pool: &[Arc<ToolInfo>]) -> Result<Request, RenderError> {
+    pub fn request(&mut self, env: &Env, pool: &Pool) -> Result<Request, RenderError> {
         let discovered = self.discovered();
         let mut body = Map::new();
         let mut headers = Vec::new();

@@ -142,14 +142,14 @@ pub struct ApprovalRequest {
 /// ```
 /// use std::sync::Arc;
 /// use toolreg::dispatch::ApprovalRequest;
-/// use toolreg::{Catalog, Dispatcher, Env, PermissionContext, builtins};
+/// use toolreg::{Dispatcher, Env, PermissionContext, Pool};
 ///
 /// async fn ask_on_terminal(request: ApprovalRequest) -> bool {
 ///     eprintln!("run {}? ({})", request.tool, request.reason);
 ///     false // read the answer here
 /// }
 ///
-/// let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), Vec::new(), ".")
+/// let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), Pool::default(), ".")
 ///     .with_approver(Arc::new(ask_on_terminal));
 /// ```
 impl<F, Fut> Approver for F
@@ -187,13 +187,13 @@ pub struct McpRequest {
 /// ```
 /// use std::sync::Arc;
 /// use toolreg::dispatch::McpRequest;
-/// use toolreg::{Dispatcher, Env, PermissionContext, ToolError, ToolOutput};
+/// use toolreg::{Dispatcher, Env, PermissionContext, Pool, ToolError, ToolOutput};
 ///
 /// async fn call(request: McpRequest) -> Result<ToolOutput, ToolError> {
 ///     Ok(ToolOutput::Text(format!("{} on {}", request.tool, request.server)))
 /// }
 ///
-/// let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), Vec::new(), ".")
+/// let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), Pool::default(), ".")
 ///     .with_mcp(Arc::new(call));
 /// ```
 impl<F, Fut> McpCaller for F

@@ -17,12 +17,11 @@ use crate::{Approval, Approver, ToolResult, ToolUse};
 use crate::Env;
 use crate::ToolInfo;
 use crate::permissions::{Access, Grant, Subject, Verdict};
-use crate::pool::find_tool;
 use crate::sandbox::{EnvPolicy, Sandboxing};
 use crate::search::{SearchOutput, ToolSearcher};
 use crate::tool::ProgressSink;
 use crate::tool::json_kind;
-use crate::{PermissionContext, PermissionMode};
+use crate::{PermissionContext, PermissionMode, Pool};
 use crate::{PermissionDecision, ToolOutput};
 use crate::{SearchEngine, Strategy};
 use crate::{State, ToolContext};
@@ -54,7 +53,7 @@ use crate::{State, ToolContext};
 pub struct Dispatcher {
     env: Arc<Env>,
     rules: Arc<PermissionContext>,
-    pool: Arc<[Arc<ToolInfo>]>,
+    pool: Pool,
     cwd: Arc<PathBuf>,
     state: Arc<State>,
     searcher: Arc<dyn ToolSearcher>,
@@ -83,16 +82,15 @@ impl Dispatcher {
     pub fn new(
         env: impl Into<Arc<Env>>,
         rules: impl Into<Arc<PermissionContext>>,
-        pool: impl Into<Arc<[Arc<ToolInfo>]>>,
+        pool: Pool,
         cwd: impl Into<PathBuf>,
     ) -> Self {
-        let (env, pool) = (env.into(), pool.into());
         Dispatcher {
             searcher: Arc::new(PoolSearch {
-                pool: Arc::clone(&pool),
+                pool: pool.clone(),
                 engine: OnceLock::new(),
             }),
-            env,
+            env: env.into(),
             rules: rules.into(),
             pool,
             cwd: Arc::new(cwd.into()),
@@ -172,7 +170,7 @@ impl Dispatcher {
     }
 
     /// The pool.
-    pub fn pool(&self) -> &[Arc<ToolInfo>] {
+    pub fn pool(&self) -> &Pool {
         &self.pool
     }
 
@@ -188,18 +186,21 @@ impl Dispatcher {
 
     /// Runs one `tool_use` and returns its `tool_result`.
     pub async fn dispatch(&self, call: &ToolUse) -> ToolResult {
-        self.dispatch_in(call, &CancellationToken::new(), None)
+        let tool = self.pool.find(&call.name);
+        self.dispatch_in(call, tool, &CancellationToken::new(), None)
             .await
     }
 
-    /// [`dispatch`](Self::dispatch) within a turn: tools see `cancel` and report to `progress`.
+    /// [`dispatch`](Self::dispatch) within a turn, of the tool the turn found for the call:
+    /// tools see `cancel` and report to `progress`.
     pub(crate) async fn dispatch_in(
         &self,
         call: &ToolUse,
+        tool: Option<&Arc<ToolInfo>>,
         cancel: &CancellationToken,
         progress: Option<&ProgressSink>,
     ) -> ToolResult {
-        let Some(tool) = find_tool(&self.pool, &call.name) else {
+        let Some(tool) = tool else {
             return ToolResult::from_error(
                 &call.id,
                 DispatchError::NotInPool {
@@ -421,7 +422,7 @@ impl Dispatcher {
 
 /// The search engine of a dispatcher's pool, built on first use.
 struct PoolSearch {
-    pool: Arc<[Arc<ToolInfo>]>,
+    pool: Pool,
     engine: OnceLock<SearchEngine>,
 }
 

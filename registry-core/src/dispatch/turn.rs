@@ -9,9 +9,8 @@ use futures_util::stream::{FuturesOrdered, StreamExt as _};
 use serde_json::{Value, json};
 pub use tokio_util::sync::CancellationToken;
 
-use crate::pool::find_tool;
 use crate::tool::ProgressSink;
-use crate::{DispatchError, Dispatcher, ToolResult, ToolUse};
+use crate::{DispatchError, Dispatcher, ToolInfo, ToolResult, ToolUse};
 
 /// The default for [`TurnOptions::max_concurrency`], as in the design's host.
 pub const DEFAULT_MAX_CONCURRENCY: usize = 10;
@@ -100,13 +99,18 @@ impl Dispatcher {
         let start = Instant::now();
         let mut seen = HashSet::with_capacity(calls.len());
         let duplicate: Vec<bool> = calls.iter().map(|call| !seen.insert(&call.id)).collect();
+        // Each call's tool, found once.
+        let found: Vec<(&ToolUse, Option<&Arc<ToolInfo>>)> = calls
+            .iter()
+            .map(|call| (call, self.pool().find(&call.name)))
+            .collect();
         let mut done: Vec<(ToolResult, CallTiming)> = Vec::with_capacity(calls.len());
         let mut index = 0;
-        let mut rest = calls;
+        let mut rest = &found[..];
         while !rest.is_empty() {
             let safe = rest
                 .iter()
-                .take_while(|call| self.concurrency_safe(call))
+                .take_while(|(_, tool)| tool.is_some_and(|tool| tool.flags.concurrency_safe))
                 .count();
             let (batch, after) = rest.split_at(safe.max(1));
             rest = after;
@@ -119,13 +123,13 @@ impl Dispatcher {
             let limit = options.max_concurrency.max(1);
             let mut waiting = batch.iter().enumerate();
             let mut running = FuturesOrdered::new();
-            for (at, call) in waiting.by_ref().take(limit) {
-                running.push_back(self.run_one(call, is_duplicate(at), options, start));
+            for (at, &(call, tool)) in waiting.by_ref().take(limit) {
+                running.push_back(self.run_one(call, tool, is_duplicate(at), options, start));
             }
             while let Some(outcome) = running.next().await {
                 done.push(outcome);
-                if let Some((at, call)) = waiting.next() {
-                    running.push_back(self.run_one(call, is_duplicate(at), options, start));
+                if let Some((at, &(call, tool))) = waiting.next() {
+                    running.push_back(self.run_one(call, tool, is_duplicate(at), options, start));
                 }
             }
         }
@@ -133,19 +137,15 @@ impl Dispatcher {
         Turn { results, timings }
     }
 
-    fn concurrency_safe(&self, call: &ToolUse) -> bool {
-        find_tool(self.pool(), &call.name).is_some_and(|tool| tool.flags.concurrency_safe)
-    }
-
     async fn run_one(
         &self,
         call: &ToolUse,
+        found: Option<&Arc<ToolInfo>>,
         duplicate: bool,
         options: &TurnOptions,
         start: Instant,
     ) -> (ToolResult, CallTiming) {
-        let tool = find_tool(self.pool(), &call.name)
-            .map_or_else(|| call.name.clone(), |tool| tool.name.clone());
+        let tool = found.map_or_else(|| call.name.clone(), |tool| tool.name.clone());
         if duplicate {
             let error = DispatchError::DuplicateId {
                 tool,
@@ -169,7 +169,7 @@ impl Dispatcher {
         let started = start.elapsed();
         let progress = options.progress.as_deref();
         let work = Box::pin(async {
-            let dispatch = self.dispatch_in(call, &options.cancel, progress);
+            let dispatch = self.dispatch_in(call, found, &options.cancel, progress);
             match options.timeout {
                 None => dispatch.await,
                 Some(after) => match tokio::time::timeout(after, dispatch).await {

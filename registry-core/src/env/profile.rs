@@ -142,7 +142,7 @@ pub trait Profile: fmt::Debug + Send + Sync {
 
     /// Model names (matched as lower-case substrings) that cannot use tool references, so tool
     /// search is off for them (`docs/design.md` §8.4). Default: none, every model is assumed able;
-    /// a request can name its own list ([`RequestModel`](crate::search::defer::RequestModel)).
+    /// a request can name its own list ([`RequestModel`](crate::search::RequestModel)).
     fn models_without_tool_references(&self) -> &'static [&'static str] {
         &[]
     }

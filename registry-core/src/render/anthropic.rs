@@ -13,7 +13,7 @@ use super::{
 use crate::env::Betas;
 use crate::render::CachedTool;
 use crate::tool::compare_names;
-use crate::{Env, RenderOptions, SchemaCache, ToolInfo};
+use crate::{Env, Pool, RenderOptions, SchemaCache, ToolInfo};
 
 impl Betas {
     /// Today's API: tool search is generally available on the first-party API (no header); the
@@ -145,7 +145,7 @@ impl Prepared {
 /// ```
 pub fn render_anthropic(
     env: &Env,
-    pool: &[Arc<ToolInfo>],
+    pool: &Pool,
     cache: &SchemaCache,
     options: &RenderOptions,
 ) -> Result<RenderedTools, RenderError> {

@@ -1,11 +1,9 @@
 //! Responses `namespace` tools: each MCP server's functions grouped under one name, as the
 //! API's tool search loads a whole server's tools together.
 
-use std::sync::Arc;
-
 use serde_json::{Value, json};
 
-use crate::ToolInfo;
+use crate::{Pool, ToolInfo};
 
 /// The namespace of an MCP tool of the pool, and its name inside it: `mcp__<server>` and the
 /// rest of its pool name, when the pool name starts with `mcp__<server>__` (a name the pool
@@ -19,12 +17,12 @@ pub(crate) fn split(tool: &ToolInfo) -> Option<(String, &str)> {
 
 /// `tools` (rendered Responses tools) with the functions of each MCP server of `pool` moved
 /// into one `namespace` tool, at the place of its first function; other tools stay as they are.
-pub(crate) fn group(tools: Vec<Value>, pool: &[Arc<ToolInfo>]) -> Vec<Value> {
+pub(crate) fn group(tools: Vec<Value>, pool: &Pool) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::with_capacity(tools.len());
     for mut tool in tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
         let found = (tool.get("type").and_then(Value::as_str) == Some("function"))
-            .then(|| pool.iter().find(|entry| entry.name == name))
+            .then(|| pool.named(name))
             .flatten();
         let Some((namespace, inner, server)) = found.and_then(|entry| {
             let (namespace, inner) = split(entry)?;

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::{CHAT_COMPLETIONS_MAX_TOOLS, RenderError, announce, tools_json};
 use crate::render::InvalidSchema;
 use crate::tool::compare_names;
-use crate::{ToolInfo, ToolOutput, ToolResult};
+use crate::{Pool, ToolInfo, ToolOutput, ToolResult};
 
 /// The OpenAI request shape.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -156,10 +156,7 @@ enum Role {
 /// [`RenderError::TooManyTools`] for a Chat Completions request past
 /// [`CHAT_COMPLETIONS_MAX_TOOLS`]; [`RenderError::Unsupported`] for server-side tool search on
 /// Chat Completions.
-pub fn render_openai(
-    pool: &[Arc<ToolInfo>],
-    options: &OpenAiOptions,
-) -> Result<RenderedOpenAi, RenderError> {
+pub fn render_openai(pool: &Pool, options: &OpenAiOptions) -> Result<RenderedOpenAi, RenderError> {
     let chat = options.format == OpenAiFormat::ChatCompletions;
     if chat && options.tool_search == OpenAiToolSearch::Server {
         return Err(RenderError::Unsupported {
@@ -167,9 +164,7 @@ pub fn render_openai(
             what: "server-side tool search (use the Responses API, or client-side search)",
         });
     }
-    let has_search = pool
-        .iter()
-        .any(|tool| tool.name == crate::search::TOOL_NAME);
+    let has_search = pool.named(crate::search::TOOL_NAME).is_some();
     let mode = if has_search {
         options.tool_search
     } else {
@@ -292,12 +287,12 @@ fn schema(tool: &ToolInfo, strict: bool) -> Result<(Box<RawValue>, bool), Invali
 pub fn responses_tool_search_output(
     call_id: &str,
     matches: &[String],
-    pool: &[Arc<ToolInfo>],
+    pool: &Pool,
     strict: bool,
 ) -> Result<Value, RenderError> {
     let tools: Vec<&Arc<ToolInfo>> = matches
         .iter()
-        .filter_map(|name| pool.iter().find(|tool| tool.answers_to(name)))
+        .filter_map(|name| pool.find(name))
         .filter(|tool| tool.is_deferred())
         .collect();
     let mut schemas = Vec::with_capacity(tools.len());
@@ -362,7 +357,7 @@ pub fn openai_tool_result(
     call_name: &str,
     result: &ToolResult,
     format: OpenAiFormat,
-    pool: &[Arc<ToolInfo>],
+    pool: &Pool,
     strict: bool,
 ) -> Result<Value, RenderError> {
     let id = result.tool_use_id.as_str();

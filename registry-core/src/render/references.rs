@@ -1,12 +1,10 @@
 //! `tool_reference` blocks in a conversation: which deferred tools it loaded, and rewriting the
 //! ones the next request cannot carry.
 
-use std::collections::BTreeSet;
-use std::sync::Arc;
-
 use serde_json::Value;
+use std::collections::BTreeSet;
 
-use crate::ToolInfo;
+use crate::Pool;
 
 /// What replaces tool references when tool search is off.
 pub const REFS_REMOVED_DISABLED: &str = "[Tool references removed - tool search not enabled]";
@@ -52,11 +50,7 @@ pub fn discovered_tools(messages: &[Value]) -> BTreeSet<String> {
 /// Rewrites `tool_reference` blocks the next request cannot carry: all of them when tool search
 /// is off, those naming tools outside `pool` when it is on. Each run of removed references
 /// becomes one text block saying why. Returns how many references were removed.
-pub fn rewrite_tool_references(
-    messages: &mut [Value],
-    tool_search: bool,
-    pool: &[Arc<ToolInfo>],
-) -> usize {
+pub fn rewrite_tool_references(messages: &mut [Value], tool_search: bool, pool: &Pool) -> usize {
     let mut removed = 0;
     for_each_content_array(messages, |blocks| {
         let mut out: Vec<Value> = Vec::with_capacity(blocks.len());
@@ -65,7 +59,7 @@ pub fn rewrite_tool_references(
             let drop_reason = reference_name(&block).and_then(|name| {
                 if !tool_search {
                     Some(REFS_REMOVED_DISABLED)
-                } else if !pool.iter().any(|tool| tool.name == name) {
+                } else if pool.named(name).is_none() {
                     Some(REFS_REMOVED_GONE)
                 } else {
                     None

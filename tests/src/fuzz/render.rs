@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use toolreg::env::Betas;
+use toolreg::pool::deferral;
 use toolreg::render::CacheSettings;
 use toolreg::render::{
     CHAT_COMPLETIONS_MAX_TOOLS, CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions,
     OpenAiToolSearch, RenderError, ServerSearch,
 };
-use toolreg::search::deferral;
-use toolreg::{Env, RenderOptions, SchemaCache, ToolInfo};
+use toolreg::{Env, Pool, RenderOptions, SchemaCache, ToolInfo};
 
 use super::{Gen, TOOL_NAMES, random_pool, unique_names};
 
@@ -90,7 +90,7 @@ fn bad_schema_tool(error: &RenderError) -> &str {
     }
 }
 
-fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
+fn check_anthropic(env: &Env, pool: &Pool, options: &RenderOptions) {
     let cache = SchemaCache::new();
     let rendered = match toolreg::render_anthropic(env, pool, &cache, options) {
         Ok(rendered) => rendered,
@@ -255,7 +255,7 @@ fn flatten_namespaces(pool: &[Arc<ToolInfo>], array: Vec<Value>) -> Vec<Value> {
     flat
 }
 
-fn check_openai(pool: &[Arc<ToolInfo>], options: &OpenAiOptions) {
+fn check_openai(pool: &Pool, options: &OpenAiOptions) {
     let chat = options.format == OpenAiFormat::ChatCompletions;
     let rendered = match toolreg::render_openai(pool, options) {
         Ok(rendered) => rendered,
@@ -361,8 +361,11 @@ fn check_openai(pool: &[Arc<ToolInfo>], options: &OpenAiOptions) {
 /// strict schema; Chat Completions refuses server-side search and more than 128 tools.
 pub fn render(data: &[u8]) {
     let mut g = Gen::new(data);
-    let (env, mut pool) = random_pool(&mut g);
-    spoil(&mut g, &mut pool);
+    let (env, pool) = random_pool(&mut g);
+    let mut tools = pool.to_vec();
+    spoil(&mut g, &mut tools);
+    // The same tools in the same order, one of them perhaps spoilt.
+    let pool = Pool::new(&env, tools);
     unique_names(&pool);
     let options = options(&mut g, &pool);
     check_anthropic(&env, &pool, &options);

@@ -103,9 +103,9 @@ fn strict_of(case: &Case) -> Value {
 
 /// The corpus types with a strict form: each as its `#[tool(strict)]` where it has one, or as a
 /// host-described strict tool with the type's standard and strict schemas.
-fn pool() -> Vec<Arc<ToolInfo>> {
+fn pool() -> toolreg::Pool {
     let tools = strict_tools();
-    CASES
+    let infos = CASES
         .iter()
         .filter(|case| strict_refusal(case.tree).is_none())
         .map(|case| {
@@ -121,8 +121,8 @@ fn pool() -> Vec<Arc<ToolInfo>> {
                 }
             };
             Arc::new(info)
-        })
-        .collect()
+        });
+    toolreg::Pool::new(&toolreg::Env::default(), infos)
 }
 
 #[test]

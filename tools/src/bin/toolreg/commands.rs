@@ -206,7 +206,7 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
         (None, None) => return Err("give a QUERY or --queries FILE".into()),
     };
     let started = Instant::now();
-    let engine = SearchEngine::new(setup.pool.clone(), strategy);
+    let engine = SearchEngine::new(setup.pool.to_vec(), strategy);
     #[cfg(feature = "semantic")]
     let engine = match &args.model {
         Some(_) if strategy != Strategy::Ranked => {
@@ -274,7 +274,7 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
 /// ([`crate::safeguard`]).
 pub(crate) fn dispatcher(setup: &Setup, secrets: &[&std::path::Path]) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
-    let engine = SearchEngine::new(setup.pool.clone(), Strategy::Seed);
+    let engine = SearchEngine::new(setup.pool.to_vec(), Strategy::Seed);
     let mut rules = setup.rules.clone();
     crate::safeguard::protect(&mut rules, &crate::safeguard::files(secrets), &cwd);
     let dispatcher = Dispatcher::new(setup.env.clone(), rules, setup.pool.clone(), cwd)
