@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::json;
 use toolreg::env::Switches;
 use toolreg::{
-    Dispatcher, Env, Tool, ToolContext, ToolError, ToolInfo, ToolSpec, ToolUse, TurnOptions, tool,
+    Dispatcher, Env, Tool, ToolCall, ToolContext, ToolError, ToolInfo, ToolSpec, TurnOptions, tool,
 };
 
 /// Returns its text.
@@ -89,7 +89,7 @@ fn direct_call(bencher: divan::Bencher) {
 fn dispatch_one(bencher: divan::Bencher) {
     let runtime = runtime();
     let dispatcher = dispatcher();
-    let call = ToolUse::new("t", "Echo", json!({"text": "hello"}));
+    let call = ToolCall::new("t", "Echo", json!({"text": "hello"}));
     bencher.bench_local(|| runtime.block_on(dispatcher.dispatch(black_box(&call))));
 }
 
@@ -98,8 +98,8 @@ fn dispatch_one(bencher: divan::Bencher) {
 fn turn_of_ten(bencher: divan::Bencher, tool: &str) {
     let runtime = runtime();
     let dispatcher = dispatcher();
-    let calls: Vec<ToolUse> = (0..10)
-        .map(|i| ToolUse::new(format!("t{i}"), tool, json!({"text": "hello"})))
+    let calls: Vec<ToolCall> = (0..10)
+        .map(|i| ToolCall::new(format!("t{i}"), tool, json!({"text": "hello"})))
         .collect();
     let options = TurnOptions::default();
     bencher.bench_local(|| runtime.block_on(dispatcher.run_turn(black_box(&calls), &options)));
@@ -158,7 +158,7 @@ fn dispatch_one_six_fields(bencher: divan::Bencher) {
     let tool = ToolInfo::from_builtin(&<Search as ToolSpec>::DESCRIPTOR, &env.switches);
     let pool = toolreg::Pool::new(&env, [Arc::new(tool)]);
     let dispatcher = Dispatcher::new(env, toolreg::PermissionContext::new(), pool, "/");
-    let call = ToolUse::new(
+    let call = ToolCall::new(
         "t",
         "Search",
         json!({"pattern": "fn main", "path": "src", "glob": "*.rs", "context": 2,

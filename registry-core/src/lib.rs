@@ -32,7 +32,7 @@
 //! use toolreg::mcp::load_server;
 //! use toolreg::{
 //!     Behavior, Catalog, Dispatcher, Env, PermissionContext, RenderOptions, RuleSource,
-//!     SchemaCache, SearchEngine, Strategy, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool,
+//!     SchemaCache, SearchEngine, Strategy, ToolCall, ToolOutput, TurnOptions, assemble_tool_pool,
 //!     builtins, render_anthropic,
 //! };
 //! use serde_json::json;
@@ -62,8 +62,8 @@
 //! // The model's tool calls, run as one turn.
 //! let dispatcher = Dispatcher::new(env, rules, pool, ".");
 //! let calls = [
-//!     ToolUse::new("t1", "Weather", json!({"city": "Paris"})),
-//!     ToolUse::new("t2", "ToolSearch", json!({"query": "select:mcp__tracker__create_issue"})),
+//!     ToolCall::new("t1", "Weather", json!({"city": "Paris"})),
+//!     ToolCall::new("t2", "ToolSearch", json!({"query": "select:mcp__tracker__create_issue"})),
 //! ];
 //! let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
 //! assert_eq!(turn.results[0].content, ToolOutput::Text("Paris: sunny".into()));
@@ -149,9 +149,11 @@ pub mod schema;
 pub mod search;
 pub mod tool;
 
-pub use dispatch::call::{Approval, Approver, ToolResult, ToolUse};
+pub use dispatch::approval::{ApprovalRequest, Approver};
+pub use dispatch::call::ToolCall;
 pub use dispatch::dispatcher::Dispatcher;
 pub use dispatch::error::DispatchError;
+pub use dispatch::result::ToolResult;
 pub use dispatch::turn::{Turn, TurnOptions};
 pub use env::profile::{Generic, Profile};
 pub use env::settings::Env;

@@ -10,8 +10,8 @@ use toolreg::mcp::load_server;
 use toolreg::pool::merge_and_filter_tools;
 use toolreg::{
     Behavior, Catalog, Dispatcher, Env, PermissionContext, PermissionMode, Profile, RenderOptions,
-    RuleSource, SchemaCache, SearchEngine, Strategy, Tool, ToolContext, ToolError, ToolInfo,
-    ToolUse, assemble_tool_pool, builtins, render_anthropic, tool,
+    RuleSource, SchemaCache, SearchEngine, Strategy, Tool, ToolCall, ToolContext, ToolError,
+    ToolInfo, assemble_tool_pool, builtins, render_anthropic, tool,
 };
 
 /// Looks up an order by its number.
@@ -158,7 +158,7 @@ fn the_same_environment_under_other_rules_assembles_another_pool() {
 async fn the_dispatcher_checks_calls_against_the_rules_it_was_given() {
     let env = Env::default();
     let pool = assemble_tool_pool(&env, &PermissionContext::new(), &catalog(), &[]);
-    let call = ToolUse::new("t1", "OrderLookup", json!({"number": 7}));
+    let call = ToolCall::new("t1", "OrderLookup", json!({"number": 7}));
 
     let asks = PermissionContext::new().with(Behavior::Ask, RuleSource::User, "OrderLookup");
     let dispatcher = Dispatcher::new(env.clone(), asks, pool.clone(), ".");

@@ -50,7 +50,7 @@ fn search_turn(conversation: &mut Conversation, pool: &Pool, names: &[String], t
         "input": {"query": format!("select:{}", names.join(","))}}], "stop_reason": "tool_use"});
     let response = conversation.receive(&body).unwrap();
     let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), pool.clone(), ".");
-    let ran = block_on(dispatcher.run_response(&response, &TurnOptions::default()));
+    let ran = block_on(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
     conversation.answer(&response, &ran, pool).unwrap();
 }
 

@@ -12,9 +12,9 @@ use toolreg::permissions::Refusal;
 use toolreg::permissions::Subject;
 use toolreg::tool::BoxFuture;
 use toolreg::{
-    Approval, Approver, Behavior, DispatchError, Dispatcher, Env, PermissionContext,
-    PermissionDecision, PermissionMode, RuleSource, Tool, ToolContext, ToolError, ToolInfo,
-    ToolOutput, ToolResult, ToolSpec, ToolUse, tool,
+    ApprovalRequest, Approver, Behavior, DispatchError, Dispatcher, Env, PermissionContext,
+    PermissionDecision, PermissionMode, RuleSource, Tool, ToolCall, ToolContext, ToolError,
+    ToolInfo, ToolOutput, ToolResult, ToolSpec, tool,
 };
 
 /// Echoes its text.
@@ -127,7 +127,7 @@ fn pool() -> Pool {
 
 struct Always(bool);
 impl Approver for Always {
-    fn approve<'a>(&'a self, _: Approval<'a>) -> BoxFuture<'a, bool> {
+    fn approve(&self, _: ApprovalRequest) -> BoxFuture<'_, bool> {
         Box::pin(std::future::ready(self.0))
     }
 }
@@ -157,7 +157,7 @@ async fn dispatch(
     input: Value,
 ) -> ToolResult {
     dispatcher(rules, approver)
-        .dispatch(&ToolUse::new("id1", name, input))
+        .dispatch(&ToolCall::new("id1", name, input))
         .await
 }
 
@@ -252,7 +252,7 @@ async fn deferred_tool_not_loaded_gets_the_select_hint_on_bad_input() {
     let loaded = Dispatcher::new(Env::default(), PermissionContext::new(), pool(), ".")
         .with_loaded(["Lazy".to_owned()]);
     let result = loaded
-        .dispatch(&ToolUse::new("id", "Lazy", json!({"n": "x"})))
+        .dispatch(&ToolCall::new("id", "Lazy", json!({"n": "x"})))
         .await;
     assert!(!text(&result).contains("select:"), "{}", text(&result));
 }
@@ -359,11 +359,11 @@ async fn mcp_tools_go_through_the_hosts_caller() {
     rules.add(Behavior::Allow, RuleSource::User, "mcp__srv");
     let dispatcher = Dispatcher::new(Env::default(), rules, pool(), ".").with_mcp(caller.clone());
     let ok = dispatcher
-        .dispatch(&ToolUse::new("x", "mcp__srv__ping", json!({})))
+        .dispatch(&ToolCall::new("x", "mcp__srv__ping", json!({})))
         .await;
     assert_eq!(ok.content, ToolOutput::Text("srv/ping: pong".into()));
     let bad = dispatcher
-        .dispatch(&ToolUse::new("x", "mcp__srv__ping", json!([1])))
+        .dispatch(&ToolCall::new("x", "mcp__srv__ping", json!([1])))
         .await;
     assert!(bad.is_error());
     assert!(text(&bad).contains("expected a JSON object, got an array"));
@@ -375,7 +375,7 @@ async fn destructive_mcp_tool_asks_unless_a_rule_allows_it() {
     let caller = Arc::new(Pong::default());
     let asking = Dispatcher::new(Env::default(), PermissionContext::new(), pool(), ".")
         .with_mcp(caller.clone());
-    let call = ToolUse::new("x", "mcp__srv__ping", json!({}));
+    let call = ToolCall::new("x", "mcp__srv__ping", json!({}));
     let refused = asking.dispatch(&call).await;
     assert!(
         matches!(refused.error, Some(DispatchError::NeedsApproval { .. })),
@@ -403,7 +403,7 @@ async fn dispatcher_is_send_sync_and_crosses_a_spawn() {
     let shared = Arc::clone(&dispatcher);
     let result = tokio::spawn(async move {
         shared
-            .dispatch(&ToolUse::new("id", "Echo", json!({"text": "hi"})))
+            .dispatch(&ToolCall::new("id", "Echo", json!({"text": "hi"})))
             .await
     })
     .await

@@ -7,8 +7,8 @@ use serde_json::json;
 use toolreg::Pool;
 use toolreg::mcp::load_server;
 use toolreg::{
-    Dispatcher, Env, InputSchema, Structured, Tool, ToolContext, ToolError, ToolInfo, ToolOutput,
-    ToolSpec, ToolUse, tool,
+    Dispatcher, Env, InputSchema, Structured, Tool, ToolCall, ToolContext, ToolError, ToolInfo,
+    ToolOutput, ToolSpec, tool,
 };
 
 /// One day's weather.
@@ -82,7 +82,7 @@ fn dispatcher() -> Dispatcher {
 #[tokio::test]
 async fn structured_output_is_sent_as_json_content() {
     let result = dispatcher()
-        .dispatch(&ToolUse::new("d", "Day", json!({"city": "Bergen"})))
+        .dispatch(&ToolCall::new("d", "Day", json!({"city": "Bergen"})))
         .await;
     assert_eq!(
         result.content,
@@ -94,7 +94,7 @@ async fn structured_output_is_sent_as_json_content() {
 #[tokio::test]
 async fn image_output_is_an_image_content_block() {
     let result = dispatcher()
-        .dispatch(&ToolUse::new("c", "Chart", json!({})))
+        .dispatch(&ToolCall::new("c", "Chart", json!({})))
         .await;
     assert_eq!(
         result.to_json()["content"],

@@ -31,7 +31,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use toolreg::tool::Progress;
-use toolreg::{Dispatcher, SearchEngine, Strategy, ToolInfo, ToolUse, TurnOptions};
+use toolreg::{Dispatcher, SearchEngine, Strategy, ToolCall, ToolInfo, TurnOptions};
 
 use crate::content::tool_result_to_call_result;
 
@@ -155,7 +155,7 @@ impl Gateway {
             let text = format!("`{name}` is not a tool this gateway offers");
             return CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)]);
         }
-        let call = ToolUse::new(request_id(ctx), name, arguments);
+        let call = ToolCall::new(request_id(ctx), name, arguments);
         let token = ctx.meta.get_progress_token();
         let peer = ctx.peer.clone();
         let progress = token.map(|token| {

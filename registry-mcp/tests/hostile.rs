@@ -12,7 +12,7 @@ use toolreg::Pool;
 use toolreg::dispatch::OUTPUT_TRUNCATED;
 use toolreg::tool::Progress;
 use toolreg::{
-    Dispatcher, Env, PermissionContext, PermissionMode, ToolOutput, ToolResult, ToolUse,
+    Dispatcher, Env, PermissionContext, PermissionMode, ToolCall, ToolOutput, ToolResult,
     TurnOptions,
 };
 use toolreg_mcp::{McpConfig, McpHub, ServerError, ServerSpec, ServerState, Timeouts};
@@ -54,7 +54,7 @@ async fn call(hub: &Arc<McpHub>, tool: &str, options: &TurnOptions) -> ToolResul
         ".",
     )
     .with_mcp(hub.clone());
-    let call = ToolUse::new("t1", format!("mcp__hostile__{tool}"), json!({}));
+    let call = ToolCall::new("t1", format!("mcp__hostile__{tool}"), json!({}));
     let mut turn = dispatcher.run_turn(&[call], options).await;
     turn.results.remove(0)
 }

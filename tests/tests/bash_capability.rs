@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::dispatch::ApprovalRequest;
+use toolreg::ApprovalRequest;
 use toolreg::env::Switches;
 use toolreg::permissions::Grant;
 use toolreg::sandbox::{Sandbox, Sandboxing};
 use toolreg::tool::IntoToolOutput as _;
 use toolreg::{
-    Dispatcher, PermissionContext, Pool, Tool as _, ToolContext, ToolOutput, ToolResult, ToolUse,
+    Dispatcher, PermissionContext, Pool, Tool as _, ToolCall, ToolContext, ToolOutput, ToolResult,
     assemble_tool_pool,
 };
 use toolreg_tools::bash::BashTool;
@@ -84,7 +84,7 @@ fn dispatch(
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(dispatcher.dispatch(&ToolUse::new(
+    runtime.block_on(dispatcher.dispatch(&ToolCall::new(
         "t1",
         "Bash",
         json!({ "command": command }),

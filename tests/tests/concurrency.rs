@@ -12,8 +12,8 @@ use toolreg::render::DeferStrategy;
 use toolreg::search::ToolSearcher;
 use toolreg::tool::BoxFuture;
 use toolreg::{
-    Dispatcher, PermissionMode, Pool, RenderOptions, SchemaCache, SearchEngine, Strategy,
-    ToolError, ToolOutput, ToolUse, assemble_tool_pool, render_anthropic,
+    Dispatcher, PermissionMode, Pool, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolCall,
+    ToolError, ToolOutput, assemble_tool_pool, render_anthropic,
 };
 
 /// One pool with its search engine and its render from a fresh cache.
@@ -117,7 +117,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                         let runtime = tokio::runtime::Builder::new_current_thread()
                             .build()
                             .unwrap();
-                        let call = ToolUse::new(
+                        let call = ToolCall::new(
                             "toolu",
                             "ToolSearch",
                             json!({"query": "select:Read,Edit"}),
@@ -129,7 +129,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                             .iter()
                             .find(|tool| tool.mcp().is_some())
                             .unwrap();
-                        let call = ToolUse::new("toolu", &mcp.name, json!({}));
+                        let call = ToolCall::new("toolu", &mcp.name, json!({}));
                         let result = runtime.block_on(dispatcher.dispatch(&call));
                         assert!(!result.is_error() && result.called(), "{result:?}");
                     }

@@ -29,7 +29,7 @@ use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions};
 use toolreg::tool::BoxFuture;
 use toolreg::{
     Behavior, Dispatcher, PermissionContext, RenderOptions, RuleSource, SchemaCache, SearchEngine,
-    Strategy as SearchStrategy, ToolError, ToolInfo, ToolOutput, ToolUse, assemble_tool_pool,
+    Strategy as SearchStrategy, ToolCall, ToolError, ToolInfo, ToolOutput, assemble_tool_pool,
 };
 
 fn cases() -> u32 {
@@ -277,7 +277,7 @@ proptest! {
                     // An alias another allowed tool also answers to is that tool's.
                     continue;
                 }
-                let result = runtime.block_on(dispatcher.dispatch(&ToolUse::new("toolu", name, json!({}))));
+                let result = runtime.block_on(dispatcher.dispatch(&ToolCall::new("toolu", name, json!({}))));
                 prop_assert!(!result.called(), "{name} was called");
                 prop_assert!(result.is_error());
             }

@@ -17,8 +17,8 @@ use futures_util::StreamExt as _;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::sync::Mutex;
+use toolreg::ApprovalRequest;
 use toolreg::conversation::{Api, Conversation, Stop, StreamAssembler};
-use toolreg::dispatch::ApprovalRequest;
 use toolreg::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
 use toolreg::search::{RequestModel, is_tool_search_enabled};
 use toolreg::{Dispatcher, RenderOptions, SearchEngine, Strategy, TurnOptions, assemble_tool_pool};
@@ -221,7 +221,7 @@ async fn run(args: Args) -> Result<()> {
                 cancel.cancel();
             }
         });
-        let turn = dispatcher.run_response(&response, &options).await;
+        let turn = dispatcher.run_turn(&response.calls, &options).await;
         interrupted.abort();
         let cancelled = options.cancel.is_cancelled();
         for result in &turn.results {
@@ -250,7 +250,7 @@ fn approver(yes: bool) -> impl Fn(ApprovalRequest) -> Approval + Send + Sync + '
             let mut stdin = stdin.lock().await;
             eprint!(
                 "Allow {} {}? ({}) [y/N] ",
-                request.tool,
+                request.tool.name,
                 json!(request.input),
                 request.reason
             );

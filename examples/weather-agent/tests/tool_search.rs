@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use toolreg::{
-    Env, RenderOptions, SchemaCache, ToolOutput, ToolUse, TurnOptions, render_anthropic,
+    Env, RenderOptions, SchemaCache, ToolCall, ToolOutput, TurnOptions, render_anthropic,
 };
 
 #[test]
@@ -34,8 +34,8 @@ async fn tool_search_loads_the_deferred_tool_and_the_model_can_call_it() {
     let found = dispatcher
         .run_turn(
             &[
-                ToolUse::new("s1", "ToolSearch", json!({"query": "rain radar"})),
-                ToolUse::new("s2", "ToolSearch", json!({"query": "select:Radar"})),
+                ToolCall::new("s1", "ToolSearch", json!({"query": "rain radar"})),
+                ToolCall::new("s2", "ToolSearch", json!({"query": "select:Radar"})),
             ],
             &TurnOptions::default(),
         )
@@ -50,7 +50,7 @@ async fn tool_search_loads_the_deferred_tool_and_the_model_can_call_it() {
         );
     }
     let radar = dispatcher
-        .dispatch(&ToolUse::new("r", "Radar", json!({"city": "Oslo"})))
+        .dispatch(&ToolCall::new("r", "Radar", json!({"city": "Oslo"})))
         .await;
     assert_eq!(
         radar.content,

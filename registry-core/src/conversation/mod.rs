@@ -1,6 +1,6 @@
 //! The loop between a model and the tools: a response read into calls
 //! ([`parse_response`], or [`StreamAssembler`] for a streamed one), the calls run
-//! ([`Dispatcher::run_response`](crate::Dispatcher::run_response)), their answers in the API's
+//! ([`Dispatcher::run_turn`](crate::Dispatcher::run_turn)), their answers in the API's
 //! form ([`Turn::to_messages`](crate::Turn::to_messages)), for the three APIs of [`Api`]; and a
 //! [`Conversation`] that keeps the history, the deferred tools it discovered, and the next
 //! request's tools (with tool changes that keep the prompt cache).
@@ -24,7 +24,7 @@
 //!     ]}}]});
 //! let response = parse_response(Api::ChatCompletions, &body).unwrap();
 //! assert_eq!(response.stop, Stop::ToolUse);
-//! let turn = dispatcher.run_response(&response, &TurnOptions::default()).await;
+//! let turn = dispatcher.run_turn(&response.calls, &TurnOptions::default()).await;
 //! let messages = turn.to_messages(&response, &pool, false).unwrap();
 //! assert_eq!(messages[1]["role"], "tool");
 //! assert_eq!(messages[1]["tool_call_id"], "call_2");
@@ -38,9 +38,8 @@ mod response;
 mod session;
 mod stream;
 
-pub use answer::cancelled_answers;
 pub use partial::partial_json;
-pub use response::{ModelResponse, ResponseError, Stop, ToolCall, parse_response};
+pub use response::{ModelResponse, ResponseError, Stop, parse_response};
 pub use session::{Conversation, INLINE_TOOLS_BETA, Request, TOOL_CHANGES_BETA};
 pub use stream::{MAX_EVENT_BYTES, PartialCall, StreamAssembler, StreamError};
 

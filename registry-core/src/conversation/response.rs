@@ -6,28 +6,7 @@ use std::fmt;
 use serde_json::{Map, Value, json};
 
 use super::Api;
-use crate::ToolUse;
-
-/// One tool call of a response, in the order the model made it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolCall {
-    /// The id the result answers (`tool_use.id`, `tool_calls[].id`, `call_id`).
-    pub id: String,
-    /// The tool's name in the pool (a Responses call inside a namespace is
-    /// `<namespace>__<name>`; a client `tool_search_call` is ToolSearch).
-    pub name: String,
-    /// The input, or why the model's arguments could not be read (Chat Completions and
-    /// Responses send them as a JSON string, which a model can get wrong).
-    pub input: Result<Value, String>,
-}
-
-impl ToolCall {
-    /// The call as dispatch takes it, when its input could be read.
-    pub fn to_tool_use(&self) -> Option<ToolUse> {
-        let input = self.input.as_ref().ok()?;
-        Some(ToolUse::new(&self.id, &self.name, input.clone()))
-    }
-}
+use crate::ToolCall;
 
 /// Why the model stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]

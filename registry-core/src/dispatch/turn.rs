@@ -9,8 +9,9 @@ use futures_util::stream::{FuturesOrdered, StreamExt as _};
 use serde_json::{Value, json};
 pub use tokio_util::sync::CancellationToken;
 
+use super::dispatcher::unreadable;
 use crate::tool::ProgressSink;
-use crate::{DispatchError, Dispatcher, ToolInfo, ToolResult, ToolUse};
+use crate::{DispatchError, Dispatcher, ToolCall, ToolInfo, ToolResult};
 
 /// The default for [`TurnOptions::max_concurrency`], as in the design's host.
 pub const DEFAULT_MAX_CONCURRENCY: usize = 10;
@@ -91,16 +92,39 @@ impl Turn {
         let content: Vec<Value> = self.results.iter().map(ToolResult::to_json).collect();
         json!({"role": "user", "content": content})
     }
+
+    /// The turn a host answers with when the user cancels before `calls` ran: every call
+    /// answered as cancelled, in order, so the history stays well-formed.
+    pub fn cancelled(calls: &[ToolCall]) -> Turn {
+        let results: Vec<ToolResult> = calls
+            .iter()
+            .map(|call| {
+                let tool = call.name.clone();
+                ToolResult::from_error(&call.id, DispatchError::Cancelled { tool })
+            })
+            .collect();
+        let timing = CallTiming {
+            started: None,
+            finished: Duration::ZERO,
+        };
+        Turn {
+            timings: vec![timing; results.len()],
+            results,
+        }
+    }
 }
 
 impl Dispatcher {
-    /// Runs the calls of one assistant message (see the [module docs](crate::dispatch)).
-    pub async fn run_turn(&self, calls: &[ToolUse], options: &TurnOptions) -> Turn {
+    /// Runs the calls of one assistant message (see the [module docs](crate::dispatch)), a
+    /// response's [`calls`](crate::conversation::ModelResponse::calls) for one. A call whose
+    /// arguments could not be read is answered with an `is_error` result naming the problem,
+    /// without running. The results are in the calls' order.
+    pub async fn run_turn(&self, calls: &[ToolCall], options: &TurnOptions) -> Turn {
         let start = Instant::now();
         let mut seen = HashSet::with_capacity(calls.len());
         let duplicate: Vec<bool> = calls.iter().map(|call| !seen.insert(&call.id)).collect();
         // Each call's tool, found once.
-        let found: Vec<(&ToolUse, Option<&Arc<ToolInfo>>)> = calls
+        let found: Vec<(&ToolCall, Option<&Arc<ToolInfo>>)> = calls
             .iter()
             .map(|call| (call, self.pool().find(&call.name)))
             .collect();
@@ -108,9 +132,12 @@ impl Dispatcher {
         let mut index = 0;
         let mut rest = &found[..];
         while !rest.is_empty() {
+            // A call that will not run (its input unreadable) holds nothing up.
             let safe = rest
                 .iter()
-                .take_while(|(_, tool)| tool.is_some_and(|tool| tool.flags.concurrency_safe))
+                .take_while(|(call, tool)| {
+                    call.input.is_err() || tool.is_some_and(|tool| tool.flags.concurrency_safe)
+                })
                 .count();
             let (batch, after) = rest.split_at(safe.max(1));
             rest = after;
@@ -139,7 +166,7 @@ impl Dispatcher {
 
     async fn run_one(
         &self,
-        call: &ToolUse,
+        call: &ToolCall,
         found: Option<&Arc<ToolInfo>>,
         duplicate: bool,
         options: &TurnOptions,
@@ -156,6 +183,16 @@ impl Dispatcher {
                 finished: start.elapsed(),
             };
             return (ToolResult::from_error(&call.id, error), timing);
+        }
+        if let Err(problem) = &call.input {
+            let timing = CallTiming {
+                started: None,
+                finished: start.elapsed(),
+            };
+            return (
+                ToolResult::from_error(&call.id, unreadable(call, problem)),
+                timing,
+            );
         }
         let cancelled = || DispatchError::Cancelled { tool: tool.clone() };
         if options.cancel.is_cancelled() {

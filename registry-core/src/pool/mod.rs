@@ -4,7 +4,7 @@
 //! Built-ins and MCP tools are sorted separately and concatenated, built-ins first, so the
 //! built-ins stay one contiguous prefix: a flat sort would slide MCP tools between built-ins and
 //! change every byte of the rendered block after them, and with it the prompt-cache key. Both
-//! partitions sort with [`compare_names`](crate::tool::compare_names), which ignores locale.
+//! partitions sort with [`compare_names`], which ignores locale.
 //! Which tools are deferred is decided there too, once ([`deferral`]).
 //!
 //! A [`Pool`] holds those rules: it is only made by them ([`Pool::new`],

@@ -7,8 +7,8 @@ use toolreg::permissions::Subject;
 use toolreg::permissions::path::{absolute, resolve};
 use toolreg::permissions::{Access, Verdict};
 use toolreg::{
-    DispatchError, Dispatcher, Env, PermissionContext, Pool, SearchEngine, Strategy, ToolContext,
-    ToolInfo, ToolOutput, ToolUse,
+    DispatchError, Dispatcher, Env, PermissionContext, Pool, SearchEngine, Strategy, ToolCall,
+    ToolContext, ToolInfo, ToolOutput,
 };
 use toolreg_tools::profile::{self, switch};
 
@@ -182,7 +182,7 @@ pub fn dispatch(data: &[u8]) {
         preflight(s, tool, &input, &ctx);
     }
     let dispatcher = &s.dispatchers[usize::from(g.bool())];
-    let call = ToolUse::new("toolu_fuzz", name.as_str(), input.clone());
+    let call = ToolCall::new("toolu_fuzz", name.as_str(), input.clone());
     let result = s.runtime.block_on(dispatcher.dispatch(&call));
     let _ = result.to_json();
     let text = match &result.content {

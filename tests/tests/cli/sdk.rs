@@ -546,7 +546,7 @@ fn every_recorded_response_and_every_conversation_built_on_it_type_checks() {
             )
             .with_state(toolreg_tools::default_state());
             let turn =
-                runtime.block_on(dispatcher.run_response(&response, &TurnOptions::default()));
+                runtime.block_on(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
             assert!(
                 turn.results.iter().all(|result| !result.is_error()),
                 "{name}: {:?}",

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolreg::conversation::{Api, parse_response};
 use toolreg::mcp::{Layout, printable};
 use toolreg::render::{self, OpenAiFormat};
-use toolreg::{Dispatcher, SearchEngine, Strategy, ToolInfo, ToolUse, TurnOptions};
+use toolreg::{Dispatcher, SearchEngine, Strategy, ToolCall, ToolInfo, TurnOptions};
 
 use crate::cli::{Args, Command, Format, McpCommand, SearchArgs, SearchStrategy, TurnArgs};
 use crate::setup::{Setup, setup};
@@ -301,7 +301,7 @@ fn call(
     let input: Value =
         serde_json::from_str(input).map_err(|error| format!("--input is not JSON: {error}"))?;
     let dispatcher = dispatcher(setup, &[])?;
-    let call = ToolUse::new(id, name, input);
+    let call = ToolCall::new(id, name, input);
     let result = setup.runtime.block_on(dispatcher.dispatch(&call));
     let printed = match format {
         Format::Anthropic => result.to_json(),
@@ -325,7 +325,7 @@ fn call(
 }
 
 /// The tool_use blocks of a JSON array of blocks, or of an assistant message's content.
-fn tool_uses(value: &Value) -> Result<Vec<ToolUse>> {
+fn tool_uses(value: &Value) -> Result<Vec<ToolCall>> {
     let blocks =
         match value {
             Value::Array(blocks) => blocks,
@@ -462,7 +462,7 @@ fn openai_turn(setup: &Setup, args: &TurnArgs, value: &Value) -> Result<ExitCode
     let dispatcher = dispatcher(setup, &[])?;
     let turn = setup
         .runtime
-        .block_on(dispatcher.run_response(&response, &options));
+        .block_on(dispatcher.run_turn(&response.calls, &options));
     let messages = turn
         .to_messages(&response, &setup.pool, false)
         .map_err(|error| error.to_string())?;
