@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use toolreg::mcp::load_servers;
 use toolreg::permissions::{RuleTarget, Subject};
-use toolreg::render::DeferStrategy;
+use toolreg::wire::anthropic::DeferStrategy;
 use toolreg::{
     Behavior, Catalog, Env, PermissionContext, RenderOptions, RuleSource, SchemaCache,
     SearchEngine, Strategy, ToolInfo, assemble_tool_pool, render_anthropic,

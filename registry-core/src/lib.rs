@@ -30,6 +30,7 @@
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
 //! use toolreg::mcp::load_server;
+//! use toolreg::wire::anthropic::tool_results;
 //! use toolreg::{
 //!     Behavior, Catalog, Dispatcher, Env, PermissionContext, RenderOptions, RuleSource,
 //!     SchemaCache, SearchEngine, Strategy, ToolCall, ToolOutput, TurnOptions, assemble_tool_pool,
@@ -56,7 +57,7 @@
 //! // The request's tools: the loaded ones in full, the deferred one announced by name.
 //! let options = RenderOptions { tool_search: true, ..Default::default() };
 //! let rendered = render_anthropic(&env, &pool, &SchemaCache::new(), &options).unwrap();
-//! assert!(rendered.tools.contains(r#""name":"Weather""#));
+//! assert!(rendered.tools.to_json().contains(r#""name":"Weather""#));
 //! assert!(rendered.deferred_tools_message.unwrap().contains("mcp__tracker__create_issue"));
 //!
 //! // The model's tool calls, run as one turn.
@@ -68,7 +69,7 @@
 //! let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
 //! assert_eq!(turn.results[0].content, ToolOutput::Text("Paris: sunny".into()));
 //! assert_eq!(
-//!     turn.to_message()["content"][1]["content"][0]["tool_name"],
+//!     tool_results(&turn)["content"][1]["content"][0]["tool_name"],
 //!     "mcp__tracker__create_issue"
 //! );
 //! # }
@@ -143,11 +144,11 @@ pub mod env;
 pub mod mcp;
 pub mod permissions;
 pub mod pool;
-pub mod render;
 pub mod sandbox;
 pub mod schema;
 pub mod search;
 pub mod tool;
+pub mod wire;
 
 pub use dispatch::approval::{ApprovalRequest, Approver};
 pub use dispatch::call::ToolCall;
@@ -163,10 +164,6 @@ pub use pool::Pool;
 pub use pool::assemble::assemble_tool_pool;
 pub use pool::catalog::Catalog;
 pub use pool::info::ToolInfo;
-pub use render::anthropic::render_anthropic;
-pub use render::cache::SchemaCache;
-pub use render::openai::render_openai;
-pub use render::options::RenderOptions;
 pub use schema::input::InputSchema;
 pub use search::engine::SearchEngine;
 pub use tool::body::{PermissionDecision, Tool};
@@ -178,6 +175,8 @@ pub use tool::output::{Structured, ToolOutput};
 pub use tool::registry::builtins;
 pub use toolreg_macros::{InputSchema, tool};
 pub use toolreg_search::Strategy;
+pub use wire::anthropic::{RenderOptions, SchemaCache, render_anthropic};
+pub use wire::render_openai;
 
 /// What generated code needs. Not a public API: it may change in any release.
 #[doc(hidden)]

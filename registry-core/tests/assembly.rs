@@ -127,7 +127,7 @@ fn search_and_render_read_the_deferral_assembly_decided() {
     let announced = rendered.deferred_tools_message.unwrap();
     assert!(!announced.contains("OrderLookup"), "{announced}");
     assert!(announced.contains("mcp__tracker__create_issue"));
-    let tools: serde_json::Value = serde_json::from_str(&rendered.tools).unwrap();
+    let tools = rendered.tools.to_value().unwrap();
     let order = (tools.as_array().unwrap().iter())
         .find(|tool| tool["name"] == "OrderLookup")
         .unwrap();

@@ -10,11 +10,12 @@ use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use toolreg::ApprovalRequest;
-use toolreg::conversation::{
-    Api, Stop, StreamAssembler, StreamError, parse_response, partial_json,
-};
 use toolreg::dispatch::McpRequest;
 use toolreg::mcp::load_server;
+use toolreg::wire::anthropic::tool_results;
+use toolreg::wire::{
+    Api, Stop, StreamAssembler, StreamError, answer, parse_response, partial_json,
+};
 use toolreg::{
     Catalog, DispatchError, Dispatcher, Env, PermissionContext, Pool, Tool, ToolContext, ToolError,
     ToolOutput, Turn, TurnOptions, assemble_tool_pool, builtins, tool,
@@ -243,7 +244,7 @@ fn chat_call_with_broken_arguments_is_answered_with_an_error_naming_the_problem(
     let dispatcher =
         dispatcher(pool.clone()).with_approver(Arc::new(|_: ApprovalRequest| async { true }));
     let turn = futures_executor(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
-    let messages = turn.to_messages(&response, &pool, false).unwrap();
+    let messages = answer(response.api, &turn, &pool, false).unwrap();
     let contents: Vec<(&str, &str)> = messages
         .iter()
         .map(|m| {
@@ -365,7 +366,7 @@ fn responses_answers_are_function_call_outputs_and_a_tool_search_output() {
     };
     let dispatcher = dispatcher(pool.clone()).with_mcp(Arc::new(mcp));
     let turn = futures_executor(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
-    let items = turn.to_messages(&response, &pool, false).unwrap();
+    let items = answer(response.api, &turn, &pool, false).unwrap();
     assert_eq!(items[0]["type"], "tool_search_output");
     assert_eq!(items[0]["call_id"], "call_s");
     assert_eq!(
@@ -393,7 +394,7 @@ fn an_approver_closure_decides_a_destructive_call() {
         };
         let dispatcher = dispatcher(pool.clone()).with_approver(Arc::new(approver));
         let turn = futures_executor(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
-        let message = turn.to_messages(&response, &pool, false).unwrap();
+        let message = toolreg::wire::answer(response.api, &turn, &pool, false).unwrap();
         let text = message[0]["content"][0]["content"].to_string();
         assert!(text.contains(expected), "{text}");
         assert_eq!(asked.load(Ordering::SeqCst), 1);
@@ -404,7 +405,7 @@ fn an_approver_closure_decides_a_destructive_call() {
 fn a_cancelled_turn_answers_every_call_once_in_order() {
     let body: Value = serde_json::from_str(ANTHROPIC_MESSAGE).unwrap();
     let response = parse_response(Api::Anthropic, &body).unwrap();
-    let message = Turn::cancelled(&response.calls).to_message();
+    let message = tool_results(&Turn::cancelled(&response.calls));
     let ids: Vec<&str> = message["content"]
         .as_array()
         .unwrap()

@@ -6,9 +6,10 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolreg::conversation::{Conversation, INLINE_TOOLS_BETA, TOOL_CHANGES_BETA};
+use toolreg::conversation::Conversation;
 use toolreg::mcp::load_servers;
-use toolreg::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+use toolreg::wire::anthropic::{INLINE_TOOLS_BETA, TOOL_CHANGES_BETA};
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
 use toolreg::{
     Catalog, Dispatcher, Env, PermissionContext, Pool, RenderOptions, TurnOptions,
     assemble_tool_pool, builtins,

@@ -11,6 +11,7 @@ use toolreg::mcp::load_server;
 use toolreg::permissions::Refusal;
 use toolreg::permissions::Subject;
 use toolreg::tool::BoxFuture;
+use toolreg::wire::anthropic::tool_result;
 use toolreg::{
     ApprovalRequest, Approver, Behavior, DispatchError, Dispatcher, Env, PermissionContext,
     PermissionDecision, PermissionMode, RuleSource, Tool, ToolCall, ToolContext, ToolError,
@@ -179,7 +180,7 @@ async fn successful_call_maps_output_to_a_tool_result() {
     .await;
     assert!(!result.is_error() && result.called());
     assert_eq!(
-        result.to_json(),
+        tool_result(&result),
         json!({"type": "tool_result", "tool_use_id": "id1", "content": "abab"})
     );
 }
@@ -195,7 +196,7 @@ async fn tool_outside_the_pool_is_refused_and_never_called() {
         })
     );
     assert!(text(&result).contains("No such tool available: Bash"));
-    assert_eq!(result.to_json()["is_error"], true);
+    assert_eq!(tool_result(&result)["is_error"], true);
 }
 
 #[tokio::test]

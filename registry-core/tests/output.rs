@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use toolreg::Pool;
 use toolreg::mcp::load_server;
+use toolreg::wire::anthropic::tool_result;
 use toolreg::{
     Dispatcher, Env, InputSchema, Structured, Tool, ToolCall, ToolContext, ToolError, ToolInfo,
     ToolOutput, ToolSpec, tool,
@@ -88,7 +89,10 @@ async fn structured_output_is_sent_as_json_content() {
         result.content,
         ToolOutput::Json(json!({"celsius": 19, "rain": true}))
     );
-    assert_eq!(result.to_json()["content"], r#"{"celsius":19,"rain":true}"#);
+    assert_eq!(
+        tool_result(&result)["content"],
+        r#"{"celsius":19,"rain":true}"#
+    );
 }
 
 #[tokio::test]
@@ -97,7 +101,7 @@ async fn image_output_is_an_image_content_block() {
         .dispatch(&ToolCall::new("c", "Chart", json!({})))
         .await;
     assert_eq!(
-        result.to_json()["content"],
+        tool_result(&result)["content"],
         json!([{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}])
     );
 }

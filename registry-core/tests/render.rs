@@ -7,12 +7,14 @@ use serde_json::{Value, json};
 use toolreg::env::Betas;
 use toolreg::env::Provider;
 use toolreg::mcp::load_server;
-use toolreg::render::CacheSettings;
-use toolreg::render::{
-    CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions, REFS_REMOVED_DISABLED,
-    REFS_REMOVED_GONE, discovered_tools, rewrite_tool_references,
-};
 use toolreg::tool::Flags;
+use toolreg::wire::ToolsArray;
+use toolreg::wire::anthropic::CacheSettings;
+use toolreg::wire::anthropic::{
+    CacheControl, DeferStrategy, REFS_REMOVED_DISABLED, REFS_REMOVED_GONE, discovered_tools,
+    rewrite_tool_references,
+};
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions};
 use toolreg::{Env, Pool, RenderOptions, SchemaCache, ToolInfo, render_anthropic, render_openai};
 
 fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
@@ -43,8 +45,8 @@ fn pool() -> Pool {
     pooled(tools)
 }
 
-fn tools_json(text: &str) -> Vec<Value> {
-    serde_json::from_str(text).unwrap()
+fn tools_json(tools: &ToolsArray) -> Vec<Value> {
+    tools.to_value().unwrap().as_array().unwrap().clone()
 }
 
 fn names(tools: &[Value]) -> Vec<&str> {
@@ -91,7 +93,7 @@ fn first_render_locks_the_bytes_for_the_session() {
         &RenderOptions::default(),
     )
     .unwrap();
-    assert!(fresh.tools.contains("a new dynamic prompt"));
+    assert!(fresh.tools.to_json().contains("a new dynamic prompt"));
 }
 
 #[test]
@@ -123,7 +125,7 @@ fn mcp_cache_key_is_name_plus_schema() {
         &RenderOptions::default(),
     )
     .unwrap();
-    assert!(rendered.tools.contains(r#""properties":{}"#));
+    assert!(rendered.tools.to_json().contains(r#""properties":{}"#));
     assert_eq!(cache.len(), 2);
 }
 
@@ -328,8 +330,8 @@ fn per_request_overlay_does_not_touch_the_cache() {
     .unwrap();
     let without =
         render_anthropic(&Env::default(), &pool(), &cache, &RenderOptions::default()).unwrap();
-    assert!(with.tools.contains("defer_loading"));
-    assert!(!without.tools.contains("defer_loading"));
+    assert!(with.tools.to_json().contains("defer_loading"));
+    assert!(!without.tools.to_json().contains("defer_loading"));
 }
 
 #[test]
@@ -419,7 +421,7 @@ fn field_order_is_fixed() {
     )
     .unwrap();
     assert_eq!(
-        out.tools,
+        out.tools.to_json(),
         r#"[{"name":"Bash","description":"Bash does things","input_schema":{"type":"object","properties":{}},"eager_input_streaming":true}]"#
     );
 }
@@ -475,7 +477,7 @@ fn openai_chat_and_responses_shapes() {
         builtin("ToolSearch", false),
         pool()[3].clone(),
     ]);
-    let chat: Vec<Value> = serde_json::from_str(
+    let chat: Vec<Value> = tools_json(
         &render_openai(
             &tools,
             &OpenAiOptions {
@@ -486,8 +488,7 @@ fn openai_chat_and_responses_shapes() {
         )
         .unwrap()
         .tools,
-    )
-    .unwrap();
+    );
     assert_eq!(chat.len(), 2, "ToolSearch is left out");
     assert_eq!(chat[0]["type"], "function");
     assert_eq!(chat[0]["function"]["strict"], true);
@@ -499,7 +500,7 @@ fn openai_chat_and_responses_shapes() {
         chat[1]["function"]["strict"], false,
         "MCP tools have no strict schema"
     );
-    let responses: Vec<Value> = serde_json::from_str(
+    let responses: Vec<Value> = tools_json(
         &render_openai(
             &tools,
             &OpenAiOptions {
@@ -510,8 +511,7 @@ fn openai_chat_and_responses_shapes() {
         )
         .unwrap()
         .tools,
-    )
-    .unwrap();
+    );
     assert_eq!(
         responses[0],
         json!({"type": "function", "name": "Read", "description": "reads", "parameters": {"type": "object", "properties": {}}, "strict": false})

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use toolreg::Pool;
 use toolreg::dispatch::{CallTiming, CancellationToken};
 use toolreg::tool::Progress;
+use toolreg::wire::anthropic::tool_results;
 use toolreg::{
     DispatchError, Dispatcher, Env, PermissionContext, State, Tool, ToolCall, ToolContext,
     ToolError, ToolInfo, ToolSpec, TurnOptions, tool,
@@ -183,7 +184,7 @@ async fn safe_calls_run_together_and_the_others_alone() {
         ["between"],
         "Arc state found by its type"
     );
-    let message = turn.to_message();
+    let message = tool_results(&turn);
     assert_eq!(message["role"], "user");
     assert_eq!(message["content"][2]["content"], "noted");
 }

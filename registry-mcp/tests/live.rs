@@ -9,8 +9,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use toolreg::Pool;
 use toolreg::mcp::load_servers;
-use toolreg::render::DeferStrategy;
 use toolreg::tool::Progress;
+use toolreg::wire::anthropic::DeferStrategy;
 use toolreg::{
     Env, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolCall, ToolInfo, ToolOutput,
     TurnOptions, render_anthropic,
@@ -383,7 +383,7 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
         &options,
     )
     .unwrap();
-    assert!(rendered.tools.contains("mcp__changing__weather"));
+    assert!(rendered.tools.to_json().contains("mcp__changing__weather"));
     hub.close().await;
 }
 

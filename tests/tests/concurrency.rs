@@ -8,9 +8,9 @@ use std::sync::{Arc, RwLock};
 
 use serde_json::json;
 use toolreg::dispatch::{McpCall, McpCaller};
-use toolreg::render::DeferStrategy;
 use toolreg::search::ToolSearcher;
 use toolreg::tool::BoxFuture;
+use toolreg::wire::anthropic::DeferStrategy;
 use toolreg::{
     Dispatcher, PermissionMode, Pool, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolCall,
     ToolError, ToolOutput, assemble_tool_pool, render_anthropic,
@@ -57,7 +57,8 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
             let pool = assemble_tool_pool(&env, &rules, &catalog, &common::load(servers));
             let render = render_anthropic(&env, &pool, &SchemaCache::new(), &options())
                 .unwrap()
-                .tools;
+                .tools
+                .to_json();
             let engine = Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Ranked));
             Arc::new(Snapshot {
                 pool,
@@ -96,7 +97,9 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                         let rendered =
                             render_anthropic(env, &snapshot.pool, cache, &options()).unwrap();
                         assert!(
-                            snapshots.iter().any(|s| s.render == rendered.tools),
+                            snapshots
+                                .iter()
+                                .any(|s| s.render == rendered.tools.to_json()),
                             "worker {worker} round {round}: a render that is no pool's"
                         );
                         let found = snapshot.engine.search("list files in a directory", 5);

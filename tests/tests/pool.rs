@@ -10,8 +10,8 @@ use toolreg::env::ToolSearchMode;
 use toolreg::pool::{
     filter_tools_for_agent, get_all_base_tools, get_tools, merge_and_filter_tools,
 };
-use toolreg::render::DeferStrategy;
 use toolreg::tool::compare_names;
+use toolreg::wire::anthropic::DeferStrategy;
 use toolreg::{
     Behavior, Env, PermissionContext, Pool, RenderOptions, RuleSource, SchemaCache, ToolInfo,
     assemble_tool_pool, render_anthropic,
@@ -346,6 +346,7 @@ fn adding_a_server_changes_no_byte_before_the_first_mcp_tool() {
         render_anthropic(&env, &pool, &SchemaCache::new(), &options)
             .unwrap()
             .tools
+            .to_json()
     };
     let small = render(without_last);
     let large = render(&servers);

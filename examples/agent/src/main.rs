@@ -18,9 +18,10 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::sync::Mutex;
 use toolreg::ApprovalRequest;
-use toolreg::conversation::{Api, Conversation, Stop, StreamAssembler};
-use toolreg::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+use toolreg::conversation::Conversation;
 use toolreg::search::{RequestModel, is_tool_search_enabled};
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+use toolreg::wire::{Api, Stop, StreamAssembler};
 use toolreg::{Dispatcher, RenderOptions, SearchEngine, Strategy, TurnOptions, assemble_tool_pool};
 use toolreg_tools::profile;
 

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use serde_json::json;
+use toolreg::wire::anthropic::tool_results;
 use toolreg::{ToolCall, TurnOptions};
 
 #[tokio::main]
@@ -18,7 +19,7 @@ async fn main() -> std::io::Result<()> {
         ToolCall::new("t5", "Forecast", json!({"city": "Rome", "delay_ms": 300})),
     ];
     let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
-    println!("{:#}", turn.to_message());
+    println!("{:#}", tool_results(&turn));
     for (call, timing) in calls.iter().zip(&turn.timings) {
         let started = timing.started.map_or(f64::NAN, |at| at.as_secs_f64() * 1e3);
         println!(

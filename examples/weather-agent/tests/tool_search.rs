@@ -19,8 +19,8 @@ fn the_pool_has_tool_search_and_the_render_announces_the_deferred_tool() {
         ..RenderOptions::default()
     };
     let rendered = render_anthropic(&Env::default(), &pool, &SchemaCache::new(), &options).unwrap();
-    assert!(rendered.tools.contains(r#""name":"ToolSearch""#));
-    assert!(!rendered.tools.contains(r#""name":"Radar""#));
+    assert!(rendered.tools.to_json().contains(r#""name":"ToolSearch""#));
+    assert!(!rendered.tools.to_json().contains(r#""name":"Radar""#));
     assert_eq!(
         rendered.deferred_tools_message.as_deref(),
         Some("<available-deferred-tools>\nRadar\n</available-deferred-tools>")

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 /// One tool call the model made, in the order it made it: an Anthropic `tool_use` block, a Chat
 /// Completions `tool_calls[]` entry, a Responses `function_call` (or client `tool_search_call`)
-/// item. A response's parser ([`parse_response`](crate::conversation::parse_response)) reads them, the
+/// item. A response's parser ([`parse_response`](crate::wire::parse_response)) reads them, the
 /// [`Dispatcher`](crate::Dispatcher) runs them, and each is answered by one
 /// [`ToolResult`](crate::ToolResult) with its id.
 ///

@@ -40,7 +40,7 @@ use crate::{State, Strategy, ToolCall, ToolContext, ToolInfo, ToolOutput, ToolRe
 /// assert!(!turn.results[0].is_error());
 /// // A tool outside the pool is refused, never run; the model reads why.
 /// assert!(turn.results[1].is_error());
-/// assert_eq!(turn.to_message()["content"][1]["tool_use_id"], "t2");
+/// assert_eq!(toolreg::wire::anthropic::tool_results(&turn)["content"][1]["tool_use_id"], "t2");
 /// # }
 /// ```
 #[derive(Clone)]
@@ -228,6 +228,7 @@ impl Dispatcher {
         match outcome {
             Ok(content) => ToolResult {
                 tool_use_id: call.id.clone(),
+                tool: tool.name.clone(),
                 content: cap_output(content, tool.max_result_size_chars),
                 error: None,
             },

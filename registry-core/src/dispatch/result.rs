@@ -1,15 +1,19 @@
 //! What answers a call: a [`ToolResult`], the tool's output (cut to its limit) or why the call
 //! did not produce one.
 
-use serde_json::{Value, json};
-
 use crate::{DispatchError, ToolOutput};
 
-/// The answer to one [`ToolCall`](crate::ToolCall).
+/// The answer to one [`ToolCall`](crate::ToolCall). Each API's module writes it in its form
+/// ([`anthropic::tool_result`](crate::wire::anthropic::tool_result),
+/// [`chat_completions::tool_message`](crate::wire::chat_completions::tool_message),
+/// [`responses::tool_output`](crate::wire::responses::tool_output)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolResult {
     /// The id of the call this answers.
     pub tool_use_id: String,
+    /// The tool's name in the pool; the name the model called when no tool of the pool
+    /// answers to it.
+    pub tool: String,
     /// The content: the tool's output, or the error's text.
     pub content: ToolOutput,
     /// Why the call failed or was refused; `None` on success.
@@ -21,6 +25,7 @@ impl ToolResult {
     pub fn from_error(tool_use_id: &str, error: DispatchError) -> Self {
         ToolResult {
             tool_use_id: tool_use_id.to_owned(),
+            tool: error.tool().to_owned(),
             content: ToolOutput::Text(error.to_string()),
             error: Some(error),
         }
@@ -34,22 +39,6 @@ impl ToolResult {
     /// Whether the tool's body ran.
     pub fn called(&self) -> bool {
         self.error.as_ref().is_none_or(DispatchError::ran)
-    }
-
-    /// The block as the Messages API takes it: text content as a string, structured content as
-    /// its JSON text, an image or other blocks as an array of content blocks.
-    pub fn to_json(&self) -> Value {
-        let content = match &self.content {
-            ToolOutput::Text(text) => Value::String(text.clone()),
-            ToolOutput::Json(value) => Value::String(value.to_string()),
-            other => Value::Array(other.to_blocks()),
-        };
-        let mut block =
-            json!({"type": "tool_result", "tool_use_id": self.tool_use_id, "content": content});
-        if let (true, Some(fields)) = (self.is_error(), block.as_object_mut()) {
-            fields.insert("is_error".into(), Value::Bool(true));
-        }
-        block
     }
 }
 

@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::{Either, select};
 use futures_util::stream::{FuturesOrdered, StreamExt as _};
-use serde_json::{Value, json};
 pub use tokio_util::sync::CancellationToken;
 
 use super::dispatcher::unreadable;
@@ -66,7 +65,8 @@ pub struct CallTiming {
 /// `concurrency_safe` flag) run together, at most [`TurnOptions::max_concurrency`] at a time; a
 /// call that is not concurrency-safe (or names no tool of the pool) runs alone, after the ones
 /// before it and before the ones after it. The results come back in the blocks' order, as one
-/// user message of `tool_result` blocks ([`Turn::to_message`]).
+/// user message of `tool_result` blocks
+/// ([`anthropic::tool_results`](crate::wire::anthropic::tool_results)).
 ///
 /// Each call may have a timeout; the whole turn has one [`CancellationToken`]: running tools
 /// see it ([`ToolContext::cancelled`](crate::ToolContext::cancelled)) and are stopped when it
@@ -87,12 +87,6 @@ pub struct Turn {
 }
 
 impl Turn {
-    /// The user message that answers the assistant's: every `tool_result`, in order.
-    pub fn to_message(&self) -> Value {
-        let content: Vec<Value> = self.results.iter().map(ToolResult::to_json).collect();
-        json!({"role": "user", "content": content})
-    }
-
     /// The turn a host answers with when the user cancels before `calls` ran: every call
     /// answered as cancelled, in order, so the history stays well-formed.
     pub fn cancelled(calls: &[ToolCall]) -> Turn {
@@ -116,7 +110,7 @@ impl Turn {
 
 impl Dispatcher {
     /// Runs the calls of one assistant message (see the [module docs](crate::dispatch)), a
-    /// response's [`calls`](crate::conversation::ModelResponse::calls) for one. A call whose
+    /// response's [`calls`](crate::wire::ModelResponse::calls) for one. A call whose
     /// arguments could not be read is answered with an `is_error` result naming the problem,
     /// without running. The results are in the calls' order.
     pub async fn run_turn(&self, calls: &[ToolCall], options: &TurnOptions) -> Turn {

@@ -165,6 +165,13 @@ pub struct Betas {
 }
 
 impl Betas {
+    /// Today's API: tool search is generally available on the first-party API (no header); the
+    /// other clouds still take the tool-search beta.
+    pub const CURRENT: Betas = Betas {
+        first_party: None,
+        other_clouds: Some("tool-search-tool-2025-10-19"),
+    };
+
     /// The header for a request to the first-party API or to another cloud.
     pub fn header(self, first_party: bool) -> Option<&'static str> {
         if first_party {

@@ -184,7 +184,7 @@ pub fn dispatch(data: &[u8]) {
     let dispatcher = &s.dispatchers[usize::from(g.bool())];
     let call = ToolCall::new("toolu_fuzz", name.as_str(), input.clone());
     let result = s.runtime.block_on(dispatcher.dispatch(&call));
-    let _ = result.to_json();
+    let _ = toolreg::wire::anthropic::tool_result(&result);
     let text = match &result.content {
         ToolOutput::Text(text) => text.clone(),
         other => Value::Array(other.to_blocks()).to_string(),

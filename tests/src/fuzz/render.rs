@@ -6,11 +6,11 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use toolreg::env::Betas;
 use toolreg::pool::deferral;
-use toolreg::render::CacheSettings;
-use toolreg::render::{
-    CHAT_COMPLETIONS_MAX_TOOLS, CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions,
-    OpenAiToolSearch, RenderError, ServerSearch,
-};
+use toolreg::wire::RenderError;
+use toolreg::wire::anthropic::CacheSettings;
+use toolreg::wire::anthropic::{CacheControl, DeferStrategy, ServerSearch};
+use toolreg::wire::chat_completions::MAX_TOOLS as CHAT_COMPLETIONS_MAX_TOOLS;
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
 use toolreg::{Env, Pool, RenderOptions, SchemaCache, ToolInfo};
 
 use super::{Gen, TOOL_NAMES, random_pool, unique_names};
@@ -101,7 +101,8 @@ fn check_anthropic(env: &Env, pool: &Pool, options: &RenderOptions) {
     };
     let again = toolreg::render_anthropic(env, pool, &cache, options).expect("renders again");
     assert_eq!(rendered, again, "a warm cache renders the same bytes");
-    let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
+    let array = rendered.tools.to_value().expect("the tools are values");
+    let array: Vec<Value> = array.as_array().expect("an array").clone();
     assert_eq!(rendered.tool_count, array.len());
     let positions: HashMap<&str, usize> = pool
         .iter()
@@ -272,7 +273,8 @@ fn check_openai(pool: &Pool, options: &OpenAiOptions) {
             return;
         }
     };
-    let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
+    let array = rendered.tools.to_value().expect("the tools are values");
+    let array: Vec<Value> = array.as_array().expect("an array").clone();
     assert_eq!(rendered.tool_count, array.len());
     let array = if options.namespaces && !chat {
         flatten_namespaces(pool, array)

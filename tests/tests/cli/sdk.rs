@@ -378,10 +378,10 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
 /// `tool_addition` blocks, checked with the beta request type.
 #[test]
 fn every_recorded_response_and_every_conversation_built_on_it_type_checks() {
-    use toolreg::conversation::{Api, Conversation, StreamAssembler};
-    use toolreg::render::{
-        DeferStrategy, OpenAiFormat, OpenAiOptions, OpenAiToolSearch, ServerSearch,
-    };
+    use toolreg::conversation::Conversation;
+    use toolreg::wire::anthropic::{DeferStrategy, ServerSearch};
+    use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+    use toolreg::wire::{Api, StreamAssembler};
     use toolreg::{Dispatcher, Env, PermissionContext, RenderOptions, TurnOptions};
 
     let Some(node_modules) = sdk_node_modules() else {

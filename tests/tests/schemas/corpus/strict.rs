@@ -23,9 +23,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use toolreg::env::Switches;
-use toolreg::render::CacheSettings;
-use toolreg::render::{OpenAiFormat, OpenAiOptions};
 use toolreg::schema::{Mode, STRICT_FORMATS, strict_refusal, to_json};
+use toolreg::wire::anthropic::CacheSettings;
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions};
 use toolreg::{
     RenderOptions, SchemaCache, ToolDescriptor, ToolInfo, ToolSpec, render_anthropic, render_openai,
 };
@@ -364,7 +364,7 @@ fn requests() -> Vec<Value> {
             ..Default::default()
         };
         let rendered = render_openai(&pool, &options).expect("renders");
-        parse(&rendered.tools)
+        rendered.tools.to_value().expect("the tools are values")
     };
     let settings = CacheSettings {
         strict_tools: true,
@@ -379,7 +379,7 @@ fn requests() -> Vec<Value> {
     let env = toolreg_tools::profile::env(toolreg_tools::features());
     let anthropic = render_anthropic(&env, &pool, &SchemaCache::new(), &options).expect("renders");
     let headers = match anthropic.beta {
-        Some(beta) => json!({ toolreg::render::BETA_HEADER: beta }),
+        Some(beta) => json!({ toolreg::wire::anthropic::BETA_HEADER: beta }),
         None => json!({}),
     };
     vec![
@@ -402,7 +402,7 @@ fn requests() -> Vec<Value> {
             "api": "anthropic",
             "headers": headers,
             "body": {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": user,
-                     "tools": parse(&anthropic.tools)},
+                     "tools": anthropic.tools.to_value().expect("the tools are values")},
             "expect": {"strict_rules": "anthropic"},
         }),
     ]

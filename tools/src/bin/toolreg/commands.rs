@@ -6,9 +6,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use toolreg::conversation::{Api, parse_response};
 use toolreg::mcp::{Layout, printable};
-use toolreg::render::{self, OpenAiFormat};
+use toolreg::wire::{self, Api, parse_response};
 use toolreg::{Dispatcher, SearchEngine, Strategy, ToolCall, ToolInfo, TurnOptions};
 
 use crate::cli::{Args, Command, Format, McpCommand, SearchArgs, SearchStrategy, TurnArgs};
@@ -304,22 +303,10 @@ fn call(
     let call = ToolCall::new(id, name, input);
     let result = setup.runtime.block_on(dispatcher.dispatch(&call));
     let printed = match format {
-        Format::Anthropic => result.to_json(),
-        Format::Openai | Format::OpenaiResponses => {
-            let format = if format == Format::Openai {
-                OpenAiFormat::ChatCompletions
-            } else {
-                OpenAiFormat::Responses
-            };
-            // The name the tool answers to, so an alias of ToolSearch is ToolSearch.
-            let canonical = setup
-                .pool
-                .iter()
-                .find(|tool| tool.answers_to(name))
-                .map_or(name, |tool| tool.name.as_str());
-            render::openai_tool_result(canonical, &result, format, &setup.pool, strict)
-                .map_err(|error| error.to_string())?
-        }
+        Format::Anthropic => wire::anthropic::tool_result(&result),
+        Format::Openai => wire::chat_completions::tool_message(&result),
+        Format::OpenaiResponses => wire::responses::tool_output(&result, &setup.pool, strict)
+            .map_err(|error| error.to_string())?,
     };
     out(&serde_json::to_string_pretty(&printed).map_err(|e| e.to_string())?)
 }
@@ -399,7 +386,10 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
             .collect();
         eprintln!("{}", json!({"calls": calls}));
     }
-    out(&serde_json::to_string_pretty(&turn.to_message()).map_err(|e| e.to_string())?)
+    out(
+        &serde_json::to_string_pretty(&wire::anthropic::tool_results(&turn))
+            .map_err(|e| e.to_string())?,
+    )
 }
 
 fn turn_options(args: &TurnArgs) -> Result<TurnOptions> {
@@ -463,9 +453,8 @@ fn openai_turn(setup: &Setup, args: &TurnArgs, value: &Value) -> Result<ExitCode
     let turn = setup
         .runtime
         .block_on(dispatcher.run_turn(&response.calls, &options));
-    let messages = turn
-        .to_messages(&response, &setup.pool, false)
-        .map_err(|error| error.to_string())?;
+    let messages =
+        wire::answer(response.api, &turn, &setup.pool, false).map_err(|error| error.to_string())?;
     out(&serde_json::to_string_pretty(&messages).map_err(|e| e.to_string())?)
 }
 

@@ -1,8 +1,9 @@
 //! `tool_reference` blocks in a conversation: which deferred tools it loaded, and rewriting the
 //! ones the next request cannot carry.
 
-use serde_json::Value;
 use std::collections::BTreeSet;
+
+use serde_json::Value;
 
 use crate::Pool;
 
@@ -45,6 +46,28 @@ pub fn discovered_tools(messages: &[Value]) -> BTreeSet<String> {
         .filter_map(reference_name)
         .map(str::to_owned)
         .collect()
+}
+
+/// The deferred tools a Messages history loaded: those named by `tool_reference` blocks in
+/// its `tool_result`s ([`discovered_tools`]) and by the API's own search results
+/// (`tool_search_tool_result` blocks).
+pub fn discovered(history: &[Value]) -> BTreeSet<String> {
+    let mut found = discovered_tools(history);
+    for message in history {
+        let blocks = message.get("content").and_then(Value::as_array);
+        for block in blocks.into_iter().flatten() {
+            if block.get("type").and_then(Value::as_str) != Some("tool_search_tool_result") {
+                continue;
+            }
+            let references = block.pointer("/content/tool_references");
+            for reference in references.and_then(Value::as_array).into_iter().flatten() {
+                if let Some(name) = reference.get("tool_name").and_then(Value::as_str) {
+                    found.insert(name.to_owned());
+                }
+            }
+        }
+    }
+    found
 }
 
 /// Rewrites `tool_reference` blocks the next request cannot carry: all of them when tool search
