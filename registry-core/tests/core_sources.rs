@@ -54,37 +54,23 @@ fn core_files_have_no_import_cycle() {
     );
 }
 
-/// The folder edges on a cycle today. The list may only shrink: an edge that leaves it is
-/// removed from it, and a new one fails the test.
-const KNOWN_FOLDER_CYCLES: &[&str] = &[
-    "env -> pool",
-    "env -> tool",
-    "mcp -> pool",
-    "mcp -> tool",
-    "pool -> env",
-    "pool -> mcp",
-    "pool -> search",
-    "pool -> tool",
-    "search -> env",
-    "search -> mcp",
-    "search -> pool",
-    "search -> tool",
-    "tool -> env",
-    "tool -> search",
-];
-
 #[test]
 fn core_folders_have_no_import_cycle() {
     let graph = folders();
     assert!(graph.len() >= 10, "{:?}", graph.keys());
+    // The graph sees the pipeline's imports: the conversation calls the wire formats, which
+    // answer the dispatcher's results, which finds tools in the pool.
+    for (from, to) in [
+        ("conversation", "wire"),
+        ("wire", "dispatch"),
+        ("dispatch", "pool"),
+    ] {
+        assert!(graph[from].contains(to), "{from} -> {to}: {graph:#?}");
+    }
     let found = cycle_edges(&graph);
-    let known: BTreeSet<String> = KNOWN_FOLDER_CYCLES
-        .iter()
-        .map(|e| (*e).to_owned())
-        .collect();
     assert!(
-        found == known,
-        "folder edges on an import cycle: {found:#?}\n(the known list: {known:#?})\nthe whole folder graph: {graph:#?}"
+        found.is_empty(),
+        "folder edges on an import cycle: {found:#?}\nthe whole folder graph: {graph:#?}"
     );
 }
 
@@ -94,6 +80,6 @@ fn an_import_through_a_re_export_counts_for_the_defining_file() {
     // `dispatch/dispatcher.rs` imports `crate::ToolInfo` (re-exported at the root) and
     // `super::schema_check`.
     let deps = &graph["dispatch::dispatcher"];
-    assert!(deps.contains("pool::info"), "{deps:?}");
+    assert!(deps.contains("tool::info"), "{deps:?}");
     assert!(deps.contains("dispatch::schema_check"), "{deps:?}");
 }

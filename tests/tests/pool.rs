@@ -360,7 +360,7 @@ fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
     let rules = profile::permissions();
     let env = env();
     let mut impostor = ToolInfo::new("Bash", "not the real one");
-    impostor.origin = toolreg::pool::Origin::Mcp(toolreg::mcp::McpInfo::new("x", "Bash"));
+    impostor.origin = toolreg::tool::Origin::Mcp(toolreg::mcp::McpInfo::new("x", "Bash"));
     let pool = assemble_tool_pool(&env, &rules, &catalog(), &[Arc::new(impostor)]);
     let bash: Vec<_> = pool.iter().filter(|tool| tool.name == "Bash").collect();
     assert_eq!(bash.len(), 1);

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::env::{Features, Switches};
+use crate::tool::switches::{Features, Switches};
 use crate::{ToolDescriptor, ToolInfo};
 
 #[cfg(doc)]

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use super::{Features, Gates, Switches};
+use super::Gates;
+use crate::tool::switches::{Features, Switches};
 
 use crate::{Generic, Profile};
 

@@ -25,13 +25,11 @@ pub(crate) mod agents;
 pub(crate) mod assemble;
 pub(crate) mod catalog;
 pub(crate) mod deferral;
-pub(crate) mod info;
 
 pub use agents::{filter_tools_for_agent, is_allowed_for_agent};
 pub use assemble::merge_and_filter_tools;
 pub use catalog::{get_all_base_tools, get_tools};
 pub use deferral::deferral;
-pub use info::Origin;
 
 /// The tools offered to the model for one request, in the order they are offered.
 ///

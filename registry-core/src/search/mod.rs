@@ -31,14 +31,13 @@
 
 pub(crate) mod engine;
 pub(crate) mod mode;
-pub(crate) mod searcher;
 pub(crate) mod tool;
 
+pub use crate::tool::searcher::ToolSearcher;
 pub use mode::{
     RequestModel, TokenCounter, is_tool_search_enabled, is_tool_search_enabled_optimistic,
     tool_search_mode, tool_search_needed,
 };
-pub use searcher::ToolSearcher;
 pub use tool::{NAME as TOOL_NAME, ToolSearchTool};
 pub use toolreg_search::{DEFAULT_MAX_RESULTS, Document, SEED_BLEND_TERMS, SearchOutput};
 

@@ -3,11 +3,10 @@
 
 use std::sync::Arc;
 
-use crate::ToolDescriptor;
-use crate::env::Switches;
-use crate::mcp::McpInfo;
+use super::descriptor::{Flags, ToolDescriptor};
+use super::mcp_info::McpInfo;
+use super::switches::Switches;
 use crate::permissions::RuleTarget;
-use crate::tool::Flags;
 
 /// A tool in a pool: a built-in, or an MCP tool received at run time.
 #[derive(Debug, Clone)]
