@@ -105,6 +105,24 @@ fn turn_of_ten(bencher: divan::Bencher, tool: &str) {
     bencher.bench_local(|| runtime.block_on(dispatcher.run_turn(black_box(&calls), &options)));
 }
 
+/// A turn of ten concurrency-safe calls of a tool that comes after `n` others in the pool:
+/// what finding each call's tool costs as the pool grows.
+#[divan::bench(args = [10, 1_000, 10_000])]
+fn turn_of_ten_after_n_tools(bencher: divan::Bencher, n: usize) {
+    let runtime = runtime();
+    let env = Env::default();
+    let echo = ToolInfo::from_builtin(&<Echo as ToolSpec>::DESCRIPTOR, &env.switches);
+    // Names that sort before `Echo`.
+    let others = (0..n).map(|i| Arc::new(ToolInfo::new(format!("A{i:05}"), "another tool")));
+    let pool = toolreg::Pool::new(&env, others.chain([Arc::new(echo)]));
+    let dispatcher = Dispatcher::new(env, toolreg::PermissionContext::new(), pool, "/");
+    let calls: Vec<ToolCall> = (0..10)
+        .map(|i| ToolCall::new(format!("t{i}"), "Echo", json!({"text": "hello"})))
+        .collect();
+    let options = TurnOptions::default();
+    bencher.bench_local(|| runtime.block_on(dispatcher.run_turn(black_box(&calls), &options)));
+}
+
 /// Searches files; six fields, two of them bounded (what a realistic input's check costs).
 #[tool(read_only, search_hint = "search files for a pattern")]
 #[derive(Deserialize)]

@@ -130,6 +130,7 @@ fn render_many(bencher: divan::Bencher, n: usize) {
         render_anthropic(&env, &tools, &SchemaCache::new(), &options)
             .unwrap()
             .tools
+            .to_json()
             .len()
     });
 }
