@@ -6,10 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use toolreg::conversation::{Api, parse_response};
 use toolreg::mcp::{Layout, printable};
-use toolreg::render::{self, OpenAiFormat};
-use toolreg::{Dispatcher, SearchEngine, Strategy, ToolInfo, ToolUse, TurnOptions};
+use toolreg::wire::{self, Api, parse_response};
+use toolreg::{Dispatcher, SearchEngine, Strategy, ToolCall, ToolInfo, TurnOptions};
 
 use crate::cli::{Args, Command, Format, McpCommand, SearchArgs, SearchStrategy, TurnArgs};
 use crate::setup::{Setup, setup};
@@ -206,7 +205,7 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
         (None, None) => return Err("give a QUERY or --queries FILE".into()),
     };
     let started = Instant::now();
-    let engine = SearchEngine::new(setup.pool.clone(), strategy);
+    let engine = SearchEngine::new(setup.pool.to_vec(), strategy);
     #[cfg(feature = "semantic")]
     let engine = match &args.model {
         Some(_) if strategy != Strategy::Ranked => {
@@ -274,7 +273,7 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
 /// ([`crate::safeguard`]).
 pub(crate) fn dispatcher(setup: &Setup, secrets: &[&std::path::Path]) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
-    let engine = SearchEngine::new(setup.pool.clone(), Strategy::Seed);
+    let engine = SearchEngine::new(setup.pool.to_vec(), Strategy::Seed);
     let mut rules = setup.rules.clone();
     crate::safeguard::protect(&mut rules, &crate::safeguard::files(secrets), &cwd);
     let dispatcher = Dispatcher::new(setup.env.clone(), rules, setup.pool.clone(), cwd)
@@ -301,31 +300,19 @@ fn call(
     let input: Value =
         serde_json::from_str(input).map_err(|error| format!("--input is not JSON: {error}"))?;
     let dispatcher = dispatcher(setup, &[])?;
-    let call = ToolUse::new(id, name, input);
+    let call = ToolCall::new(id, name, input);
     let result = setup.runtime.block_on(dispatcher.dispatch(&call));
     let printed = match format {
-        Format::Anthropic => result.to_json(),
-        Format::Openai | Format::OpenaiResponses => {
-            let format = if format == Format::Openai {
-                OpenAiFormat::ChatCompletions
-            } else {
-                OpenAiFormat::Responses
-            };
-            // The name the tool answers to, so an alias of ToolSearch is ToolSearch.
-            let canonical = setup
-                .pool
-                .iter()
-                .find(|tool| tool.answers_to(name))
-                .map_or(name, |tool| tool.name.as_str());
-            render::openai_tool_result(canonical, &result, format, &setup.pool, strict)
-                .map_err(|error| error.to_string())?
-        }
+        Format::Anthropic => wire::anthropic::tool_result(&result),
+        Format::Openai => wire::chat_completions::tool_message(&result),
+        Format::OpenaiResponses => wire::responses::tool_output(&result, &setup.pool, strict)
+            .map_err(|error| error.to_string())?,
     };
     out(&serde_json::to_string_pretty(&printed).map_err(|e| e.to_string())?)
 }
 
 /// The tool_use blocks of a JSON array of blocks, or of an assistant message's content.
-fn tool_uses(value: &Value) -> Result<Vec<ToolUse>> {
+fn tool_uses(value: &Value) -> Result<Vec<ToolCall>> {
     let blocks =
         match value {
             Value::Array(blocks) => blocks,
@@ -399,7 +386,10 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
             .collect();
         eprintln!("{}", json!({"calls": calls}));
     }
-    out(&serde_json::to_string_pretty(&turn.to_message()).map_err(|e| e.to_string())?)
+    out(
+        &serde_json::to_string_pretty(&wire::anthropic::tool_results(&turn))
+            .map_err(|e| e.to_string())?,
+    )
 }
 
 fn turn_options(args: &TurnArgs) -> Result<TurnOptions> {
@@ -462,10 +452,9 @@ fn openai_turn(setup: &Setup, args: &TurnArgs, value: &Value) -> Result<ExitCode
     let dispatcher = dispatcher(setup, &[])?;
     let turn = setup
         .runtime
-        .block_on(dispatcher.run_response(&response, &options));
-    let messages = turn
-        .to_messages(&response, &setup.pool, false)
-        .map_err(|error| error.to_string())?;
+        .block_on(dispatcher.run_turn(&response.calls, &options));
+    let messages =
+        wire::answer(response.api, &turn, &setup.pool, false).map_err(|error| error.to_string())?;
     out(&serde_json::to_string_pretty(&messages).map_err(|e| e.to_string())?)
 }
 

@@ -7,11 +7,9 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use toolreg::env::Betas;
-use toolreg::render::CacheSettings;
-use toolreg::render::{
-    self, BETA_HEADER, CacheControl, OpenAiFormat, OpenAiOptions, OpenAiToolSearch, ServerSearch,
-};
 use toolreg::search::{RequestModel, is_tool_search_enabled, tool_search_needed};
+use toolreg::wire::anthropic::{self, BETA_HEADER, CacheControl, CacheSettings, ServerSearch};
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
 use toolreg::{RenderOptions, SchemaCache};
 
 use crate::cli::{BetaSet, DeferStrategy, Format, RenderArgs};
@@ -83,10 +81,10 @@ pub fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
     let text = match args.format {
         Format::Anthropic => {
             let strategy = match args.strategy {
-                DeferStrategy::Discovered => render::DeferStrategy::DiscoveredOnly,
-                DeferStrategy::AllDeferred => render::DeferStrategy::AllDeferred,
-                DeferStrategy::ServerBm25 => render::DeferStrategy::Server(ServerSearch::Bm25),
-                DeferStrategy::ServerRegex => render::DeferStrategy::Server(ServerSearch::Regex),
+                DeferStrategy::Discovered => anthropic::DeferStrategy::DiscoveredOnly,
+                DeferStrategy::AllDeferred => anthropic::DeferStrategy::AllDeferred,
+                DeferStrategy::ServerBm25 => anthropic::DeferStrategy::Server(ServerSearch::Bm25),
+                DeferStrategy::ServerRegex => anthropic::DeferStrategy::Server(ServerSearch::Regex),
                 DeferStrategy::Server => {
                     return Err(
                         "--strategy server is the OpenAI Responses API's hosted tool \
@@ -95,8 +93,8 @@ pub fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
                     );
                 }
             };
-            discovered.extend(render::discovered_tools(&conversation));
-            render::rewrite_tool_references(&mut conversation, tool_search, &setup.pool);
+            discovered.extend(anthropic::discovered_tools(&conversation));
+            anthropic::rewrite_tool_references(&mut conversation, tool_search, &setup.pool);
             let options = RenderOptions {
                 tool_search,
                 strategy,
@@ -120,7 +118,7 @@ pub fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
                 headers.insert(BETA_HEADER.into(), json!(beta));
             }
             let messages = with_announcement(rendered.deferred_tools_message, conversation);
-            let tools = raw(rendered.tools)?;
+            let tools = raw(rendered.tools.to_json())?;
             let body = AnthropicBody {
                 model,
                 max_tokens: args.max_tokens,
@@ -160,7 +158,7 @@ pub fn render(setup: &Setup, args: &RenderArgs) -> Result<ExitCode> {
             let rendered =
                 toolreg::render_openai(&setup.pool, &options).map_err(|error| error.to_string())?;
             let items = with_announcement(rendered.deferred_tools_message, conversation);
-            let tools = raw(rendered.tools)?;
+            let tools = raw(rendered.tools.to_json())?;
             match format {
                 OpenAiFormat::ChatCompletions => to_text(&Request {
                     headers,

@@ -9,9 +9,7 @@ use toolreg::env::AgentKind;
 use toolreg::mcp::load_servers;
 use toolreg::pool::filter_tools_for_agent;
 use toolreg::sandbox::{EnvPolicy, Sandboxing};
-use toolreg::{
-    Behavior, Env, PermissionContext, PermissionMode, RuleSource, ToolInfo, assemble_tool_pool,
-};
+use toolreg::{Behavior, Env, PermissionContext, PermissionMode, RuleSource, assemble_tool_pool};
 use toolreg_tools::profile::{self, switch};
 
 use crate::cli::{Context, Mode, PoolArgs};
@@ -22,7 +20,7 @@ use crate::demo;
 pub struct Setup {
     pub env: Env,
     pub rules: PermissionContext,
-    pub pool: Vec<Arc<ToolInfo>>,
+    pub pool: toolreg::Pool,
     pub warnings: Vec<String>,
     pub runtime: tokio::runtime::Runtime,
     #[cfg_attr(not(feature = "mcp"), allow(dead_code))]

@@ -284,7 +284,11 @@ fn mcp_servers_shows_what_a_server_wrote_with_its_control_characters_escaped() {
             command.arg("--json");
         }
         let shown = stdout_of(&mut command);
-        assert_eq!(raw_controls(shown.as_bytes()), [], "{shown:?}");
+        assert_eq!(
+            raw_controls(shown.as_bytes()),
+            Vec::<char>::new(),
+            "{shown:?}"
+        );
         assert!(shown.contains(r"\x1b[2J"), "{shown}");
         if !json {
             assert_eq!(
@@ -313,7 +317,11 @@ fn warnings_quote_servers_and_tool_lists_with_their_control_characters_escaped()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(raw_controls(&output.stderr), [], "{stderr:?}");
+    assert_eq!(
+        raw_controls(&output.stderr),
+        Vec::<char>::new(),
+        "{stderr:?}"
+    );
     assert!(
         stderr.contains(r"\x1b[2J"),
         "the server's stderr, escaped: {stderr}"

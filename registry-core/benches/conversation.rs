@@ -9,9 +9,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use toolreg::conversation::{Api, Conversation, StreamAssembler, parse_response};
+use toolreg::conversation::Conversation;
 use toolreg::dispatch::CallTiming;
 use toolreg::mcp::load_servers;
+use toolreg::wire::{Api, StreamAssembler, parse_response};
 use toolreg::{
     Catalog, Env, PermissionContext, Pool, RenderOptions, ToolOutput, ToolResult, Turn,
     assemble_tool_pool, builtins,
@@ -132,13 +133,14 @@ fn assemble_anthropic_stream(bencher: divan::Bencher) {
     });
 }
 
-fn turn_for(response: &toolreg::conversation::ModelResponse) -> Turn {
+fn turn_for(response: &toolreg::wire::ModelResponse) -> Turn {
     Turn {
         results: response
             .calls
             .iter()
             .map(|call| ToolResult {
                 tool_use_id: call.id.clone(),
+                tool: call.name.clone(),
                 content: ToolOutput::Text("On branch main\nnothing to commit".into()),
                 error: None,
             })
@@ -159,8 +161,8 @@ fn answer_chat(bencher: divan::Bencher) {
     let response = parse_response(Api::ChatCompletions, &chat_response()).unwrap();
     let turn = turn_for(&response);
     bencher.bench(|| {
-        turn.to_messages(black_box(&response), &pool, false)
-            .unwrap()
+        let response = black_box(&response);
+        toolreg::wire::answer(response.api, &turn, &pool, false).unwrap()
     });
 }
 

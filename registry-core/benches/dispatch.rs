@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::json;
 use toolreg::env::Switches;
 use toolreg::{
-    Dispatcher, Env, Tool, ToolContext, ToolError, ToolInfo, ToolSpec, ToolUse, TurnOptions, tool,
+    Dispatcher, Env, Tool, ToolCall, ToolContext, ToolError, ToolInfo, ToolSpec, TurnOptions, tool,
 };
 
 /// Returns its text.
@@ -61,13 +61,12 @@ fn runtime() -> tokio::runtime::Runtime {
 fn dispatcher() -> Dispatcher {
     let rules = toolreg::PermissionContext::new();
     let env = Env::default();
-    let pool: Vec<Arc<ToolInfo>> = [
+    let tools = [
         &<Echo as ToolSpec>::DESCRIPTOR,
         &<Serial as ToolSpec>::DESCRIPTOR,
     ]
-    .into_iter()
-    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)))
-    .collect();
+    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)));
+    let pool = toolreg::Pool::new(&env, tools);
     Dispatcher::new(env, rules.clone(), pool, "/")
 }
 
@@ -90,7 +89,7 @@ fn direct_call(bencher: divan::Bencher) {
 fn dispatch_one(bencher: divan::Bencher) {
     let runtime = runtime();
     let dispatcher = dispatcher();
-    let call = ToolUse::new("t", "Echo", json!({"text": "hello"}));
+    let call = ToolCall::new("t", "Echo", json!({"text": "hello"}));
     bencher.bench_local(|| runtime.block_on(dispatcher.dispatch(black_box(&call))));
 }
 
@@ -99,8 +98,26 @@ fn dispatch_one(bencher: divan::Bencher) {
 fn turn_of_ten(bencher: divan::Bencher, tool: &str) {
     let runtime = runtime();
     let dispatcher = dispatcher();
-    let calls: Vec<ToolUse> = (0..10)
-        .map(|i| ToolUse::new(format!("t{i}"), tool, json!({"text": "hello"})))
+    let calls: Vec<ToolCall> = (0..10)
+        .map(|i| ToolCall::new(format!("t{i}"), tool, json!({"text": "hello"})))
+        .collect();
+    let options = TurnOptions::default();
+    bencher.bench_local(|| runtime.block_on(dispatcher.run_turn(black_box(&calls), &options)));
+}
+
+/// A turn of ten concurrency-safe calls of a tool that comes after `n` others in the pool:
+/// what finding each call's tool costs as the pool grows.
+#[divan::bench(args = [10, 1_000, 10_000])]
+fn turn_of_ten_after_n_tools(bencher: divan::Bencher, n: usize) {
+    let runtime = runtime();
+    let env = Env::default();
+    let echo = ToolInfo::from_builtin(&<Echo as ToolSpec>::DESCRIPTOR, &env.switches);
+    // Names that sort before `Echo`.
+    let others = (0..n).map(|i| Arc::new(ToolInfo::new(format!("A{i:05}"), "another tool")));
+    let pool = toolreg::Pool::new(&env, others.chain([Arc::new(echo)]));
+    let dispatcher = Dispatcher::new(env, toolreg::PermissionContext::new(), pool, "/");
+    let calls: Vec<ToolCall> = (0..10)
+        .map(|i| ToolCall::new(format!("t{i}"), "Echo", json!({"text": "hello"})))
         .collect();
     let options = TurnOptions::default();
     bencher.bench_local(|| runtime.block_on(dispatcher.run_turn(black_box(&calls), &options)));
@@ -156,12 +173,10 @@ fn schema_check_alone(bencher: divan::Bencher, tool: &str) {
 fn dispatch_one_six_fields(bencher: divan::Bencher) {
     let runtime = runtime();
     let env = Env::default();
-    let pool = vec![Arc::new(ToolInfo::from_builtin(
-        &<Search as ToolSpec>::DESCRIPTOR,
-        &env.switches,
-    ))];
+    let tool = ToolInfo::from_builtin(&<Search as ToolSpec>::DESCRIPTOR, &env.switches);
+    let pool = toolreg::Pool::new(&env, [Arc::new(tool)]);
     let dispatcher = Dispatcher::new(env, toolreg::PermissionContext::new(), pool, "/");
-    let call = ToolUse::new(
+    let call = ToolCall::new(
         "t",
         "Search",
         json!({"pattern": "fn main", "path": "src", "glob": "*.rs", "context": 2,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use toolreg::mcp::load_servers;
 use toolreg::permissions::{RuleTarget, Subject};
-use toolreg::render::DeferStrategy;
+use toolreg::wire::anthropic::DeferStrategy;
 use toolreg::{
     Behavior, Catalog, Env, PermissionContext, RenderOptions, RuleSource, SchemaCache,
     SearchEngine, Strategy, ToolInfo, assemble_tool_pool, render_anthropic,
@@ -119,8 +119,8 @@ fn long_query(bencher: divan::Bencher, n: usize) {
 /// Rendering `n` deferred tools.
 #[divan::bench(args = SIZES, sample_count = 5)]
 fn render_many(bencher: divan::Bencher, n: usize) {
-    let tools = pool(n);
     let env = Env::default();
+    let tools = toolreg::Pool::new(&env, pool(n));
     let options = RenderOptions {
         tool_search: true,
         strategy: DeferStrategy::DiscoveredOnly,
@@ -130,6 +130,7 @@ fn render_many(bencher: divan::Bencher, n: usize) {
         render_anthropic(&env, &tools, &SchemaCache::new(), &options)
             .unwrap()
             .tools
+            .to_json()
             .len()
     });
 }

@@ -30,9 +30,10 @@
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
 //! use toolreg::mcp::load_server;
+//! use toolreg::wire::anthropic::tool_results;
 //! use toolreg::{
 //!     Behavior, Dispatcher, Env, PermissionContext, RenderOptions, RuleSource, SchemaCache,
-//!     SearchEngine, Strategy, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool,
+//!     SearchEngine, Strategy, ToolCall, ToolOutput, TurnOptions, assemble_tool_pool,
 //!     render_anthropic,
 //! };
 //! use serde_json::json;
@@ -50,25 +51,25 @@
 //! let pool = assemble_tool_pool(&env, &rules, &catalog, &mcp.tools);
 //!
 //! // ToolSearch finds the deferred MCP tool.
-//! let engine = SearchEngine::new(pool.clone(), Strategy::Seed);
+//! let engine = SearchEngine::new(pool.to_vec(), Strategy::Seed);
 //! assert_eq!(engine.search("issue tracker", 5).matches, ["mcp__tracker__create_issue"]);
 //!
 //! // The request's tools: the loaded ones in full, the deferred one announced by name.
 //! let options = RenderOptions { tool_search: true, ..Default::default() };
 //! let rendered = render_anthropic(&env, &pool, &SchemaCache::new(), &options).unwrap();
-//! assert!(rendered.tools.contains(r#""name":"Weather""#));
+//! assert!(rendered.tools.to_json().contains(r#""name":"Weather""#));
 //! assert!(rendered.deferred_tools_message.unwrap().contains("mcp__tracker__create_issue"));
 //!
 //! // The model's tool calls, run as one turn.
 //! let dispatcher = Dispatcher::new(env, rules, pool, ".");
 //! let calls = [
-//!     ToolUse::new("t1", "Weather", json!({"city": "Paris"})),
-//!     ToolUse::new("t2", "ToolSearch", json!({"query": "select:mcp__tracker__create_issue"})),
+//!     ToolCall::new("t1", "Weather", json!({"city": "Paris"})),
+//!     ToolCall::new("t2", "ToolSearch", json!({"query": "select:mcp__tracker__create_issue"})),
 //! ];
 //! let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
 //! assert_eq!(turn.results[0].content, ToolOutput::Text("Paris: sunny".into()));
 //! assert_eq!(
-//!     turn.to_message()["content"][1]["content"][0]["tool_name"],
+//!     tool_results(&turn)["content"][1]["content"][0]["tool_name"],
 //!     "mcp__tracker__create_issue"
 //! );
 //! # }
@@ -144,27 +145,25 @@ pub mod env;
 pub mod mcp;
 pub mod permissions;
 pub mod pool;
-pub mod render;
 pub mod sandbox;
 pub mod schema;
 pub mod search;
 pub mod tool;
+pub mod wire;
 
-pub use dispatch::call::{Approval, Approver, ToolResult, ToolUse};
+pub use dispatch::approval::{ApprovalRequest, Approver};
+pub use dispatch::call::ToolCall;
 pub use dispatch::dispatcher::Dispatcher;
 pub use dispatch::error::DispatchError;
+pub use dispatch::result::ToolResult;
 pub use dispatch::turn::{Turn, TurnOptions};
 pub use env::profile::{Generic, Profile};
 pub use env::settings::Env;
 pub use permissions::rule::{Behavior, RuleSource};
 pub use permissions::ruleset::{PermissionContext, PermissionMode};
+pub use pool::Pool;
 pub use pool::assemble::assemble_tool_pool;
 pub use pool::catalog::{Catalog, CatalogError};
-pub use pool::info::{Pool, ToolInfo};
-pub use render::anthropic::render_anthropic;
-pub use render::cache::SchemaCache;
-pub use render::openai::render_openai;
-pub use render::options::RenderOptions;
 pub use schema::input::InputSchema;
 pub use search::engine::SearchEngine;
 pub use tool::body::{PermissionDecision, Tool};
@@ -172,10 +171,13 @@ pub use tool::context::{State, ToolContext};
 pub use tool::delegate::Delegate;
 pub use tool::descriptor::{ToolDescriptor, ToolSpec};
 pub use tool::error::{ErrorKind, ToolError};
+pub use tool::info::ToolInfo;
 pub use tool::output::{Structured, ToolOutput};
 pub use tool::registry::builtins;
 pub use toolreg_macros::{InputSchema, tool};
 pub use toolreg_search::Strategy;
+pub use wire::anthropic::{RenderOptions, SchemaCache, render_anthropic};
+pub use wire::render_openai;
 
 /// What generated code needs. Not a public API: it may change in any release.
 #[doc(hidden)]

@@ -10,8 +10,8 @@ use toolreg::mcp::load_server;
 use toolreg::pool::merge_and_filter_tools;
 use toolreg::{
     Behavior, Catalog, Dispatcher, Env, PermissionContext, PermissionMode, Profile, RenderOptions,
-    RuleSource, SchemaCache, SearchEngine, Strategy, Tool, ToolContext, ToolError, ToolInfo,
-    ToolUse, assemble_tool_pool, builtins, render_anthropic, tool,
+    RuleSource, SchemaCache, SearchEngine, Strategy, Tool, ToolCall, ToolContext, ToolError,
+    ToolInfo, assemble_tool_pool, builtins, render_anthropic, tool,
 };
 
 /// Looks up an order by its number.
@@ -110,7 +110,7 @@ fn search_and_render_read_the_deferral_assembly_decided() {
     let kept = Env::with_profile(KeepOrdersLoaded);
     let pool = assemble_tool_pool(&kept, &PermissionContext::new(), &catalog(), &tracker());
 
-    let engine = SearchEngine::new(pool.clone(), Strategy::Seed);
+    let engine = SearchEngine::new(pool.to_vec(), Strategy::Seed);
     let deferred: Vec<&str> = engine.deferred().iter().map(|t| t.name.as_str()).collect();
     assert_eq!(
         deferred,
@@ -127,7 +127,7 @@ fn search_and_render_read_the_deferral_assembly_decided() {
     let announced = rendered.deferred_tools_message.unwrap();
     assert!(!announced.contains("OrderLookup"), "{announced}");
     assert!(announced.contains("mcp__tracker__create_issue"));
-    let tools: serde_json::Value = serde_json::from_str(&rendered.tools).unwrap();
+    let tools = rendered.tools.to_value().unwrap();
     let order = (tools.as_array().unwrap().iter())
         .find(|tool| tool["name"] == "OrderLookup")
         .unwrap();
@@ -158,7 +158,7 @@ fn the_same_environment_under_other_rules_assembles_another_pool() {
 async fn the_dispatcher_checks_calls_against_the_rules_it_was_given() {
     let env = Env::default();
     let pool = assemble_tool_pool(&env, &PermissionContext::new(), &catalog(), &[]);
-    let call = ToolUse::new("t1", "OrderLookup", json!({"number": 7}));
+    let call = ToolCall::new("t1", "OrderLookup", json!({"number": 7}));
 
     let asks = PermissionContext::new().with(Behavior::Ask, RuleSource::User, "OrderLookup");
     let dispatcher = Dispatcher::new(env.clone(), asks, pool.clone(), ".");

@@ -9,14 +9,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolreg::conversation::{
-    Api, Stop, StreamAssembler, StreamError, cancelled_answers, parse_response, partial_json,
-};
-use toolreg::dispatch::{ApprovalRequest, McpRequest};
+use toolreg::ApprovalRequest;
+use toolreg::dispatch::McpRequest;
 use toolreg::mcp::load_server;
+use toolreg::wire::anthropic::tool_results;
+use toolreg::wire::{
+    Api, Stop, StreamAssembler, StreamError, answer, parse_response, partial_json,
+};
 use toolreg::{
-    Catalog, Dispatcher, Env, PermissionContext, Pool, Tool, ToolContext, ToolError, ToolOutput,
-    TurnOptions, assemble_tool_pool, builtins, tool,
+    Catalog, DispatchError, Dispatcher, Env, PermissionContext, Pool, Tool, ToolContext, ToolError,
+    ToolOutput, Turn, TurnOptions, assemble_tool_pool, builtins, tool,
 };
 
 /// Deletes a draft.
@@ -241,8 +243,8 @@ fn chat_call_with_broken_arguments_is_answered_with_an_error_naming_the_problem(
     let pool = pool(&json!([]));
     let dispatcher =
         dispatcher(pool.clone()).with_approver(Arc::new(|_: ApprovalRequest| async { true }));
-    let turn = futures_executor(dispatcher.run_response(&response, &TurnOptions::default()));
-    let messages = turn.to_messages(&response, &pool, false).unwrap();
+    let turn = futures_executor(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
+    let messages = answer(response.api, &turn, &pool, false).unwrap();
     let contents: Vec<(&str, &str)> = messages
         .iter()
         .map(|m| {
@@ -269,6 +271,30 @@ fn chat_call_with_broken_arguments_is_answered_with_an_error_naming_the_problem(
         response.history[0]["tool_calls"][1]["function"]["arguments"],
         "{\"id\": 2,"
     );
+}
+
+#[test]
+fn a_call_whose_id_an_unreadable_call_already_has_is_refused_without_running() {
+    // Two answers with one id would answer one call twice and leave the other unanswered.
+    let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+    "role": "assistant", "content": null, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "DeleteDraft", "arguments": "{\"id\": "}},
+        {"id": "call_1", "type": "function", "function": {"name": "DeleteDraft", "arguments": "{\"id\": 1}"}},
+    ]}}]});
+    let response = parse_response(Api::ChatCompletions, &body).unwrap();
+    let dispatcher =
+        dispatcher(pool(&json!([]))).with_approver(Arc::new(|_: ApprovalRequest| async { true }));
+    let turn = futures_executor(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
+    assert_eq!(turn.results.len(), 2);
+    assert!(
+        matches!(
+            turn.results[1].error,
+            Some(DispatchError::DuplicateId { .. })
+        ),
+        "{:?}",
+        turn.results[1]
+    );
+    assert!(!turn.results.iter().any(|result| result.called()));
 }
 
 fn futures_executor<F: std::future::Future>(future: F) -> F::Output {
@@ -339,8 +365,8 @@ fn responses_answers_are_function_call_outputs_and_a_tool_search_output() {
         }
     };
     let dispatcher = dispatcher(pool.clone()).with_mcp(Arc::new(mcp));
-    let turn = futures_executor(dispatcher.run_response(&response, &TurnOptions::default()));
-    let items = turn.to_messages(&response, &pool, false).unwrap();
+    let turn = futures_executor(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
+    let items = answer(response.api, &turn, &pool, false).unwrap();
     assert_eq!(items[0]["type"], "tool_search_output");
     assert_eq!(items[0]["call_id"], "call_s");
     assert_eq!(
@@ -360,15 +386,15 @@ fn an_approver_closure_decides_a_destructive_call() {
         let seen = asked.clone();
         let approver = move |request: ApprovalRequest| {
             assert_eq!(
-                (request.tool.as_str(), request.tool_use_id.as_str()),
+                (request.tool.name.as_str(), request.tool_use_id.as_str()),
                 ("DeleteDraft", "toolu_1")
             );
             seen.fetch_add(1, Ordering::SeqCst);
             async move { answer }
         };
         let dispatcher = dispatcher(pool.clone()).with_approver(Arc::new(approver));
-        let turn = futures_executor(dispatcher.run_response(&response, &TurnOptions::default()));
-        let message = turn.to_messages(&response, &pool, false).unwrap();
+        let turn = futures_executor(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
+        let message = toolreg::wire::answer(response.api, &turn, &pool, false).unwrap();
         let text = message[0]["content"][0]["content"].to_string();
         assert!(text.contains(expected), "{text}");
         assert_eq!(asked.load(Ordering::SeqCst), 1);
@@ -376,10 +402,10 @@ fn an_approver_closure_decides_a_destructive_call() {
 }
 
 #[test]
-fn cancelled_answers_answer_every_call_once_in_order() {
+fn a_cancelled_turn_answers_every_call_once_in_order() {
     let body: Value = serde_json::from_str(ANTHROPIC_MESSAGE).unwrap();
     let response = parse_response(Api::Anthropic, &body).unwrap();
-    let message = cancelled_answers(&response).to_message();
+    let message = tool_results(&Turn::cancelled(&response.calls));
     let ids: Vec<&str> = message["content"]
         .as_array()
         .unwrap()

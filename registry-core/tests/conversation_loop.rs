@@ -6,9 +6,10 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolreg::conversation::{Conversation, INLINE_TOOLS_BETA, TOOL_CHANGES_BETA};
+use toolreg::conversation::Conversation;
 use toolreg::mcp::load_servers;
-use toolreg::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+use toolreg::wire::anthropic::{INLINE_TOOLS_BETA, TOOL_CHANGES_BETA};
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
 use toolreg::{
     Catalog, Dispatcher, Env, PermissionContext, Pool, RenderOptions, TurnOptions,
     assemble_tool_pool, builtins,
@@ -50,7 +51,7 @@ fn search_turn(conversation: &mut Conversation, pool: &Pool, names: &[String], t
         "input": {"query": format!("select:{}", names.join(","))}}], "stop_reason": "tool_use"});
     let response = conversation.receive(&body).unwrap();
     let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), pool.clone(), ".");
-    let ran = block_on(dispatcher.run_response(&response, &TurnOptions::default()));
+    let ran = block_on(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
     conversation.answer(&response, &ran, pool).unwrap();
 }
 

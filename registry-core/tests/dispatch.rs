@@ -5,15 +5,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::Pool;
 use toolreg::dispatch::{McpCall, McpCaller};
 use toolreg::mcp::load_server;
 use toolreg::permissions::Refusal;
 use toolreg::permissions::Subject;
 use toolreg::tool::BoxFuture;
+use toolreg::wire::anthropic::tool_result;
 use toolreg::{
-    Approval, Approver, Behavior, DispatchError, Dispatcher, Env, PermissionContext,
-    PermissionDecision, PermissionMode, RuleSource, Tool, ToolContext, ToolError, ToolInfo,
-    ToolOutput, ToolResult, ToolSpec, ToolUse, tool,
+    ApprovalRequest, Approver, Behavior, DispatchError, Dispatcher, Env, PermissionContext,
+    PermissionDecision, PermissionMode, RuleSource, Tool, ToolCall, ToolContext, ToolError,
+    ToolInfo, ToolOutput, ToolResult, ToolSpec, tool,
 };
 
 /// Echoes its text.
@@ -98,7 +100,7 @@ impl Tool for Person {
     }
 }
 
-fn pool() -> Vec<Arc<ToolInfo>> {
+fn pool() -> Pool {
     let env = Env::default();
     let mut tools = vec![
         Arc::new(ToolInfo::from_builtin(
@@ -121,12 +123,12 @@ fn pool() -> Vec<Arc<ToolInfo>> {
         )
         .tools,
     );
-    tools
+    Pool::new(&env, tools)
 }
 
 struct Always(bool);
 impl Approver for Always {
-    fn approve<'a>(&'a self, _: Approval<'a>) -> BoxFuture<'a, bool> {
+    fn approve(&self, _: ApprovalRequest) -> BoxFuture<'_, bool> {
         Box::pin(std::future::ready(self.0))
     }
 }
@@ -156,7 +158,7 @@ async fn dispatch(
     input: Value,
 ) -> ToolResult {
     dispatcher(rules, approver)
-        .dispatch(&ToolUse::new("id1", name, input))
+        .dispatch(&ToolCall::new("id1", name, input))
         .await
 }
 
@@ -178,7 +180,7 @@ async fn successful_call_maps_output_to_a_tool_result() {
     .await;
     assert!(!result.is_error() && result.called());
     assert_eq!(
-        result.to_json(),
+        tool_result(&result),
         json!({"type": "tool_result", "tool_use_id": "id1", "content": "abab"})
     );
 }
@@ -194,7 +196,7 @@ async fn tool_outside_the_pool_is_refused_and_never_called() {
         })
     );
     assert!(text(&result).contains("No such tool available: Bash"));
-    assert_eq!(result.to_json()["is_error"], true);
+    assert_eq!(tool_result(&result)["is_error"], true);
 }
 
 #[tokio::test]
@@ -251,7 +253,7 @@ async fn deferred_tool_not_loaded_gets_the_select_hint_on_bad_input() {
     let loaded = Dispatcher::new(Env::default(), PermissionContext::new(), pool(), ".")
         .with_loaded(["Lazy".to_owned()]);
     let result = loaded
-        .dispatch(&ToolUse::new("id", "Lazy", json!({"n": "x"})))
+        .dispatch(&ToolCall::new("id", "Lazy", json!({"n": "x"})))
         .await;
     assert!(!text(&result).contains("select:"), "{}", text(&result));
 }
@@ -358,11 +360,11 @@ async fn mcp_tools_go_through_the_hosts_caller() {
     rules.add(Behavior::Allow, RuleSource::User, "mcp__srv");
     let dispatcher = Dispatcher::new(Env::default(), rules, pool(), ".").with_mcp(caller.clone());
     let ok = dispatcher
-        .dispatch(&ToolUse::new("x", "mcp__srv__ping", json!({})))
+        .dispatch(&ToolCall::new("x", "mcp__srv__ping", json!({})))
         .await;
     assert_eq!(ok.content, ToolOutput::Text("srv/ping: pong".into()));
     let bad = dispatcher
-        .dispatch(&ToolUse::new("x", "mcp__srv__ping", json!([1])))
+        .dispatch(&ToolCall::new("x", "mcp__srv__ping", json!([1])))
         .await;
     assert!(bad.is_error());
     assert!(text(&bad).contains("expected a JSON object, got an array"));
@@ -374,7 +376,7 @@ async fn destructive_mcp_tool_asks_unless_a_rule_allows_it() {
     let caller = Arc::new(Pong::default());
     let asking = Dispatcher::new(Env::default(), PermissionContext::new(), pool(), ".")
         .with_mcp(caller.clone());
-    let call = ToolUse::new("x", "mcp__srv__ping", json!({}));
+    let call = ToolCall::new("x", "mcp__srv__ping", json!({}));
     let refused = asking.dispatch(&call).await;
     assert!(
         matches!(refused.error, Some(DispatchError::NeedsApproval { .. })),
@@ -402,7 +404,7 @@ async fn dispatcher_is_send_sync_and_crosses_a_spawn() {
     let shared = Arc::clone(&dispatcher);
     let result = tokio::spawn(async move {
         shared
-            .dispatch(&ToolUse::new("id", "Echo", json!({"text": "hi"})))
+            .dispatch(&ToolCall::new("id", "Echo", json!({"text": "hi"})))
             .await
     })
     .await

@@ -14,6 +14,7 @@ mod mcp;
 mod mcp_hostile;
 mod output;
 mod permissions;
+mod pool;
 mod render;
 mod render_apis;
 mod rules_hold;

@@ -4,10 +4,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use toolreg::Pool;
 use toolreg::mcp::load_server;
+use toolreg::wire::anthropic::tool_result;
 use toolreg::{
-    Dispatcher, Env, InputSchema, Structured, Tool, ToolContext, ToolError, ToolInfo, ToolOutput,
-    ToolSpec, ToolUse, tool,
+    Dispatcher, Env, InputSchema, Structured, Tool, ToolCall, ToolContext, ToolError, ToolInfo,
+    ToolOutput, ToolSpec, tool,
 };
 
 /// One day's weather.
@@ -69,35 +71,37 @@ fn output_schema_is_built_at_compile_time_from_the_output_type() {
 fn dispatcher() -> Dispatcher {
     let rules = toolreg::PermissionContext::new();
     let env = Env::default();
-    let pool: Vec<Arc<ToolInfo>> = [
+    let tools = [
         &<DayTool as ToolSpec>::DESCRIPTOR,
         &<ChartTool as ToolSpec>::DESCRIPTOR,
     ]
-    .into_iter()
-    .map(|d| Arc::new(ToolInfo::from_builtin(d, &env.switches)))
-    .collect();
+    .map(|d| Arc::new(ToolInfo::from_builtin(d, &env.switches)));
+    let pool = Pool::new(&env, tools);
     Dispatcher::new(env, rules.clone(), pool, ".")
 }
 
 #[tokio::test]
 async fn structured_output_is_sent_as_json_content() {
     let result = dispatcher()
-        .dispatch(&ToolUse::new("d", "Day", json!({"city": "Bergen"})))
+        .dispatch(&ToolCall::new("d", "Day", json!({"city": "Bergen"})))
         .await;
     assert_eq!(
         result.content,
         ToolOutput::Json(json!({"celsius": 19, "rain": true}))
     );
-    assert_eq!(result.to_json()["content"], r#"{"celsius":19,"rain":true}"#);
+    assert_eq!(
+        tool_result(&result)["content"],
+        r#"{"celsius":19,"rain":true}"#
+    );
 }
 
 #[tokio::test]
 async fn image_output_is_an_image_content_block() {
     let result = dispatcher()
-        .dispatch(&ToolUse::new("c", "Chart", json!({})))
+        .dispatch(&ToolCall::new("c", "Chart", json!({})))
         .await;
     assert_eq!(
-        result.to_json()["content"],
+        tool_result(&result)["content"],
         json!([{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}])
     );
 }

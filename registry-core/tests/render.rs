@@ -7,13 +7,15 @@ use serde_json::{Value, json};
 use toolreg::env::Betas;
 use toolreg::env::Provider;
 use toolreg::mcp::load_server;
-use toolreg::render::CacheSettings;
-use toolreg::render::{
-    CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions, REFS_REMOVED_DISABLED,
-    REFS_REMOVED_GONE, discovered_tools, rewrite_tool_references,
-};
 use toolreg::tool::Flags;
-use toolreg::{Env, RenderOptions, SchemaCache, ToolInfo, render_anthropic, render_openai};
+use toolreg::wire::ToolsArray;
+use toolreg::wire::anthropic::CacheSettings;
+use toolreg::wire::anthropic::{
+    CacheControl, DeferStrategy, REFS_REMOVED_DISABLED, REFS_REMOVED_GONE, discovered_tools,
+    rewrite_tool_references,
+};
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions};
+use toolreg::{Env, Pool, RenderOptions, SchemaCache, ToolInfo, render_anthropic, render_openai};
 
 fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
     let mut tool = ToolInfo::new(name, format!("{name} does things"));
@@ -21,7 +23,12 @@ fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
     Arc::new(tool)
 }
 
-fn pool() -> Vec<Arc<ToolInfo>> {
+/// A pool of `tools`, as assembly orders it.
+fn pooled(tools: impl IntoIterator<Item = Arc<ToolInfo>>) -> Pool {
+    Pool::new(&Env::default(), tools)
+}
+
+fn pool() -> Pool {
     let mut tools = vec![
         builtin("Bash", false),
         builtin("ToolSearch", false),
@@ -35,11 +42,11 @@ fn pool() -> Vec<Arc<ToolInfo>> {
         ]),
     );
     tools.extend(mcp.tools);
-    tools
+    pooled(tools)
 }
 
-fn tools_json(text: &str) -> Vec<Value> {
-    serde_json::from_str(text).unwrap()
+fn tools_json(tools: &ToolsArray) -> Vec<Value> {
+    tools.to_value().unwrap().as_array().unwrap().clone()
 }
 
 fn names(tools: &[Value]) -> Vec<&str> {
@@ -63,7 +70,7 @@ fn first_render_locks_the_bytes_for_the_session() {
     let env = Env::default();
     let before = render_anthropic(
         &env,
-        &[builtin("Bash", false)],
+        &pooled([builtin("Bash", false)]),
         &cache,
         &RenderOptions::default(),
     )
@@ -72,7 +79,7 @@ fn first_render_locks_the_bytes_for_the_session() {
     changed.flags.strict = true;
     let after = render_anthropic(
         &env,
-        &[Arc::new(changed)],
+        &pooled([Arc::new(changed)]),
         &cache,
         &RenderOptions::default(),
     )
@@ -81,12 +88,12 @@ fn first_render_locks_the_bytes_for_the_session() {
     cache.clear();
     let fresh = render_anthropic(
         &env,
-        &[Arc::new(ToolInfo::new("Bash", "a new dynamic prompt"))],
+        &pooled([Arc::new(ToolInfo::new("Bash", "a new dynamic prompt"))]),
         &cache,
         &RenderOptions::default(),
     )
     .unwrap();
-    assert!(fresh.tools.contains("a new dynamic prompt"));
+    assert!(fresh.tools.to_json().contains("a new dynamic prompt"));
 }
 
 #[test]
@@ -104,10 +111,21 @@ fn mcp_cache_key_is_name_plus_schema() {
     assert_eq!(SchemaCache::key(&builtin("Bash", false)), "Bash");
     assert_ne!(SchemaCache::key(&one[0]), SchemaCache::key(&two[0]));
     let cache = SchemaCache::new();
-    render_anthropic(&Env::default(), &one, &cache, &RenderOptions::default()).unwrap();
-    let rendered =
-        render_anthropic(&Env::default(), &two, &cache, &RenderOptions::default()).unwrap();
-    assert!(rendered.tools.contains(r#""properties":{}"#));
+    render_anthropic(
+        &Env::default(),
+        &pooled(one.clone()),
+        &cache,
+        &RenderOptions::default(),
+    )
+    .unwrap();
+    let rendered = render_anthropic(
+        &Env::default(),
+        &pooled(two.clone()),
+        &cache,
+        &RenderOptions::default(),
+    )
+    .unwrap();
+    assert!(rendered.tools.to_json().contains(r#""properties":{}"#));
     assert_eq!(cache.len(), 2);
 }
 
@@ -147,7 +165,7 @@ fn strict_needs_tool_flag_setting_and_model_support() {
         tools_json(
             &render_anthropic(
                 &Env::default(),
-                std::slice::from_ref(&tool),
+                &pooled([tool.clone()]),
                 &SchemaCache::new(),
                 &options,
             )
@@ -176,7 +194,7 @@ fn eager_input_streaming_only_on_first_party_when_enabled() {
         tools_json(
             &render_anthropic(
                 &Env::default(),
-                &[builtin("Bash", false)],
+                &pooled([builtin("Bash", false)]),
                 &SchemaCache::new(),
                 &options,
             )
@@ -228,7 +246,7 @@ fn all_deferred_sends_every_tool_with_defer_loading_and_no_message() {
         .collect();
     assert_eq!(
         deferred,
-        ["WebFetch", "mcp__git__git_status", "mcp__git__git_log"]
+        ["WebFetch", "mcp__git__git_log", "mcp__git__git_status"]
     );
     assert_eq!(out.deferred_tools_message, None);
 }
@@ -292,8 +310,8 @@ fn tool_search_off_drops_tool_search_and_sends_everything_in_full() {
         [
             "Bash",
             "WebFetch",
-            "mcp__git__git_status",
-            "mcp__git__git_log"
+            "mcp__git__git_log",
+            "mcp__git__git_status"
         ]
     );
     assert!(tools.iter().all(|tool| tool.get("defer_loading").is_none()));
@@ -312,8 +330,8 @@ fn per_request_overlay_does_not_touch_the_cache() {
     .unwrap();
     let without =
         render_anthropic(&Env::default(), &pool(), &cache, &RenderOptions::default()).unwrap();
-    assert!(with.tools.contains("defer_loading"));
-    assert!(!without.tools.contains("defer_loading"));
+    assert!(with.tools.to_json().contains("defer_loading"));
+    assert!(!without.tools.to_json().contains("defer_loading"));
 }
 
 #[test]
@@ -368,7 +386,7 @@ fn kill_switch_keeps_only_name_description_schema_and_cache_control() {
     };
     let out = render_anthropic(
         &env,
-        &[Arc::new(strict), builtin("WebFetch", true)],
+        &pooled([Arc::new(strict), builtin("WebFetch", true)]),
         &SchemaCache::new(),
         &options,
     )
@@ -397,13 +415,13 @@ fn field_order_is_fixed() {
     };
     let out = render_anthropic(
         &Env::default(),
-        &[builtin("Bash", false)],
+        &pooled([builtin("Bash", false)]),
         &SchemaCache::new(),
         &options,
     )
     .unwrap();
     assert_eq!(
-        out.tools,
+        out.tools.to_json(),
         r#"[{"name":"Bash","description":"Bash does things","input_schema":{"type":"object","properties":{}},"eager_input_streaming":true}]"#
     );
 }
@@ -454,12 +472,12 @@ fn openai_chat_and_responses_shapes() {
     strict.strict_input_schema = Some(Arc::from(
         r#"{"type":"object","properties":{},"additionalProperties":false}"#,
     ));
-    let tools = vec![
+    let tools = pooled([
         Arc::new(strict),
         builtin("ToolSearch", false),
         pool()[3].clone(),
-    ];
-    let chat: Vec<Value> = serde_json::from_str(
+    ]);
+    let chat: Vec<Value> = tools_json(
         &render_openai(
             &tools,
             &OpenAiOptions {
@@ -470,8 +488,7 @@ fn openai_chat_and_responses_shapes() {
         )
         .unwrap()
         .tools,
-    )
-    .unwrap();
+    );
     assert_eq!(chat.len(), 2, "ToolSearch is left out");
     assert_eq!(chat[0]["type"], "function");
     assert_eq!(chat[0]["function"]["strict"], true);
@@ -483,7 +500,7 @@ fn openai_chat_and_responses_shapes() {
         chat[1]["function"]["strict"], false,
         "MCP tools have no strict schema"
     );
-    let responses: Vec<Value> = serde_json::from_str(
+    let responses: Vec<Value> = tools_json(
         &render_openai(
             &tools,
             &OpenAiOptions {
@@ -494,8 +511,7 @@ fn openai_chat_and_responses_shapes() {
         )
         .unwrap()
         .tools,
-    )
-    .unwrap();
+    );
     assert_eq!(
         responses[0],
         json!({"type": "function", "name": "Read", "description": "reads", "parameters": {"type": "object", "properties": {}}, "strict": false})

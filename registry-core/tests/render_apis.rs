@@ -7,13 +7,11 @@ use serde_json::{Value, json};
 use toolreg::env::Betas;
 use toolreg::env::Provider;
 use toolreg::mcp::load_server;
-use toolreg::render::{
-    CHAT_COMPLETIONS_MAX_TOOLS, DeferStrategy, MAX_DEFERRED_TOOLS, OpenAiFormat, OpenAiOptions,
-    OpenAiToolSearch, RenderError, ServerSearch, chat_tool_search_text,
-    responses_tool_search_output,
-};
+use toolreg::wire::anthropic::{DeferStrategy, MAX_DEFERRED_TOOLS, ServerSearch};
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+use toolreg::wire::{RenderError, ToolsArray, chat_completions, responses};
 use toolreg::{
-    Env, Profile, RenderOptions, SchemaCache, ToolInfo, render_anthropic, render_openai,
+    Env, Pool, Profile, RenderOptions, SchemaCache, ToolInfo, render_anthropic, render_openai,
 };
 
 fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
@@ -23,7 +21,7 @@ fn builtin(name: &str, defer: bool) -> Arc<ToolInfo> {
 }
 
 /// Bash, ToolSearch, a deferred WebFetch, then `mcp` deferred MCP tools.
-fn pool_with(mcp: usize) -> Vec<Arc<ToolInfo>> {
+fn pool_with(mcp: usize) -> Pool {
     let mut tools = vec![
         builtin("Bash", false),
         builtin("ToolSearch", false),
@@ -33,14 +31,14 @@ fn pool_with(mcp: usize) -> Vec<Arc<ToolInfo>> {
         .map(|i| json!({"name": format!("tool_{i:05}"), "inputSchema": {"type": "object"}}))
         .collect();
     tools.extend(load_server("srv", &Value::Array(listed)).tools);
-    tools
+    Pool::new(&Env::default(), tools)
 }
 
-fn array(text: &str) -> Vec<Value> {
-    serde_json::from_str(text).unwrap()
+fn array(tools: &ToolsArray) -> Vec<Value> {
+    tools.to_value().unwrap().as_array().unwrap().clone()
 }
 
-fn anthropic(env: &Env, pool: &[Arc<ToolInfo>], strategy: DeferStrategy) -> Vec<Value> {
+fn anthropic(env: &Env, pool: &Pool, strategy: DeferStrategy) -> Vec<Value> {
     let options = RenderOptions {
         tool_search: true,
         strategy,
@@ -54,7 +52,7 @@ fn anthropic(env: &Env, pool: &[Arc<ToolInfo>], strategy: DeferStrategy) -> Vec<
 }
 
 fn openai(
-    pool: &[Arc<ToolInfo>],
+    pool: &Pool,
     format: OpenAiFormat,
     tool_search: OpenAiToolSearch,
     discovered: &[&str],
@@ -118,7 +116,13 @@ fn more_deferred_tools_than_the_api_takes_is_an_error_naming_the_count() {
         };
         let error =
             render_anthropic(&Env::default(), &pool, &SchemaCache::new(), &options).unwrap_err();
-        assert_eq!(error, RenderError::TooManyDeferred { count });
+        assert_eq!(
+            error,
+            RenderError::TooManyDeferred {
+                count,
+                limit: MAX_DEFERRED_TOOLS
+            }
+        );
         assert!(error.to_string().contains("10000"), "{error}");
     }
     // Discovered-only sends the deferred tools by name: no limit applies.
@@ -171,7 +175,7 @@ fn a_profiles_beta_headers_go_with_deferred_tools_unless_the_request_names_other
 
 #[test]
 fn chat_completions_refuses_more_than_128_tools_with_tool_search_off() {
-    let pool = pool_with(CHAT_COMPLETIONS_MAX_TOOLS);
+    let pool = pool_with(chat_completions::MAX_TOOLS);
     let error = openai(
         &pool,
         OpenAiFormat::ChatCompletions,
@@ -183,8 +187,8 @@ fn chat_completions_refuses_more_than_128_tools_with_tool_search_off() {
         error,
         RenderError::TooManyTools {
             api: "OpenAI Chat Completions",
-            count: CHAT_COMPLETIONS_MAX_TOOLS + 2,
-            limit: CHAT_COMPLETIONS_MAX_TOOLS,
+            count: chat_completions::MAX_TOOLS + 2,
+            limit: chat_completions::MAX_TOOLS,
             tool_search: false,
         }
     );
@@ -217,8 +221,8 @@ fn chat_completions_with_client_search_sends_tool_search_and_the_loaded_tools_on
 
 #[test]
 fn chat_completions_errors_when_the_tools_that_cannot_be_deferred_exceed_128() {
-    let mut pool = pool_with(0);
-    pool.extend((0..CHAT_COMPLETIONS_MAX_TOOLS).map(|i| builtin(&format!("Loaded{i}"), false)));
+    let loaded = (0..chat_completions::MAX_TOOLS).map(|i| builtin(&format!("Loaded{i}"), false));
+    let pool = Pool::new(&Env::default(), pool_with(0).iter().cloned().chain(loaded));
     let error = openai(
         &pool,
         OpenAiFormat::ChatCompletions,
@@ -303,7 +307,7 @@ fn responses_tool_search_output_carries_the_matched_definitions() {
         "gone".to_owned(),
         "Bash".to_owned(),
     ];
-    let item = responses_tool_search_output("call_1", &matches, &pool, false).unwrap();
+    let item = responses::tool_search_output("call_1", &matches, &pool, false).unwrap();
     assert_eq!(item["type"], "tool_search_output");
     assert_eq!(item["call_id"], "call_1");
     assert_eq!(item["execution"], "client");
@@ -321,10 +325,7 @@ fn responses_tool_search_output_carries_the_matched_definitions() {
 
 #[test]
 fn openai_without_tool_search_in_the_pool_sends_every_tool() {
-    let pool: Vec<Arc<ToolInfo>> = pool_with(1)
-        .into_iter()
-        .filter(|tool| tool.name != "ToolSearch")
-        .collect();
+    let pool = pool_with(1).filter(|tool| tool.name != "ToolSearch");
     let (tools, message) = openai(
         &pool,
         OpenAiFormat::Responses,
@@ -340,61 +341,95 @@ fn openai_without_tool_search_in_the_pool_sends_every_tool() {
 #[test]
 fn chat_tool_search_text_names_the_loaded_tools() {
     assert_eq!(
-        chat_tool_search_text(&["a".into(), "b".into()]),
+        chat_completions::tool_search_text(&["a".into(), "b".into()]),
         "Loaded a, b. Their definitions are in the tools of the next request."
     );
     assert_eq!(
-        chat_tool_search_text(&[]),
+        chat_completions::tool_search_text(&[]),
         "No matching deferred tools found"
     );
 }
 
 #[test]
 fn a_tool_result_goes_back_to_openai_as_each_api_takes_it() {
-    use toolreg::render::openai_tool_result;
     use toolreg::{ToolOutput, ToolResult};
     let pool = pool_with(1);
-    let result = |content| ToolResult {
+    let result = |tool: &str, content| ToolResult {
         tool_use_id: "call_9".into(),
+        tool: tool.into(),
         content,
         error: None,
     };
-    let text = result(ToolOutput::Text("done".into()));
+    let text = result("Bash", ToolOutput::Text("done".into()));
     assert_eq!(
-        openai_tool_result("Bash", &text, OpenAiFormat::ChatCompletions, &pool, false).unwrap(),
+        chat_completions::tool_message(&text),
         json!({"role": "tool", "tool_call_id": "call_9", "content": "done"})
     );
     assert_eq!(
-        openai_tool_result("Bash", &text, OpenAiFormat::Responses, &pool, false).unwrap(),
+        responses::tool_output(&text, &pool, false).unwrap(),
         json!({"type": "function_call_output", "call_id": "call_9", "output": "done"})
     );
-    let loaded = result(ToolOutput::Blocks(vec![
-        json!({"type": "tool_reference", "tool_name": "mcp__srv__tool_00000"}),
-    ]));
-    let item =
-        openai_tool_result("ToolSearch", &loaded, OpenAiFormat::Responses, &pool, false).unwrap();
+    let loaded = result(
+        "ToolSearch",
+        ToolOutput::Blocks(vec![
+            json!({"type": "tool_reference", "tool_name": "mcp__srv__tool_00000"}),
+        ]),
+    );
+    let item = responses::tool_output(&loaded, &pool, false).unwrap();
     assert_eq!(item["type"], "tool_search_output");
     assert_eq!(item["tools"][0]["name"], "mcp__srv__tool_00000");
-    let none = result(ToolOutput::Text("No matching deferred tools found".into()));
-    let item =
-        openai_tool_result("ToolSearch", &none, OpenAiFormat::Responses, &pool, false).unwrap();
+    let none = result(
+        "ToolSearch",
+        ToolOutput::Text("No matching deferred tools found".into()),
+    );
+    let item = responses::tool_output(&none, &pool, false).unwrap();
     assert_eq!(
         item["tools"],
         json!([]),
         "a tool_search_call is answered even without matches"
     );
-    let chat = openai_tool_result(
-        "ToolSearch",
-        &loaded,
-        OpenAiFormat::ChatCompletions,
-        &pool,
-        false,
-    )
-    .unwrap();
+    let chat = chat_completions::tool_message(&loaded);
     assert!(
         chat["content"]
             .as_str()
             .unwrap()
             .starts_with("Loaded mcp__srv__tool_00000.")
+    );
+}
+
+/// A host tool whose schema is JSON text (`RawValue` takes it) that a `serde_json::Value`
+/// cannot hold: `1e400` is past `f64`'s range.
+fn out_of_range_tool(deferred: bool) -> Arc<ToolInfo> {
+    let mut tool = ToolInfo::new("Huge", "takes a huge number");
+    tool.input_schema = Arc::from(r#"{"type":"object","maximum":1e400}"#);
+    tool.flags.defer = deferred;
+    Arc::new(tool)
+}
+
+#[test]
+fn a_schema_a_value_cannot_hold_is_a_render_error_naming_the_tool_not_a_null_tools_array() {
+    use toolreg::conversation::Conversation;
+    let env = Env::default();
+    let pool = Pool::new(&env, [builtin("Bash", false), out_of_range_tool(false)]);
+    // The text renders, byte for byte as given.
+    let rendered = render_anthropic(&env, &pool, &SchemaCache::new(), &RenderOptions::default());
+    assert!(rendered.unwrap().tools.to_json().contains("1e400"));
+    let mut conversation = Conversation::anthropic(RenderOptions::default());
+    conversation.push_user("hi");
+    let error = conversation.request(&env, &pool).unwrap_err();
+    assert!(
+        matches!(&error, RenderError::InvalidSchema(invalid) if invalid.tool == "Huge"),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn a_loaded_schema_a_value_cannot_hold_is_an_error_not_a_panic() {
+    let pool = Pool::new(&Env::default(), [out_of_range_tool(true)]);
+    let error =
+        responses::tool_search_output("call_1", &["Huge".to_owned()], &pool, false).unwrap_err();
+    assert!(
+        matches!(&error, RenderError::InvalidSchema(invalid) if invalid.tool == "Huge"),
+        "{error:?}"
     );
 }

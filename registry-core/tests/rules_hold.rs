@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::json;
+use toolreg::Pool;
 use toolreg::mcp::load_server;
 use toolreg::permissions::{OutsideWrites, Refusal, RuleTarget, Subject, Verdict};
 use toolreg::{
@@ -18,7 +19,7 @@ fn names(pool: &[Arc<ToolInfo>]) -> Vec<&str> {
     pool.iter().map(|tool| tool.name.as_str()).collect()
 }
 
-fn pool_with(deny: &[&str], tools: serde_json::Value) -> Vec<Arc<ToolInfo>> {
+fn pool_with(deny: &[&str], tools: serde_json::Value) -> Pool {
     let mut rules = PermissionContext::new();
     for rule in deny {
         rules.add(Behavior::Deny, RuleSource::User, rule);

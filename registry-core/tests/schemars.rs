@@ -6,10 +6,11 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::Pool;
 use toolreg::schema::{Mode, RECURSION_DEPTH, to_json};
 use toolreg::{
-    Dispatcher, Env, InputSchema, PermissionContext, Tool, ToolContext, ToolError, ToolInfo,
-    ToolOutput, ToolResult, ToolSpec, ToolUse, impl_json_schema, tool,
+    Dispatcher, Env, InputSchema, PermissionContext, Tool, ToolCall, ToolContext, ToolError,
+    ToolInfo, ToolOutput, ToolResult, ToolSpec, impl_json_schema, tool,
 };
 
 /// Who to look for: a tagged union, as rmcp and rig users write them.
@@ -168,12 +169,10 @@ fn a_tool_with_a_generated_schema_has_no_strict_form_and_a_typed_one_stays_const
 
 async fn dispatch(input: Value) -> ToolResult {
     let env = Env::default();
-    let pool = vec![Arc::new(ToolInfo::from_builtin(
-        &<FindPeople as ToolSpec>::DESCRIPTOR,
-        &env.switches,
-    ))];
+    let tool = ToolInfo::from_builtin(&<FindPeople as ToolSpec>::DESCRIPTOR, &env.switches);
+    let pool = Pool::new(&env, [Arc::new(tool)]);
     Dispatcher::new(env, PermissionContext::new(), pool, ".")
-        .dispatch(&ToolUse::new("id", "FindPeople", input))
+        .dispatch(&ToolCall::new("id", "FindPeople", input))
         .await
 }
 

@@ -6,11 +6,13 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::Pool;
 use toolreg::dispatch::{CallTiming, CancellationToken};
 use toolreg::tool::Progress;
+use toolreg::wire::anthropic::tool_results;
 use toolreg::{
-    DispatchError, Dispatcher, Env, PermissionContext, State, Tool, ToolContext, ToolError,
-    ToolInfo, ToolSpec, ToolUse, TurnOptions, tool,
+    DispatchError, Dispatcher, Env, PermissionContext, State, Tool, ToolCall, ToolContext,
+    ToolError, ToolInfo, ToolSpec, TurnOptions, tool,
 };
 
 /// Waits, then answers; safe to run beside others.
@@ -97,9 +99,9 @@ impl Tool for Wipe {
     }
 }
 
-fn pool() -> Vec<Arc<ToolInfo>> {
+fn pool() -> Pool {
     let env = Env::default();
-    [
+    let tools = [
         &<Wait as ToolSpec>::DESCRIPTOR,
         &<Note as ToolSpec>::DESCRIPTOR,
         &<Boom as ToolSpec>::DESCRIPTOR,
@@ -107,8 +109,8 @@ fn pool() -> Vec<Arc<ToolInfo>> {
         &<Wipe as ToolSpec>::DESCRIPTOR,
     ]
     .into_iter()
-    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)))
-    .collect()
+    .map(|descriptor| Arc::new(ToolInfo::from_builtin(descriptor, &env.switches)));
+    Pool::new(&env, tools)
 }
 
 fn dispatcher() -> (Dispatcher, Arc<AppState>) {
@@ -121,11 +123,11 @@ fn dispatcher() -> (Dispatcher, Arc<AppState>) {
     (dispatcher, app)
 }
 
-fn uses(calls: &[(&str, Value)]) -> Vec<ToolUse> {
+fn uses(calls: &[(&str, Value)]) -> Vec<ToolCall> {
     calls
         .iter()
         .enumerate()
-        .map(|(i, (name, input))| ToolUse::new(format!("t{i}"), *name, input.clone()))
+        .map(|(i, (name, input))| ToolCall::new(format!("t{i}"), *name, input.clone()))
         .collect()
 }
 
@@ -182,7 +184,7 @@ async fn safe_calls_run_together_and_the_others_alone() {
         ["between"],
         "Arc state found by its type"
     );
-    let message = turn.to_message();
+    let message = tool_results(&turn);
     assert_eq!(message["role"], "user");
     assert_eq!(message["content"][2]["content"], "noted");
 }
@@ -302,9 +304,9 @@ async fn a_panicking_call_keeps_its_message_and_the_others_finish() {
 async fn a_block_with_an_id_an_earlier_block_has_is_refused_without_running() {
     let (dispatcher, app) = dispatcher();
     let calls = vec![
-        ToolUse::new("same", "Note", json!({"line": "first"})),
-        ToolUse::new("same", "Note", json!({"line": "second"})),
-        ToolUse::new("other", "Note", json!({"line": "third"})),
+        ToolCall::new("same", "Note", json!({"line": "first"})),
+        ToolCall::new("same", "Note", json!({"line": "second"})),
+        ToolCall::new("other", "Note", json!({"line": "third"})),
     ];
     let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
     assert!(!turn.results[0].is_error());
@@ -344,7 +346,7 @@ async fn destructive_tool_asks_and_without_an_approver_is_refused() {
     let mut rules = PermissionContext::new();
     let (dispatcher, _) = dispatcher();
     let result = dispatcher
-        .dispatch(&ToolUse::new("w", "Wipe", json!({})))
+        .dispatch(&ToolCall::new("w", "Wipe", json!({})))
         .await;
     assert!(
         matches!(&result.error, Some(DispatchError::NeedsApproval { tool, .. }) if tool == "Wipe"),
@@ -354,7 +356,7 @@ async fn destructive_tool_asks_and_without_an_approver_is_refused() {
     rules.add(toolreg::Behavior::Allow, toolreg::RuleSource::User, "Wipe");
     let allowed = Dispatcher::new(env, rules.clone(), pool(), ".");
     let result = allowed
-        .dispatch(&ToolUse::new("w", "Wipe", json!({})))
+        .dispatch(&ToolCall::new("w", "Wipe", json!({})))
         .await;
     assert!(!result.is_error(), "{result:?}");
 }
@@ -363,7 +365,7 @@ async fn destructive_tool_asks_and_without_an_approver_is_refused() {
 /// spawned task): this compiles only when the turn's future is `Send` for every lifetime.
 fn in_a_send_handler<'a>(
     dispatcher: &'a Dispatcher,
-    calls: &'a [ToolUse],
+    calls: &'a [ToolCall],
     options: &'a TurnOptions,
 ) -> toolreg::tool::BoxFuture<'a, toolreg::Turn> {
     Box::pin(dispatcher.run_turn(calls, options))

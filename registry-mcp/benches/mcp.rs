@@ -145,8 +145,13 @@ fn time() -> Option<&'static Time> {
                 toolreg::RuleSource::User,
                 "mcp__time",
             );
-            let dispatcher = Dispatcher::new(Env::default(), rules, hub.tools().tools, ".")
-                .with_mcp(hub.clone());
+            let dispatcher = Dispatcher::new(
+                Env::default(),
+                rules,
+                toolreg::Pool::new(&Env::default(), hub.tools().tools),
+                ".",
+            )
+            .with_mcp(hub.clone());
             let gateway = Gateway::new(dispatcher, |tool| tool.is_mcp(), GatewayMode::Direct);
             let (client_end, server_end) = tokio::io::duplex(1 << 16);
             tokio::spawn(async move {

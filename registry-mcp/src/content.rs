@@ -217,6 +217,7 @@ mod tests {
     fn a_forwarded_result_says_it_is_complete() {
         let result = ToolResult {
             tool_use_id: "t1".into(),
+            tool: "Done".into(),
             content: ToolOutput::Text("done".into()),
             error: None,
         };
@@ -270,6 +271,7 @@ mod tests {
     fn a_dispatched_result_maps_back_to_an_mcp_result() {
         let ok = |content| ToolResult {
             tool_use_id: "t".into(),
+            tool: "T".into(),
             content,
             error: None,
         };

@@ -31,7 +31,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use toolreg::tool::Progress;
-use toolreg::{Dispatcher, SearchEngine, Strategy, ToolInfo, ToolUse, TurnOptions};
+use toolreg::{Dispatcher, SearchEngine, Strategy, ToolCall, ToolInfo, TurnOptions};
 
 use crate::content::tool_result_to_call_result;
 
@@ -150,17 +150,12 @@ impl Gateway {
         // A tool of the pool that is not exposed is refused here; any other name goes to the
         // dispatcher, which refuses what is not in the pool (unknown, denied, not for this
         // agent) as it always does.
-        let pooled = self
-            .inner
-            .dispatcher
-            .pool()
-            .iter()
-            .find(|tool| tool.answers_to(name));
+        let pooled = self.inner.dispatcher.pool().find(name);
         if pooled.is_some_and(|tool| !self.inner.exposed.contains(&tool.name)) {
             let text = format!("`{name}` is not a tool this gateway offers");
             return CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)]);
         }
-        let call = ToolUse::new(request_id(ctx), name, arguments);
+        let call = ToolCall::new(request_id(ctx), name, arguments);
         let token = ctx.meta.get_progress_token();
         let peer = ctx.peer.clone();
         let progress = token.map(|token| {
@@ -205,7 +200,7 @@ impl Gateway {
         let tools: Vec<Value> = output
             .matches
             .iter()
-            .filter_map(|name| self.inner.dispatcher.pool().iter().find(|tool| &tool.name == name))
+            .filter_map(|name| self.inner.dispatcher.pool().named(name))
             .map(|tool| {
                 json!({
                     "name": tool.name,

@@ -1,14 +1,12 @@
 //! What the gateway lists, in each mode (no server needed: the pool is built from a
 //! `tools/list` result).
 
-use std::sync::Arc;
-
 use serde_json::{Value, json};
 use toolreg::mcp::load_server;
-use toolreg::{Dispatcher, Env, PermissionContext, ToolInfo};
+use toolreg::{Dispatcher, Env, PermissionContext, Pool};
 use toolreg_mcp::{Gateway, GatewayMode};
 
-fn pool() -> Vec<Arc<ToolInfo>> {
+fn pool() -> Pool {
     let listed = json!([
         {"name": "read_file", "title": "Read File", "description": "Reads a file",
          "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
@@ -16,7 +14,7 @@ fn pool() -> Vec<Arc<ToolInfo>> {
         {"name": "ping", "description": "Answers pong", "inputSchema": {"type": "object"},
          "_meta": {"anthropic/alwaysLoad": true, "anthropic/searchHint": "check the server answers"}},
     ]);
-    load_server("files", &listed).tools
+    Pool::new(&Env::default(), load_server("files", &listed).tools)
 }
 
 fn listed(mode: GatewayMode) -> Vec<Value> {
@@ -33,8 +31,9 @@ fn listed(mode: GatewayMode) -> Vec<Value> {
 fn direct_mode_lists_every_tool_with_the_registrys_hints_and_the_servers_annotations() {
     let tools = listed(GatewayMode::Direct);
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["mcp__files__read_file", "mcp__files__ping"]);
-    let read = &tools[0];
+    // In pool order: the MCP tools sorted by name.
+    assert_eq!(names, ["mcp__files__ping", "mcp__files__read_file"]);
+    let read = &tools[1];
     assert_eq!(read["title"], "Read File");
     assert_eq!(read["annotations"]["readOnlyHint"], true);
     assert_eq!(read["annotations"]["destructiveHint"], false);
@@ -45,7 +44,7 @@ fn direct_mode_lists_every_tool_with_the_registrys_hints_and_the_servers_annotat
         "MCP tools are deferred"
     );
     assert_eq!(read["inputSchema"]["properties"]["path"]["type"], "string");
-    let ping = &tools[1];
+    let ping = &tools[0];
     assert_eq!(ping["_meta"]["anthropic/alwaysLoad"], true);
     assert_eq!(
         ping["_meta"]["anthropic/searchHint"],

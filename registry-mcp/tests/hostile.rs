@@ -8,10 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
+use toolreg::Pool;
 use toolreg::dispatch::OUTPUT_TRUNCATED;
 use toolreg::tool::Progress;
 use toolreg::{
-    Dispatcher, Env, PermissionContext, PermissionMode, ToolOutput, ToolResult, ToolUse,
+    Dispatcher, Env, PermissionContext, PermissionMode, ToolCall, ToolOutput, ToolResult,
     TurnOptions,
 };
 use toolreg_mcp::{McpConfig, McpHub, ServerError, ServerSpec, ServerState, Timeouts};
@@ -46,9 +47,14 @@ fn failure(hub: &McpHub) -> ServerError {
 async fn call(hub: &Arc<McpHub>, tool: &str, options: &TurnOptions) -> ToolResult {
     let mut rules = PermissionContext::new();
     rules.mode = PermissionMode::BypassPermissions;
-    let dispatcher =
-        Dispatcher::new(Env::default(), rules, hub.tools().tools, ".").with_mcp(hub.clone());
-    let call = ToolUse::new("t1", format!("mcp__hostile__{tool}"), json!({}));
+    let dispatcher = Dispatcher::new(
+        Env::default(),
+        rules,
+        Pool::new(&Env::default(), hub.tools().tools),
+        ".",
+    )
+    .with_mcp(hub.clone());
+    let call = ToolCall::new("t1", format!("mcp__hostile__{tool}"), json!({}));
     let mut turn = dispatcher.run_turn(&[call], options).await;
     turn.results.remove(0)
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use peers::dispatcher;
 use serde_json::json;
-use toolreg::{ToolOutput, ToolUse};
+use toolreg::{ToolCall, ToolOutput};
 use toolreg_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
 
 fn config(entries: serde_json::Value) -> McpConfig {
@@ -49,7 +49,7 @@ async fn a_bearer_protected_server_connects_and_serves_calls_with_its_headers() 
         .collect();
     assert!(names.contains(&"mcp__remote__add".to_owned()), "{names:?}");
     let result = dispatcher(&hub)
-        .dispatch(&ToolUse::new(
+        .dispatch(&ToolCall::new(
             "t1",
             "mcp__remote__add",
             json!({"a": 2, "b": 40}),
@@ -63,7 +63,7 @@ async fn a_bearer_protected_server_connects_and_serves_calls_with_its_headers() 
     );
     // The headers arrived (the server reports what it saw, the token redacted).
     let seen = dispatcher(&hub)
-        .dispatch(&ToolUse::new("t2", "mcp__remote__seen_headers", json!({})))
+        .dispatch(&ToolCall::new("t2", "mcp__remote__seen_headers", json!({})))
         .await;
     let seen = match seen.content {
         ToolOutput::Json(value) => value["result"].as_str().unwrap_or_default().to_owned(),
@@ -132,7 +132,7 @@ async fn server_everything_over_streamable_http_connects_and_serves_calls() {
     let server = peers.everything_http();
     let hub = connected(json!({"everything": {"url": server.url}})).await;
     let result = dispatcher(&hub)
-        .dispatch(&ToolUse::new(
+        .dispatch(&ToolCall::new(
             "t1",
             "mcp__everything__echo",
             json!({"message": "over HTTP"}),
@@ -158,7 +158,7 @@ async fn a_2026_07_28_call_carries_its_method_and_tool_in_mcp_method_and_mcp_nam
         hub.statuses()
     );
     let seen = dispatcher(&hub)
-        .dispatch(&ToolUse::new("t", "mcp__remote__seen_headers", json!({})))
+        .dispatch(&ToolCall::new("t", "mcp__remote__seen_headers", json!({})))
         .await;
     let ToolOutput::Json(seen) = seen.content else {
         panic!("{seen:?}")

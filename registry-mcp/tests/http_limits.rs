@@ -12,7 +12,7 @@ use serde_json::json;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio_util::sync::CancellationToken;
 use toolreg::mcp::load_server;
-use toolreg::{Dispatcher, Env, PermissionContext};
+use toolreg::{Dispatcher, Env, PermissionContext, Pool};
 use toolreg_mcp::{
     Gateway, GatewayMode, HttpGateway, HttpOptions, HttpSetupError, Incident, RequestRefusal,
 };
@@ -23,7 +23,7 @@ const TOKEN: &str = "limits-test-token-0123456789";
 fn gateway() -> Gateway {
     let listed = json!([{"name": "read_file", "description": "Reads a file",
         "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}]);
-    let pool = load_server("files", &listed).tools;
+    let pool = Pool::new(&Env::default(), load_server("files", &listed).tools);
     let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), pool, ".");
     Gateway::new(dispatcher, |_| true, GatewayMode::Direct)
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use toolreg::{Dispatcher, ToolOutput, ToolResult, ToolUse};
+use toolreg::{Dispatcher, ToolCall, ToolOutput, ToolResult};
 use toolreg_mcp::{McpHub, Problem, ServerState, Timeouts};
 
 /// Quick retries, so that a test sees several of them.
@@ -27,7 +27,7 @@ async fn connect(server: &HttpPeer) -> Arc<McpHub> {
 /// `add(2, 40)` through `dispatcher`, waited on for at most 60 s (a hang fails the test
 /// instead of stalling it).
 async fn add_with(dispatcher: &Dispatcher) -> ToolResult {
-    let call = ToolUse::new("a", "mcp__remote__add", json!({"a": 2, "b": 40}));
+    let call = ToolCall::new("a", "mcp__remote__add", json!({"a": 2, "b": 40}));
     tokio::time::timeout(Duration::from_secs(60), dispatcher.dispatch(&call))
         .await
         .expect("a call to a server that is gone returns, it does not hang")

@@ -5,20 +5,18 @@
 //! a body past `HttpOptions::max_body_bytes` with 413; and requests past `max_concurrent` wait
 //! for a permit instead of failing.
 
-use std::sync::Arc;
-
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use toolreg::mcp::load_server;
-use toolreg::{Dispatcher, Env, PermissionContext, ToolInfo};
+use toolreg::{Dispatcher, Env, PermissionContext, Pool};
 use toolreg_mcp::{Gateway, GatewayMode, HttpGateway, HttpOptions};
 
 const TOKEN: &str = "request-test-token-0123";
 
-fn pool() -> Vec<Arc<ToolInfo>> {
+fn pool() -> Pool {
     let listed = json!([{"name": "read_file", "description": "Reads a file",
         "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}]);
-    load_server("files", &listed).tools
+    Pool::new(&Env::default(), load_server("files", &listed).tools)
 }
 
 /// The gateway on a free loopback port; its URL and the token that stops it.

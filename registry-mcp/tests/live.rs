@@ -7,11 +7,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use toolreg::Pool;
 use toolreg::mcp::load_servers;
-use toolreg::render::DeferStrategy;
 use toolreg::tool::Progress;
+use toolreg::wire::anthropic::DeferStrategy;
 use toolreg::{
-    Env, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolInfo, ToolOutput, ToolUse,
+    Env, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolCall, ToolInfo, ToolOutput,
     TurnOptions, render_anthropic,
 };
 use toolreg_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
@@ -186,22 +187,22 @@ async fn calls_reach_the_servers_and_their_results_become_tool_results() {
     let dispatcher = dispatcher(&hub);
     let root = peers.scratch.path().join("fsroot/hello.txt");
     let calls = [
-        ToolUse::new(
+        ToolCall::new(
             "t1",
             "mcp__everything__echo",
             json!({"message": "from toolreg"}),
         ),
-        ToolUse::new(
+        ToolCall::new(
             "t2",
             "mcp__time__get_current_time",
             json!({"timezone": "UTC"}),
         ),
-        ToolUse::new(
+        ToolCall::new(
             "t3",
             "mcp__time__get_current_time",
             json!({"timezone": "Not/AZone"}),
         ),
-        ToolUse::new(
+        ToolCall::new(
             "t4",
             "mcp__filesystem__read_text_file",
             json!({"path": root}),
@@ -260,7 +261,7 @@ async fn cancelling_a_turn_cancels_the_call_on_the_server_and_progress_reaches_t
         })),
         ..TurnOptions::default()
     };
-    let call = ToolUse::new("slow1", "mcp__changing__slow", json!({"seconds": 30}));
+    let call = ToolCall::new("slow1", "mcp__changing__slow", json!({"seconds": 30}));
     let turn = dispatcher.run_turn(&[call], &options).await;
     assert!(turn.results[0].is_error(), "{:?}", turn.results[0]);
     assert!(
@@ -320,7 +321,7 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
     );
     let dispatcher = dispatcher(&hub);
     let added = dispatcher
-        .dispatch(&ToolUse::new(
+        .dispatch(&ToolCall::new(
             "a",
             "mcp__changing__add_tool",
             json!({"name": "weather"}),
@@ -367,10 +368,22 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
         strategy: DeferStrategy::AllDeferred,
         ..RenderOptions::default()
     };
-    render_anthropic(&Env::default(), &search_pool, &cache, &options).unwrap();
+    render_anthropic(
+        &Env::default(),
+        &Pool::new(&Env::default(), search_pool),
+        &cache,
+        &options,
+    )
+    .unwrap();
     assert_eq!(cache.invalidate_server("changing"), 4, "its four old tools");
-    let rendered = render_anthropic(&Env::default(), &hub.tools().tools, &cache, &options).unwrap();
-    assert!(rendered.tools.contains("mcp__changing__weather"));
+    let rendered = render_anthropic(
+        &Env::default(),
+        &Pool::new(&Env::default(), hub.tools().tools),
+        &cache,
+        &options,
+    )
+    .unwrap();
+    assert!(rendered.tools.to_json().contains("mcp__changing__weather"));
     hub.close().await;
 }
 
@@ -464,7 +477,7 @@ async fn a_server_whose_session_ends_leaves_the_pool_and_reconnects() {
     assert!(names(&hub).contains(&"mcp__changing__ping".to_owned()));
     let dispatcher = dispatcher(&hub);
     dispatcher
-        .dispatch(&ToolUse::new("x", "mcp__changing__exit_server", json!({})))
+        .dispatch(&ToolCall::new("x", "mcp__changing__exit_server", json!({})))
         .await;
     assert!(
         eventually(30, || names(&hub).is_empty()).await,
@@ -496,7 +509,7 @@ async fn an_image_result_of_a_real_server_becomes_an_image_or_image_blocks() {
     };
     let hub = McpHub::connect(&config, timeouts(60)).await;
     let result = dispatcher(&hub)
-        .dispatch(&ToolUse::new(
+        .dispatch(&ToolCall::new(
             "img",
             "mcp__everything__get-tiny-image",
             json!({}),

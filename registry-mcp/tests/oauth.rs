@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
-use toolreg::{ToolOutput, ToolUse};
+use toolreg::{ToolCall, ToolOutput};
 use toolreg_mcp::oauth::{CredentialFile, LoggedIn, LoginError, login_within};
 use toolreg_mcp::{McpConfig, McpHub, Problem, ServerState, Timeouts};
 
@@ -109,7 +109,7 @@ async fn log_in(
 
 async fn whoami(hub: &Arc<McpHub>) -> String {
     let result = dispatcher(hub)
-        .dispatch(&ToolUse::new("w", "mcp__notes__whoami", json!({})))
+        .dispatch(&ToolCall::new("w", "mcp__notes__whoami", json!({})))
         .await;
     match result.content {
         ToolOutput::Json(value) => value["result"].as_str().unwrap_or_default().to_owned(),

@@ -39,7 +39,7 @@ const NEW_LINE: &str = "        mod word_count::WordCountTool,\n";
 /// What the copy runs: its catalog's order, then a turn that calls the new tool (an example
 /// added beside the crate by this test, not part of the change).
 const PROBE: &str = r#"use serde_json::json;
-use toolreg::{Dispatcher, ToolOutput, ToolUse, TurnOptions, assemble_tool_pool};
+use toolreg::{Dispatcher, ToolOutput, ToolCall, TurnOptions, assemble_tool_pool};
 use toolreg_tools::profile;
 
 #[tokio::main(flavor = "current_thread")]
@@ -52,7 +52,7 @@ async fn main() {
     let rules = profile::permissions();
     let pool = assemble_tool_pool(&env, &rules, &catalog, &[]);
     let dispatcher = Dispatcher::new(env, rules, pool, std::env::current_dir().unwrap());
-    let call = ToolUse::new("t1", "WordCount", json!({"text": "one two  three"}));
+    let call = ToolCall::new("t1", "WordCount", json!({"text": "one two  three"}));
     let turn = dispatcher.run_turn(&[call], &TurnOptions::default()).await;
     let ToolOutput::Text(count) = &turn.results[0].content else {
         panic!("{:?}", turn.results[0])

@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::dispatch::ApprovalRequest;
+use toolreg::ApprovalRequest;
 use toolreg::env::Switches;
 use toolreg::permissions::Grant;
 use toolreg::sandbox::Sandboxing;
 use toolreg::tool::IntoToolOutput as _;
 use toolreg::{
-    Dispatcher, PermissionContext, Tool as _, ToolContext, ToolOutput, ToolResult, ToolUse,
+    Dispatcher, PermissionContext, Pool, Tool as _, ToolCall, ToolContext, ToolOutput, ToolResult,
     assemble_tool_pool,
 };
 use toolreg_tools::bash::BashTool;
@@ -71,7 +71,7 @@ fn dispatch(
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(dispatcher.dispatch(&ToolUse::new(
+    runtime.block_on(dispatcher.dispatch(&ToolCall::new(
         "t1",
         "Bash",
         json!({ "command": command }),
@@ -266,7 +266,12 @@ fn bash_output_past_the_cap_keeps_its_exit_code() {
 #[test]
 fn a_dispatcher_uses_the_sandbox_it_detects_unless_told_otherwise() {
     let Some(_) = sandbox() else { return };
-    let dispatcher = Dispatcher::new(common::env(), PermissionContext::new(), Vec::new(), ".");
+    let dispatcher = Dispatcher::new(
+        common::env(),
+        PermissionContext::new(),
+        Pool::default(),
+        ".",
+    );
     assert!(
         matches!(dispatcher.sandboxing(), Sandboxing::On(_)),
         "{:?}",

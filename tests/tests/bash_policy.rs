@@ -12,8 +12,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use toolreg::{
-    Behavior, DispatchError, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolOutput,
-    ToolResult, ToolUse, assemble_tool_pool,
+    Behavior, DispatchError, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolCall,
+    ToolOutput, ToolResult, assemble_tool_pool,
 };
 
 fn dispatch(
@@ -36,7 +36,7 @@ fn dispatch(
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(dispatcher.dispatch(&ToolUse::new("toolu_1", tool, input)))
+    runtime.block_on(dispatcher.dispatch(&ToolCall::new("toolu_1", tool, input)))
 }
 
 fn bash(mode: PermissionMode, allow: &[&str], cwd: &Path, command: &str) -> ToolResult {

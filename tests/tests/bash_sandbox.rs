@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 use toolreg::sandbox::Sandboxing;
 use toolreg::{
-    Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolOutput, ToolResult,
-    ToolUse, assemble_tool_pool,
+    Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolCall, ToolOutput,
+    ToolResult, assemble_tool_pool,
 };
 
 fn sandboxing() -> Option<Sandboxing> {
@@ -77,7 +77,7 @@ fn bash_in(mode: PermissionMode, sandboxing: &Sandboxing, t: &Tree, command: &st
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(dispatcher.dispatch(&ToolUse::new(
+    runtime.block_on(dispatcher.dispatch(&ToolCall::new(
         "toolu_1",
         "Bash",
         json!({"command": command}),

@@ -8,17 +8,17 @@ use std::sync::{Arc, RwLock};
 
 use serde_json::json;
 use toolreg::dispatch::{McpCall, McpCaller};
-use toolreg::render::DeferStrategy;
 use toolreg::search::ToolSearcher;
 use toolreg::tool::BoxFuture;
+use toolreg::wire::anthropic::DeferStrategy;
 use toolreg::{
-    Dispatcher, PermissionMode, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolError,
-    ToolInfo, ToolOutput, ToolUse, assemble_tool_pool, render_anthropic,
+    Dispatcher, PermissionMode, Pool, RenderOptions, SchemaCache, SearchEngine, Strategy, ToolCall,
+    ToolError, ToolOutput, assemble_tool_pool, render_anthropic,
 };
 
 /// One pool with its search engine and its render from a fresh cache.
 struct Snapshot {
-    pool: Vec<Arc<ToolInfo>>,
+    pool: Pool,
     engine: Arc<SearchEngine>,
     render: String,
 }
@@ -57,8 +57,9 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
             let pool = assemble_tool_pool(&env, &rules, &catalog, &common::load(servers));
             let render = render_anthropic(&env, &pool, &SchemaCache::new(), &options())
                 .unwrap()
-                .tools;
-            let engine = Arc::new(SearchEngine::new(pool.clone(), Strategy::Ranked));
+                .tools
+                .to_json();
+            let engine = Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Ranked));
             Arc::new(Snapshot {
                 pool,
                 engine,
@@ -96,7 +97,9 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                         let rendered =
                             render_anthropic(env, &snapshot.pool, cache, &options()).unwrap();
                         assert!(
-                            snapshots.iter().any(|s| s.render == rendered.tools),
+                            snapshots
+                                .iter()
+                                .any(|s| s.render == rendered.tools.to_json()),
                             "worker {worker} round {round}: a render that is no pool's"
                         );
                         let found = snapshot.engine.search("list files in a directory", 5);
@@ -117,7 +120,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                         let runtime = tokio::runtime::Builder::new_current_thread()
                             .build()
                             .unwrap();
-                        let call = ToolUse::new(
+                        let call = ToolCall::new(
                             "toolu",
                             "ToolSearch",
                             json!({"query": "select:Read,Edit"}),
@@ -129,7 +132,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                             .iter()
                             .find(|tool| tool.mcp().is_some())
                             .unwrap();
-                        let call = ToolUse::new("toolu", &mcp.name, json!({}));
+                        let call = ToolCall::new("toolu", &mcp.name, json!({}));
                         let result = runtime.block_on(dispatcher.dispatch(&call));
                         assert!(!result.is_error() && result.called(), "{result:?}");
                     }

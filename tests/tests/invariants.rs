@@ -25,11 +25,12 @@ use toolreg::mcp::{load_servers, normalize_name_for_mcp};
 use toolreg::permissions::{RuleTarget, RuleValue, Subject, Verdict};
 use toolreg::pool::filter_tools_for_agent;
 use toolreg::pool::is_allowed_for_agent;
-use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions};
 use toolreg::tool::BoxFuture;
+use toolreg::wire::anthropic::DeferStrategy;
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions};
 use toolreg::{
     Behavior, Dispatcher, PermissionContext, RenderOptions, RuleSource, SchemaCache, SearchEngine,
-    Strategy as SearchStrategy, ToolError, ToolInfo, ToolOutput, ToolUse, assemble_tool_pool,
+    Strategy as SearchStrategy, ToolCall, ToolError, ToolInfo, ToolOutput, assemble_tool_pool,
 };
 
 fn cases() -> u32 {
@@ -229,7 +230,7 @@ proptest! {
         let every: Vec<&str> = all.iter().map(|tool| tool.name.as_str()).collect();
         all_queries.push(format!("select:{}", every.join(",")));
         for strategy in [SearchStrategy::Seed, SearchStrategy::Ranked] {
-            let engine = SearchEngine::new(pool.clone(), strategy);
+            let engine = SearchEngine::new(pool.to_vec(), strategy);
             for query in &all_queries {
                 for found in engine.search(query, 10).matches {
                     prop_assert!(!forbidden_names.contains(found.as_str()), "{query:?} found {found}");
@@ -247,7 +248,7 @@ proptest! {
                 ..Default::default()
             };
             let rendered = toolreg::render_anthropic(&env, &pool, &SchemaCache::new(), &options).unwrap();
-            let tools: Vec<Value> = serde_json::from_str(&rendered.tools).unwrap();
+            let tools: Vec<Value> = rendered.tools.to_value().unwrap().as_array().unwrap().clone();
             for tool in &tools {
                 let name = tool["name"].as_str().unwrap();
                 prop_assert!(!forbidden_names.contains(name), "{name} rendered");
@@ -258,7 +259,7 @@ proptest! {
             }
         }
         for format in [OpenAiFormat::ChatCompletions, OpenAiFormat::Responses] {
-            let tools: Vec<Value> = serde_json::from_str(&toolreg::render_openai(&pool, &OpenAiOptions { format, strict: false, ..Default::default() }).unwrap().tools).unwrap();
+            let tools: Vec<Value> = toolreg::render_openai(&pool, &OpenAiOptions { format, strict: false, ..Default::default() }).unwrap().tools.to_value().unwrap().as_array().unwrap().clone();
             for tool in &tools {
                 let name = tool.get("name").or_else(|| tool.pointer("/function/name")).and_then(Value::as_str).unwrap();
                 prop_assert!(!forbidden_names.contains(name), "{name} rendered for OpenAI");
@@ -277,7 +278,7 @@ proptest! {
                     // An alias another allowed tool also answers to is that tool's.
                     continue;
                 }
-                let result = runtime.block_on(dispatcher.dispatch(&ToolUse::new("toolu", name, json!({}))));
+                let result = runtime.block_on(dispatcher.dispatch(&ToolCall::new("toolu", name, json!({}))));
                 prop_assert!(!result.called(), "{name} was called");
                 prop_assert!(result.is_error());
             }

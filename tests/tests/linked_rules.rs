@@ -17,8 +17,8 @@ use serde_json::{Value, json};
 use toolreg::sandbox::Sandboxing;
 use toolreg::tool::BoxFuture;
 use toolreg::{
-    Approval, Approver, Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource,
-    ToolOutput, ToolResult, ToolUse, assemble_tool_pool,
+    ApprovalRequest, Approver, Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource,
+    ToolCall, ToolOutput, ToolResult, assemble_tool_pool,
 };
 
 /// What every denied file holds.
@@ -91,7 +91,7 @@ fn call(dispatcher: &Dispatcher, tool: &str, input: Value) -> ToolResult {
         .enable_all()
         .build()
         .unwrap()
-        .block_on(dispatcher.dispatch(&ToolUse::new("toolu_1", tool, input)))
+        .block_on(dispatcher.dispatch(&ToolCall::new("toolu_1", tool, input)))
 }
 
 fn text(result: &ToolResult) -> &str {
@@ -228,7 +228,7 @@ fn a_link_the_glob_names_covers_what_is_reached_through_it() {
 struct Approve;
 
 impl Approver for Approve {
-    fn approve<'a>(&'a self, _: Approval<'a>) -> BoxFuture<'a, bool> {
+    fn approve(&self, _: ApprovalRequest) -> BoxFuture<'_, bool> {
         Box::pin(std::future::ready(true))
     }
 }

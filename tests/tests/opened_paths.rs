@@ -16,8 +16,8 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use toolreg::permissions::{RuleTarget, Subject, Verdict};
 use toolreg::{
-    Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolOutput, ToolResult,
-    ToolUse, assemble_tool_pool,
+    Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolCall, ToolOutput,
+    ToolResult, assemble_tool_pool,
 };
 
 /// A project with `secrets/key.txt`, `pub/note.txt`, an in-repo link `pub/lnk -> ../secrets`,
@@ -68,7 +68,7 @@ fn dispatch(rules: PermissionContext, cwd: &Path, tool: &str, input: Value) -> T
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(dispatcher.dispatch(&ToolUse::new("toolu_1", tool, input)))
+    runtime.block_on(dispatcher.dispatch(&ToolCall::new("toolu_1", tool, input)))
 }
 
 fn text(result: &ToolResult) -> &str {

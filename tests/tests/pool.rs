@@ -10,10 +10,10 @@ use toolreg::env::ToolSearchMode;
 use toolreg::pool::{
     filter_tools_for_agent, get_all_base_tools, get_tools, merge_and_filter_tools,
 };
-use toolreg::render::DeferStrategy;
 use toolreg::tool::compare_names;
+use toolreg::wire::anthropic::DeferStrategy;
 use toolreg::{
-    Behavior, Env, PermissionContext, RenderOptions, RuleSource, SchemaCache, ToolInfo,
+    Behavior, Env, PermissionContext, Pool, RenderOptions, RuleSource, SchemaCache, ToolInfo,
     assemble_tool_pool, render_anthropic,
 };
 use toolreg_tools::profile::{self, feature, switch};
@@ -43,7 +43,7 @@ fn availability_matrix_of_design_5_7() {
     for internal in [false, true] {
         let mut env = env();
         env.features.set(feature::INTERNAL_BUILD, internal);
-        let pool = get_tools(&env, &rules, &catalog());
+        let pool = Pool::new(&env, get_tools(&env, &rules, &catalog()));
         for (tool, cells) in common::MATRIX {
             for (kind, cell) in kinds.iter().zip(cells) {
                 let expected = match *cell {
@@ -67,7 +67,7 @@ fn availability_matrix_of_design_5_7() {
 fn custom_agents_lose_the_same_tools_as_sub_agents() {
     let rules = profile::permissions();
     let env = env();
-    let pool = get_tools(&env, &rules, &catalog());
+    let pool = Pool::new(&env, get_tools(&env, &rules, &catalog()));
     assert_eq!(
         names(&filter_tools_for_agent(&pool, AgentKind::CustomAgent, &env)),
         names(&filter_tools_for_agent(&pool, AgentKind::SubAgent, &env))
@@ -79,7 +79,7 @@ fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
     let rules = profile::permissions();
     let mut env = env();
     env.switches.set(switch::TODO_V2, true);
-    let pool = get_tools(&env, &rules, &catalog());
+    let pool = Pool::new(&env, get_tools(&env, &rules, &catalog()));
     let teammate = filter_tools_for_agent(&pool, AgentKind::InProcessTeammate, &env);
     let async_agent = filter_tools_for_agent(&pool, AgentKind::Async, &env);
     for name in [
@@ -98,12 +98,13 @@ fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
 fn agent_filters_keep_every_mcp_tool_but_the_coordinator_keeps_only_pr_activity() {
     let rules = profile::permissions();
     let env = env();
-    let mut pool = get_tools(&env, &rules, &catalog());
-    pool.push(Arc::new(ToolInfo::new(
+    let mut tools = get_tools(&env, &rules, &catalog());
+    tools.push(Arc::new(ToolInfo::new(
         "mcp__gh__subscribe_pr_activity",
         "x",
     )));
-    pool.push(Arc::new(ToolInfo::new("mcp__gh__list_issues", "x")));
+    tools.push(Arc::new(ToolInfo::new("mcp__gh__list_issues", "x")));
+    let pool = Pool::new(&env, tools);
     for kind in [
         AgentKind::SubAgent,
         AgentKind::CustomAgent,
@@ -345,6 +346,7 @@ fn adding_a_server_changes_no_byte_before_the_first_mcp_tool() {
         render_anthropic(&env, &pool, &SchemaCache::new(), &options)
             .unwrap()
             .tools
+            .to_json()
     };
     let small = render(without_last);
     let large = render(&servers);
@@ -358,7 +360,7 @@ fn a_builtin_beats_an_mcp_tool_of_the_same_name() {
     let rules = profile::permissions();
     let env = env();
     let mut impostor = ToolInfo::new("Bash", "not the real one");
-    impostor.origin = toolreg::pool::Origin::Mcp(toolreg::mcp::McpInfo::new("x", "Bash"));
+    impostor.origin = toolreg::tool::Origin::Mcp(toolreg::mcp::McpInfo::new("x", "Bash"));
     let pool = assemble_tool_pool(&env, &rules, &catalog(), &[Arc::new(impostor)]);
     let bash: Vec<_> = pool.iter().filter(|tool| tool.name == "Bash").collect();
     assert_eq!(bash.len(), 1);

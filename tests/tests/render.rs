@@ -10,8 +10,10 @@ use std::path::PathBuf;
 
 use common::{catalog, env, fixtures, load};
 use serde_json::{Value, json};
-use toolreg::render::CacheSettings;
-use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions};
+use toolreg::wire::ToolsArray;
+use toolreg::wire::anthropic::CacheSettings;
+use toolreg::wire::anthropic::DeferStrategy;
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions};
 use toolreg::{
     Pool, RenderOptions, SchemaCache, assemble_tool_pool, render_anthropic, render_openai,
 };
@@ -50,7 +52,7 @@ fn render_all(pool: &Pool) -> Value {
     )
     .unwrap()
     .tools;
-    let parse = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+    let parse = |tools: &ToolsArray| tools.to_value().unwrap();
     json!({
         "anthropic_discovered": {"tools": parse(&discovered.tools), "message": discovered.deferred_tools_message, "beta": discovered.beta},
         "anthropic_all_deferred": {"tools": parse(&all.tools), "beta": all.beta},
@@ -110,6 +112,7 @@ fn a_shared_cache_serves_identical_bytes_to_concurrent_renders() {
                     render_anthropic(&env(), &pool, &cache, &RenderOptions::default())
                         .unwrap()
                         .tools
+                        .to_json()
                 })
             })
             .collect();

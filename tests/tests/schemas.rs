@@ -445,16 +445,14 @@ fn strict_rendering_keeps_a_hand_written_leaf_whole_and_sends_its_tool_non_stric
         descriptor.strict_input_schema, "",
         "a hand-written leaf has no strict form"
     );
-    let pool = vec![std::sync::Arc::new(toolreg::ToolInfo::from_builtin(
-        descriptor,
-        &toolreg::env::Switches::default(),
-    ))];
-    let options = toolreg::render::OpenAiOptions {
+    let tool = toolreg::ToolInfo::from_builtin(descriptor, &toolreg::env::Switches::default());
+    let pool = toolreg::Pool::new(&toolreg::Env::default(), [std::sync::Arc::new(tool)]);
+    let options = toolreg::wire::openai::OpenAiOptions {
         strict: true,
         ..Default::default()
     };
     let rendered = toolreg::render_openai(&pool, &options).expect("renders");
-    let tools: Value = serde_json::from_str(&rendered.tools).unwrap();
+    let tools = rendered.tools.to_value().unwrap();
     assert_eq!(tools[0]["function"]["strict"], false);
     assert_eq!(tools[0]["function"]["parameters"], leaf);
 }

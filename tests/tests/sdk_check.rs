@@ -19,10 +19,10 @@ use crate::common;
 /// `tool_addition` blocks, checked with the beta request type.
 #[test]
 fn every_recorded_response_and_every_conversation_built_on_it_type_checks() {
-    use toolreg::conversation::{Api, Conversation, StreamAssembler};
-    use toolreg::render::{
-        DeferStrategy, OpenAiFormat, OpenAiOptions, OpenAiToolSearch, ServerSearch,
-    };
+    use toolreg::conversation::Conversation;
+    use toolreg::wire::anthropic::{DeferStrategy, ServerSearch};
+    use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+    use toolreg::wire::{Api, StreamAssembler};
     use toolreg::{Dispatcher, Env, PermissionContext, RenderOptions, TurnOptions};
 
     let Some(node_modules) = sdk_check::node_modules() else {
@@ -188,7 +188,7 @@ fn every_recorded_response_and_every_conversation_built_on_it_type_checks() {
             )
             .with_state(toolreg_tools::default_state());
             let turn =
-                runtime.block_on(dispatcher.run_response(&response, &TurnOptions::default()));
+                runtime.block_on(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
             assert!(
                 turn.results.iter().all(|result| !result.is_error()),
                 "{name}: {:?}",

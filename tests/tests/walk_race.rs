@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rustix::fs::{CWD, RenameFlags, renameat_with};
 use serde_json::{Value, json};
 use toolreg::{
-    Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolOutput, ToolUse,
+    Behavior, Dispatcher, PermissionContext, PermissionMode, RuleSource, ToolCall, ToolOutput,
     assemble_tool_pool,
 };
 
@@ -110,7 +110,7 @@ fn race(tool: &str, input: Value, forbidden: &str, runs: usize) -> Vec<String> {
     {
         let _swapper = Swapper::start(&proj);
         for _ in 0..runs {
-            let result = runtime.block_on(dispatcher.dispatch(&ToolUse::new(
+            let result = runtime.block_on(dispatcher.dispatch(&ToolCall::new(
                 "toolu_1",
                 tool,
                 input.clone(),

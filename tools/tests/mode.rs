@@ -6,9 +6,10 @@ use serde_json::json;
 use toolreg::env::Switches;
 use toolreg::env::{Features, Provider, ToolSearchMode, ToolSearchSettings};
 use toolreg::mcp::load_server;
+use toolreg::pool::deferral;
 use toolreg::search::{
-    RequestModel, TokenCounter, deferral, is_tool_search_enabled,
-    is_tool_search_enabled_optimistic, tool_search_mode, tool_search_needed,
+    RequestModel, TokenCounter, is_tool_search_enabled, is_tool_search_enabled_optimistic,
+    tool_search_mode, tool_search_needed,
 };
 use toolreg::tool::Flags;
 use toolreg::{Env, ToolInfo};

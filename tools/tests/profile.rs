@@ -3,10 +3,9 @@
 use std::sync::Arc;
 
 use toolreg::env::AgentKind;
-use toolreg::pool::{filter_tools_for_agent, merge_and_filter_tools};
-use toolreg::search::deferral;
+use toolreg::pool::{deferral, filter_tools_for_agent, merge_and_filter_tools};
 use toolreg::tool::Flags;
-use toolreg::{Behavior, Env, PermissionContext, RuleSource, ToolInfo};
+use toolreg::{Behavior, Env, PermissionContext, Pool, RuleSource, ToolInfo};
 use toolreg_tools::profile::{self, feature, switch};
 
 /// Tools a user might name like the design's built-ins.
@@ -52,10 +51,11 @@ fn everything_on(mut env: Env) -> Env {
 fn generic_profile_gives_every_agent_every_tool_whatever_its_name() {
     let env = everything_on(Env::default());
     let tools = user_tools();
+    let pool = Pool::new(&env, tools.clone());
     for kind in AgentKind::ALL {
         assert_eq!(
-            names(&filter_tools_for_agent(&tools, kind, &env)),
-            names(&tools),
+            names(&filter_tools_for_agent(&pool, kind, &env)),
+            names(&pool),
             "{kind:?}"
         );
     }
@@ -77,7 +77,7 @@ fn generic_profile_lets_the_defer_flag_decide_whatever_the_name() {
 fn design_profile_singles_out_the_design_names() {
     let env = everything_on(profile::env(Default::default()));
     let tools = user_tools();
-    let sub = filter_tools_for_agent(&tools, AgentKind::SubAgent, &env);
+    let sub = filter_tools_for_agent(&Pool::new(&env, tools.clone()), AgentKind::SubAgent, &env);
     assert!(!names(&sub).contains(&"AskUserQuestion"));
     let brief = tools.iter().find(|tool| tool.name == "Brief").unwrap();
     assert!(!deferral(brief, &env), "Brief stays loaded under KAIROS");

@@ -17,10 +17,11 @@ use futures_util::StreamExt as _;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::sync::Mutex;
-use toolreg::conversation::{Api, Conversation, Stop, StreamAssembler};
-use toolreg::dispatch::ApprovalRequest;
-use toolreg::render::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+use toolreg::ApprovalRequest;
+use toolreg::conversation::Conversation;
 use toolreg::search::{RequestModel, is_tool_search_enabled};
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+use toolreg::wire::{Api, Stop, StreamAssembler};
 use toolreg::{Dispatcher, RenderOptions, SearchEngine, Strategy, TurnOptions, assemble_tool_pool};
 use toolreg_tools::profile;
 
@@ -129,7 +130,7 @@ async fn run(args: Args) -> Result<()> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let dispatcher = Dispatcher::new(env.clone(), rules, pool.clone(), cwd)
         .with_state(toolreg_tools::default_state())
-        .with_searcher(Arc::new(SearchEngine::new(pool.clone(), Strategy::Seed)))
+        .with_searcher(Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Seed)))
         .with_approver(Arc::new(approver(args.yes)));
 
     let mut conversation = match api {
@@ -224,7 +225,7 @@ async fn run(args: Args) -> Result<()> {
                 cancel.cancel();
             }
         });
-        let turn = dispatcher.run_response(&response, &options).await;
+        let turn = dispatcher.run_turn(&response.calls, &options).await;
         interrupted.abort();
         let cancelled = options.cancel.is_cancelled();
         for result in &turn.results {
@@ -253,7 +254,7 @@ fn approver(yes: bool) -> impl Fn(ApprovalRequest) -> Approval + Send + Sync + '
             let mut stdin = stdin.lock().await;
             eprint!(
                 "Allow {} {}? ({}) [y/N] ",
-                request.tool,
+                request.tool.name,
                 json!(request.input),
                 request.reason
             );

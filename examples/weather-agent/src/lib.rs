@@ -6,14 +6,14 @@
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
 //! use std::sync::Arc;
-//! use toolreg::{ToolUse, TurnOptions};
+//! use toolreg::{ToolCall, TurnOptions};
 //! use serde_json::json;
 //!
 //! let app = Arc::new(weather_agent::AppState::new("http://127.0.0.1:9"));
 //! let dispatcher = weather_agent::dispatcher(app.clone());
 //! let calls = [
-//!     ToolUse::new("a", "Forecast", json!({"city": "Paris", "delay_ms": 10})),
-//!     ToolUse::new("b", "SaveNote", json!({"text": "take an umbrella"})),
+//!     ToolCall::new("a", "Forecast", json!({"city": "Paris", "delay_ms": 10})),
+//!     ToolCall::new("b", "SaveNote", json!({"text": "take an umbrella"})),
 //! ];
 //! let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
 //! assert_eq!(turn.results[0].content, toolreg::ToolOutput::Text("Paris: sunny".into()));
@@ -157,7 +157,7 @@ impl Tool for RadarTool {
 }
 
 /// The pool of this crate's tools (and the core's ToolSearch), as the model is offered it.
-pub fn pool() -> Vec<Arc<toolreg::ToolInfo>> {
+pub fn pool() -> toolreg::Pool {
     let catalog = toolreg::own_tools!().unwrap_or_else(|clash| panic!("{clash}"));
     let rules = PermissionContext::new();
     assemble_tool_pool(&Env::default(), &rules, &catalog, &[])

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolreg::{ToolUse, TurnOptions};
+use toolreg::wire::anthropic::tool_results;
+use toolreg::{ToolCall, TurnOptions};
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
@@ -11,14 +12,14 @@ async fn main() -> std::io::Result<()> {
     let app = Arc::new(weather_agent::AppState::new(service));
     let dispatcher = weather_agent::dispatcher(app.clone());
     let calls = [
-        ToolUse::new("t1", "Forecast", json!({"city": "Paris", "delay_ms": 300})),
-        ToolUse::new("t2", "Forecast", json!({"city": "Oslo", "delay_ms": 300})),
-        ToolUse::new("t3", "Status", json!({"path": "/status"})),
-        ToolUse::new("t4", "SaveNote", json!({"text": "umbrella for Oslo"})),
-        ToolUse::new("t5", "Forecast", json!({"city": "Rome", "delay_ms": 300})),
+        ToolCall::new("t1", "Forecast", json!({"city": "Paris", "delay_ms": 300})),
+        ToolCall::new("t2", "Forecast", json!({"city": "Oslo", "delay_ms": 300})),
+        ToolCall::new("t3", "Status", json!({"path": "/status"})),
+        ToolCall::new("t4", "SaveNote", json!({"text": "umbrella for Oslo"})),
+        ToolCall::new("t5", "Forecast", json!({"city": "Rome", "delay_ms": 300})),
     ];
     let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
-    println!("{:#}", turn.to_message());
+    println!("{:#}", tool_results(&turn));
     for (call, timing) in calls.iter().zip(&turn.timings) {
         let started = timing.started.map_or(f64::NAN, |at| at.as_secs_f64() * 1e3);
         println!(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use toolreg::{
-    Env, RenderOptions, SchemaCache, ToolOutput, ToolUse, TurnOptions, render_anthropic,
+    Env, RenderOptions, SchemaCache, ToolCall, ToolOutput, TurnOptions, render_anthropic,
 };
 
 #[test]
@@ -19,8 +19,8 @@ fn the_pool_has_tool_search_and_the_render_announces_the_deferred_tool() {
         ..RenderOptions::default()
     };
     let rendered = render_anthropic(&Env::default(), &pool, &SchemaCache::new(), &options).unwrap();
-    assert!(rendered.tools.contains(r#""name":"ToolSearch""#));
-    assert!(!rendered.tools.contains(r#""name":"Radar""#));
+    assert!(rendered.tools.to_json().contains(r#""name":"ToolSearch""#));
+    assert!(!rendered.tools.to_json().contains(r#""name":"Radar""#));
     assert_eq!(
         rendered.deferred_tools_message.as_deref(),
         Some("<available-deferred-tools>\nRadar\n</available-deferred-tools>")
@@ -34,8 +34,8 @@ async fn tool_search_loads_the_deferred_tool_and_the_model_can_call_it() {
     let found = dispatcher
         .run_turn(
             &[
-                ToolUse::new("s1", "ToolSearch", json!({"query": "rain radar"})),
-                ToolUse::new("s2", "ToolSearch", json!({"query": "select:Radar"})),
+                ToolCall::new("s1", "ToolSearch", json!({"query": "rain radar"})),
+                ToolCall::new("s2", "ToolSearch", json!({"query": "select:Radar"})),
             ],
             &TurnOptions::default(),
         )
@@ -50,7 +50,7 @@ async fn tool_search_loads_the_deferred_tool_and_the_model_can_call_it() {
         );
     }
     let radar = dispatcher
-        .dispatch(&ToolUse::new("r", "Radar", json!({"city": "Oslo"})))
+        .dispatch(&ToolCall::new("r", "Radar", json!({"city": "Oslo"})))
         .await;
     assert_eq!(
         radar.content,

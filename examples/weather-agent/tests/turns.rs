@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use serde_json::json;
 use toolreg::dispatch::CallTiming;
-use toolreg::{ToolOutput, ToolUse, TurnOptions};
+use toolreg::{ToolCall, ToolOutput, TurnOptions};
 
-fn forecast(id: &str, city: &str) -> ToolUse {
-    ToolUse::new(id, "Forecast", json!({"city": city, "delay_ms": 300}))
+fn forecast(id: &str, city: &str) -> ToolCall {
+    ToolCall::new(id, "Forecast", json!({"city": city, "delay_ms": 300}))
 }
 
 /// Every call of `group` started before any of the `slow` ones finished: none waited for a
@@ -37,9 +37,9 @@ async fn four_safe_calls_together_and_one_alone_between_them() {
     let calls = [
         forecast("a", "Paris"),
         forecast("b", "Oslo"),
-        ToolUse::new("c", "Status", json!({"path": "/status"})),
+        ToolCall::new("c", "Status", json!({"path": "/status"})),
         forecast("d", "Rome"),
-        ToolUse::new("e", "SaveNote", json!({"text": "umbrella"})),
+        ToolCall::new("e", "SaveNote", json!({"text": "umbrella"})),
         forecast("f", "Lima"),
     ];
     let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;

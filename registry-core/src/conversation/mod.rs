@@ -1,56 +1,36 @@
-//! The loop between a model and the tools: a response read into calls
-//! ([`parse_response`], or [`StreamAssembler`] for a streamed one), the calls run
-//! ([`Dispatcher::run_response`](crate::Dispatcher::run_response)), their answers in the API's
-//! form ([`Turn::to_messages`](crate::Turn::to_messages)), for the three APIs of [`Api`]; and a
-//! [`Conversation`] that keeps the history, the deferred tools it discovered, and the next
-//! request's tools (with tool changes that keep the prompt cache).
+//! The orchestrator of the loop between a model and the tools: a [`Conversation`] keeps the
+//! history, the deferred tools it discovered, and the next request's tools (with tool changes
+//! that keep the prompt cache). Each step is another module's: the API's wire module reads the
+//! response ([`Conversation::receive`]), the [`Dispatcher`](crate::Dispatcher) runs its calls,
+//! the wire module answers them ([`Conversation::answer`]) and renders the next request's tools
+//! ([`Conversation::request`]).
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
-//! use toolreg::conversation::{Api, Stop, parse_response};
-//! use toolreg::{Catalog, Dispatcher, Env, PermissionContext, TurnOptions, assemble_tool_pool, builtins};
+//! use toolreg::conversation::Conversation;
+//! use toolreg::{Catalog, Dispatcher, Env, PermissionContext, RenderOptions, TurnOptions, assemble_tool_pool, builtins};
 //! use serde_json::json;
 //!
 //! let (env, rules) = (Env::default(), PermissionContext::new());
 //! let pool = assemble_tool_pool(&env, &rules, &Catalog::new(builtins().unwrap(), &[]), &[]);
-//! let dispatcher = Dispatcher::new(env, rules, pool.clone(), ".");
+//! let dispatcher = Dispatcher::new(env.clone(), rules, pool.clone(), ".");
+//! let mut conversation = Conversation::anthropic(RenderOptions { tool_search: true, ..Default::default() });
+//! conversation.push_user("Find a weather tool.");
+//! let request = conversation.request(&env, &pool).unwrap();
+//! assert!(request.body["tools"].as_array().unwrap().iter().any(|tool| tool["name"] == "ToolSearch"));
 //!
-//! // A Chat Completions response whose second call's arguments are not JSON.
-//! let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-//!     "role": "assistant", "content": null, "tool_calls": [
-//!         {"id": "call_1", "type": "function", "function": {"name": "ToolSearch", "arguments": "{\"query\": \"weather\"}"}},
-//!         {"id": "call_2", "type": "function", "function": {"name": "ToolSearch", "arguments": "{\"query\": "}},
-//!     ]}}]});
-//! let response = parse_response(Api::ChatCompletions, &body).unwrap();
-//! assert_eq!(response.stop, Stop::ToolUse);
-//! let turn = dispatcher.run_response(&response, &TurnOptions::default()).await;
-//! let messages = turn.to_messages(&response, &pool, false).unwrap();
-//! assert_eq!(messages[1]["role"], "tool");
-//! assert_eq!(messages[1]["tool_call_id"], "call_2");
-//! assert!(messages[1]["content"].as_str().unwrap().contains("not valid JSON"));
+//! // The model's answer (sent with the request's other parts, `model` and `max_tokens`).
+//! let body = json!({"content": [{"type": "tool_use", "id": "t1", "name": "ToolSearch",
+//!     "input": {"query": "weather"}}], "stop_reason": "tool_use"});
+//! let response = conversation.receive(&body).unwrap();
+//! let turn = dispatcher.run_turn(&response.calls, &TurnOptions::default()).await;
+//! conversation.answer(&response, &turn, &pool).unwrap();
+//! let next = conversation.request(&env, &pool).unwrap();
+//! assert_eq!(next.body["messages"][2]["content"][0]["tool_use_id"], "t1");
 //! # }
 //! ```
 
-mod answer;
-mod partial;
-mod response;
 mod session;
-mod stream;
 
-pub use answer::cancelled_answers;
-pub use partial::partial_json;
-pub use response::{ModelResponse, ResponseError, Stop, ToolCall, parse_response};
-pub use session::{Conversation, INLINE_TOOLS_BETA, Request, TOOL_CHANGES_BETA};
-pub use stream::{MAX_EVENT_BYTES, PartialCall, StreamAssembler, StreamError};
-
-/// A model API's request and response shapes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Api {
-    /// Anthropic Messages.
-    Anthropic,
-    /// OpenAI Chat Completions.
-    ChatCompletions,
-    /// OpenAI Responses.
-    Responses,
-}
+pub use session::{Conversation, Request};

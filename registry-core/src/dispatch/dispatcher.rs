@@ -1,4 +1,4 @@
-//! The [`Dispatcher`]: one call, from the model's JSON to a result.
+//! The [`Dispatcher`]: one call, from the model's call to its result.
 
 use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
@@ -8,24 +8,17 @@ use std::sync::{Arc, OnceLock};
 use futures_util::FutureExt as _;
 use serde_json::Value;
 
-use super::schema_check;
+use super::approval::Approver;
+use super::mcp::{McpCall, McpCaller};
+use super::result::cap_output;
 use super::turn::CancellationToken;
-use crate::DispatchError;
-use crate::dispatch::{McpCall, McpCaller};
-use crate::{Approval, Approver, ToolResult, ToolUse};
-
-use crate::Env;
-use crate::ToolInfo;
-use crate::permissions::{Access, Grant, Subject, Verdict};
-use crate::pool::find_tool;
+use super::{permission, schema_check};
+use crate::permissions::Subject;
 use crate::sandbox::{EnvPolicy, Sandboxing};
 use crate::search::{SearchOutput, ToolSearcher};
-use crate::tool::ProgressSink;
-use crate::tool::json_kind;
-use crate::{PermissionContext, PermissionMode};
-use crate::{PermissionDecision, ToolOutput};
-use crate::{SearchEngine, Strategy};
-use crate::{State, ToolContext};
+use crate::tool::{ProgressSink, json_kind};
+use crate::{DispatchError, Env, PermissionContext, PermissionDecision, Pool, SearchEngine};
+use crate::{State, Strategy, ToolCall, ToolContext, ToolInfo, ToolOutput, ToolResult};
 
 /// Everything a call needs besides itself: the rules, the pool, the host's state and its MCP
 /// caller and approver. Owned, `Send + Sync`, cheap to clone.
@@ -33,28 +26,28 @@ use crate::{State, ToolContext};
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
-/// use toolreg::{Catalog, Dispatcher, Env, PermissionContext, ToolUse, TurnOptions, assemble_tool_pool, builtins};
+/// use toolreg::{Catalog, Dispatcher, Env, PermissionContext, ToolCall, TurnOptions, assemble_tool_pool, builtins};
 /// use serde_json::json;
 ///
 /// let (env, rules) = (Env::default(), PermissionContext::new());
 /// let pool = assemble_tool_pool(&env, &rules, &Catalog::new(builtins().unwrap(), &[]), &[]);
 /// let dispatcher = Dispatcher::new(env, rules, pool, ".");
 /// let calls = [
-///     ToolUse::new("t1", "ToolSearch", json!({"query": "anything"})),
-///     ToolUse::new("t2", "NoSuchTool", json!({})),
+///     ToolCall::new("t1", "ToolSearch", json!({"query": "anything"})),
+///     ToolCall::new("t2", "NoSuchTool", json!({})),
 /// ];
 /// let turn = dispatcher.run_turn(&calls, &TurnOptions::default()).await;
 /// assert!(!turn.results[0].is_error());
 /// // A tool outside the pool is refused, never run; the model reads why.
 /// assert!(turn.results[1].is_error());
-/// assert_eq!(turn.to_message()["content"][1]["tool_use_id"], "t2");
+/// assert_eq!(toolreg::wire::anthropic::tool_results(&turn)["content"][1]["tool_use_id"], "t2");
 /// # }
 /// ```
 #[derive(Clone)]
 pub struct Dispatcher {
     env: Arc<Env>,
     rules: Arc<PermissionContext>,
-    pool: Arc<[Arc<ToolInfo>]>,
+    pool: Pool,
     cwd: Arc<PathBuf>,
     state: Arc<State>,
     searcher: Arc<dyn ToolSearcher>,
@@ -83,16 +76,15 @@ impl Dispatcher {
     pub fn new(
         env: impl Into<Arc<Env>>,
         rules: impl Into<Arc<PermissionContext>>,
-        pool: impl Into<Arc<[Arc<ToolInfo>]>>,
+        pool: Pool,
         cwd: impl Into<PathBuf>,
     ) -> Self {
-        let (env, pool) = (env.into(), pool.into());
         Dispatcher {
             searcher: Arc::new(PoolSearch {
-                pool: Arc::clone(&pool),
+                pool: pool.clone(),
                 engine: OnceLock::new(),
             }),
-            env,
+            env: env.into(),
             rules: rules.into(),
             pool,
             cwd: Arc::new(cwd.into()),
@@ -172,7 +164,7 @@ impl Dispatcher {
     }
 
     /// The pool.
-    pub fn pool(&self) -> &[Arc<ToolInfo>] {
+    pub fn pool(&self) -> &Pool {
         &self.pool
     }
 
@@ -186,20 +178,27 @@ impl Dispatcher {
         &self.rules
     }
 
-    /// Runs one `tool_use` and returns its `tool_result`.
-    pub async fn dispatch(&self, call: &ToolUse) -> ToolResult {
-        self.dispatch_in(call, &CancellationToken::new(), None)
+    /// Runs one call and returns its result.
+    pub async fn dispatch(&self, call: &ToolCall) -> ToolResult {
+        let tool = self.pool.find(&call.name);
+        self.dispatch_in(call, tool, &CancellationToken::new(), None)
             .await
     }
 
-    /// [`dispatch`](Self::dispatch) within a turn: tools see `cancel` and report to `progress`.
+    /// [`dispatch`](Self::dispatch) within a turn, of the tool the turn found for the call:
+    /// tools see `cancel` and report to `progress`.
     pub(crate) async fn dispatch_in(
         &self,
-        call: &ToolUse,
+        call: &ToolCall,
+        tool: Option<&Arc<ToolInfo>>,
         cancel: &CancellationToken,
         progress: Option<&ProgressSink>,
     ) -> ToolResult {
-        let Some(tool) = find_tool(&self.pool, &call.name) else {
+        let input = match &call.input {
+            Ok(input) => input,
+            Err(problem) => return ToolResult::from_error(&call.id, unreadable(call, problem)),
+        };
+        let Some(tool) = tool else {
             return ToolResult::from_error(
                 &call.id,
                 DispatchError::NotInPool {
@@ -218,7 +217,7 @@ impl Dispatcher {
         if let Some(progress) = progress {
             ctx = ctx.with_progress(progress);
         }
-        let run = AssertUnwindSafe(self.run(tool, &call.input, &ctx)).catch_unwind();
+        let run = AssertUnwindSafe(self.run(tool, input, &ctx)).catch_unwind();
         let outcome = match run.await {
             Ok(outcome) => outcome,
             Err(panic) => Err(DispatchError::Panicked {
@@ -229,6 +228,7 @@ impl Dispatcher {
         match outcome {
             Ok(content) => ToolResult {
                 tool_use_id: call.id.clone(),
+                tool: tool.name.clone(),
                 content: cap_output(content, tool.max_result_size_chars),
                 error: None,
             },
@@ -252,7 +252,7 @@ impl Dispatcher {
 
     async fn run(
         &self,
-        tool: &ToolInfo,
+        tool: &Arc<ToolInfo>,
         input: &Value,
         ctx: &ToolContext<'_>,
     ) -> Result<ToolOutput, DispatchError> {
@@ -281,10 +281,9 @@ impl Dispatcher {
                 tool: tool.name.clone(),
                 refusal: crate::permissions::Refusal::Unresolvable(error),
             })?;
+        let own_check = || parsed.check_permissions(ctx);
         let grant = self
-            .check_permissions(tool, input, subject.as_ref(), ctx, || {
-                parsed.check_permissions(ctx)
-            })
+            .check_permissions(tool, input, subject.as_ref(), ctx, own_check)
             .await?;
         let ctx = ctx.with_grant(grant);
         let ctx = match subject.as_ref().and_then(Subject::path) {
@@ -302,7 +301,7 @@ impl Dispatcher {
 
     async fn run_mcp(
         &self,
-        tool: &ToolInfo,
+        tool: &Arc<ToolInfo>,
         input: &Value,
         ctx: &ToolContext<'_>,
     ) -> Result<ToolOutput, DispatchError> {
@@ -319,8 +318,9 @@ impl Dispatcher {
                 format!("expected a JSON object, got {}", json_kind(input)),
             ));
         }
+        let own_check = || PermissionDecision::Passthrough;
         let grant = self
-            .check_permissions(tool, input, None, ctx, || PermissionDecision::Passthrough)
+            .check_permissions(tool, input, None, ctx, own_check)
             .await?;
         let ctx = &ctx.with_grant(grant);
         let Some(caller) = &self.mcp else {
@@ -344,84 +344,34 @@ impl Dispatcher {
             })
     }
 
+    /// The permission checks of [`permission::check`] under this dispatcher's rules and
+    /// approver.
     async fn check_permissions(
         &self,
-        tool: &ToolInfo,
+        tool: &Arc<ToolInfo>,
         input: &Value,
         subject: Option<&Subject>,
         ctx: &ToolContext<'_>,
         own_check: impl FnOnce() -> PermissionDecision,
-    ) -> Result<Grant, DispatchError> {
-        let rules = &*self.rules;
-        let mut by_rule = false;
-        let decision = match rules.check(tool.rule_target(), subject, ctx.cwd) {
-            Verdict::Deny(refusal) => {
-                return Err(DispatchError::Denied {
-                    tool: tool.name.clone(),
-                    refusal,
-                });
-            }
-            Verdict::Ask(reason) => PermissionDecision::Ask(reason),
-            Verdict::Allow => {
-                by_rule = true;
-                PermissionDecision::Allow
-            }
-            Verdict::Undecided => match own_check() {
-                PermissionDecision::Passthrough
-                    if tool.flags.destructive && !accepted_edit(rules.mode, subject) =>
-                {
-                    PermissionDecision::Ask(format!(
-                        "{} is marked destructive and no rule allows it",
-                        tool.name
-                    ))
-                }
-                decision => decision,
-            },
-        };
-        let reason = match decision {
-            PermissionDecision::Allow | PermissionDecision::Passthrough if by_rule => {
-                return Ok(Grant::Rule);
-            }
-            PermissionDecision::Allow | PermissionDecision::Passthrough => {
-                return Ok(Grant::Unasked);
-            }
-            PermissionDecision::Deny(reason) => {
-                return Err(DispatchError::DeniedByTool {
-                    tool: tool.name.clone(),
-                    reason,
-                });
-            }
-            PermissionDecision::Ask(_) if rules.mode == PermissionMode::BypassPermissions => {
-                return Ok(Grant::Bypass);
-            }
-            PermissionDecision::Ask(reason) => reason,
-        };
-        let Some(approver) = &self.approver else {
-            return Err(DispatchError::NeedsApproval {
-                tool: tool.name.clone(),
-                reason,
-            });
-        };
-        let request = Approval {
-            tool,
-            input,
-            reason: &reason,
-            tool_use_id: ctx.tool_use_id(),
-        };
-        if approver.approve(request).await {
-            Ok(Grant::Approved)
-        } else {
-            Err(DispatchError::NotApproved {
-                tool: tool.name.clone(),
-                reason,
-            })
-        }
+    ) -> Result<crate::permissions::Grant, DispatchError> {
+        let approver = self.approver.as_deref();
+        permission::check(&self.rules, approver, tool, input, subject, ctx, own_check).await
+    }
+}
+
+/// Why a call whose arguments could not be read is answered without running.
+pub(crate) fn unreadable(call: &ToolCall, problem: &str) -> DispatchError {
+    DispatchError::InvalidInput {
+        tool: call.name.clone(),
+        path: None,
+        message: problem.to_owned(),
+        load_hint: false,
     }
 }
 
 /// The search engine of a dispatcher's pool, built on first use.
 struct PoolSearch {
-    pool: Arc<[Arc<ToolInfo>]>,
+    pool: Pool,
     engine: OnceLock<SearchEngine>,
 }
 
@@ -433,13 +383,6 @@ impl ToolSearcher for PoolSearch {
     }
 }
 
-/// In [`PermissionMode::AcceptEdits`], a file write (inside the working directories: one
-/// outside already asks) needs no asking for being destructive.
-fn accepted_edit(mode: PermissionMode, subject: Option<&Subject>) -> bool {
-    mode == PermissionMode::AcceptEdits
-        && matches!(subject, Some(Subject::Path(path)) if path.access == Access::Write)
-}
-
 /// The text of a panic's payload (`panic!` with a message gives a `&str` or a `String`).
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(text) = payload.downcast_ref::<&str>() {
@@ -449,34 +392,4 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     } else {
         "no message".to_owned()
     }
-}
-
-/// Marks an output cut to the tool's limit.
-pub const OUTPUT_TRUNCATED: &str = "\n… [output truncated]";
-
-/// `output` cut to `limit` characters (as text, for JSON), the cut marked with
-/// [`OUTPUT_TRUNCATED`]; images and block lists are returned as they are. What dispatch does
-/// with a tool's `max_result_size_chars`, for a host that caps output of its own.
-pub fn cap_output(output: ToolOutput, limit: Option<usize>) -> ToolOutput {
-    let Some(limit) = limit else {
-        return output;
-    };
-    let text = match output {
-        ToolOutput::Blocks(blocks) => return ToolOutput::Blocks(blocks),
-        image @ ToolOutput::Image { .. } => return image,
-        ToolOutput::Text(text) => text,
-        ToolOutput::Json(value) => {
-            let text = value.to_string();
-            if text.chars().count() <= limit {
-                return ToolOutput::Json(value);
-            }
-            text
-        }
-    };
-    if text.chars().count() <= limit {
-        return ToolOutput::Text(text);
-    }
-    let mut cut: String = text.chars().take(limit).collect();
-    cut.push_str(OUTPUT_TRUNCATED);
-    ToolOutput::Text(cut)
 }

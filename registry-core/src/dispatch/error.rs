@@ -100,6 +100,24 @@ pub enum DispatchError {
 }
 
 impl DispatchError {
+    /// The tool the error is about: its name in the pool, or the name the model called.
+    pub fn tool(&self) -> &str {
+        match self {
+            DispatchError::NotInPool { name } => name,
+            DispatchError::Denied { tool, .. }
+            | DispatchError::DeniedByTool { tool, .. }
+            | DispatchError::InvalidInput { tool, .. }
+            | DispatchError::NeedsApproval { tool, .. }
+            | DispatchError::NotApproved { tool, .. }
+            | DispatchError::DuplicateId { tool, .. }
+            | DispatchError::Cancelled { tool }
+            | DispatchError::TimedOut { tool, .. }
+            | DispatchError::Failed { tool, .. }
+            | DispatchError::Panicked { tool, .. }
+            | DispatchError::Unavailable { tool, .. } => tool,
+        }
+    }
+
     /// Whether the tool's body ran (it failed or panicked after starting).
     pub fn ran(&self) -> bool {
         matches!(

@@ -1,39 +1,49 @@
 //! Dispatch: running the tool the model called, and never one it may not use.
 //!
-//! The steps, in order: find the tool by name or alias *in the current pool* (a tool outside
-//! it — unknown, denied, or not for this agent — is refused and not called) → deserialize the
-//! input (the error names the JSON path) → check it against the tool's input schema, which says
-//! more than serde checks (bounds, lengths, patterns; the error names the path and the rule) →
-//! the tool's `validate_input` → the permission checks
-//! → the call → a `tool_result` block; a failure of any step is a typed [`DispatchError`](crate::DispatchError),
-//! whose text the model reads in an `is_error` result.
+//! A [`ToolCall`](crate::ToolCall) (`call.rs`) becomes a [`ToolResult`](crate::ToolResult)
+//! (`result.rs`). A turn (`turn.rs`, [`Dispatcher::run_turn`](crate::Dispatcher::run_turn))
+//! finds each call's tool once in the pool's index and runs the calls of one assistant message
+//! in order, concurrency-safe ones together; the [`Dispatcher`](crate::Dispatcher)
+//! (`dispatcher.rs`) runs one call. Its steps, in order: a call whose arguments could not be
+//! read is answered without running → a tool outside the current pool (unknown, denied, or not
+//! for this agent) is refused and not called → deserialize the input (the error names the JSON
+//! path) → check it against the tool's input schema, which says more than serde checks
+//! (bounds, lengths, patterns; the error names the path and the rule; `schema_check.rs`) → the
+//! tool's `validate_input` → the permission checks (`permission.rs`) → the call → the result,
+//! cut to the tool's limit; a failure of any step is a typed
+//! [`DispatchError`](crate::DispatchError) (`error.rs`), whose text the model reads in an
+//! `is_error` result.
 //!
 //! Permission checks: the rules decide first
 //! ([`PermissionContext::check`](crate::PermissionContext::check) over the tool's
-//! [`rule_subject`](crate::Tool::rule_subject)): a deny refuses, an ask asks the [`Approver`](crate::Approver),
-//! an allow allows. When no rule decides, the tool's own `check_permissions` does: it may allow,
-//! ask or refuse, or pass ([`PermissionDecision::Passthrough`](crate::PermissionDecision)), and
-//! then a `destructive` tool asks (in `AcceptEdits` mode a file write does not). In
-//! `BypassPermissions` mode nothing asks. Without an approver, a call that needs asking is
-//! refused with a result that says so.
+//! [`rule_subject`](crate::Tool::rule_subject)): a deny refuses, an ask asks the
+//! [`Approver`](crate::Approver) (`approval.rs`), an allow allows. When no rule decides, the
+//! tool's own `check_permissions` does: it may allow, ask or refuse, or pass
+//! ([`PermissionDecision::Passthrough`](crate::PermissionDecision)), and then a `destructive`
+//! tool asks (in `AcceptEdits` mode a file write does not). In `BypassPermissions` mode nothing
+//! asks. Without an approver, a call that needs asking is refused with a result that says so.
 //!
 //! The path of a path subject is resolved as the kernel would open it before the rules see it
 //! (a path that cannot be resolved is refused), and the tool gets that resolved path as
-//! [`ToolContext::checked_path`](crate::ToolContext::checked_path), to open without following links.
+//! [`ToolContext::checked_path`](crate::ToolContext::checked_path), to open without following
+//! links.
 //!
-//! MCP tools are called through the host's [`McpCaller`]; their input must be a JSON object and
-//! is otherwise checked by the server.
+//! MCP tools are called through the host's [`McpCaller`] (`mcp.rs`); their input must be a JSON
+//! object and is otherwise checked by the server.
 //!
-//! A [`Dispatcher`](crate::Dispatcher) owns what it needs (shared pieces behind `Arc`), so it is `Send + Sync`,
-//! cheap to clone, and can be moved into a spawned task. [`Dispatcher::run_turn`](crate::Dispatcher::run_turn) runs a whole
-//! assistant message's tool calls ([`Turn`](crate::Turn)).
+//! A [`Dispatcher`](crate::Dispatcher) owns what it needs (shared pieces behind `Arc`), so it is
+//! `Send + Sync`, cheap to clone, and can be moved into a spawned task.
 
+pub(crate) mod approval;
 pub(crate) mod call;
 pub(crate) mod dispatcher;
 pub(crate) mod error;
+pub(crate) mod mcp;
+mod permission;
+pub(crate) mod result;
 mod schema_check;
 pub(crate) mod turn;
 
-pub use call::{ApprovalRequest, McpCall, McpCaller, McpRequest};
-pub use dispatcher::{OUTPUT_TRUNCATED, cap_output};
+pub use mcp::{McpCall, McpCaller, McpRequest};
+pub use result::{OUTPUT_TRUNCATED, cap_output};
 pub use turn::{CallTiming, CancellationToken, DEFAULT_MAX_CONCURRENCY};

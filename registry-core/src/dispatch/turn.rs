@@ -6,12 +6,11 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::{Either, select};
 use futures_util::stream::{FuturesOrdered, StreamExt as _};
-use serde_json::{Value, json};
 pub use tokio_util::sync::CancellationToken;
 
-use crate::pool::find_tool;
+use super::dispatcher::unreadable;
 use crate::tool::ProgressSink;
-use crate::{DispatchError, Dispatcher, ToolResult, ToolUse};
+use crate::{DispatchError, Dispatcher, ToolCall, ToolInfo, ToolResult};
 
 /// The default for [`TurnOptions::max_concurrency`], as in the design's host.
 pub const DEFAULT_MAX_CONCURRENCY: usize = 10;
@@ -66,7 +65,8 @@ pub struct CallTiming {
 /// `concurrency_safe` flag) run together, at most [`TurnOptions::max_concurrency`] at a time; a
 /// call that is not concurrency-safe (or names no tool of the pool) runs alone, after the ones
 /// before it and before the ones after it. The results come back in the blocks' order, as one
-/// user message of `tool_result` blocks ([`Turn::to_message`]).
+/// user message of `tool_result` blocks
+/// ([`anthropic::tool_results`](crate::wire::anthropic::tool_results)).
 ///
 /// Each call may have a timeout; the whole turn has one [`CancellationToken`]: running tools
 /// see it ([`ToolContext::cancelled`](crate::ToolContext::cancelled)) and are stopped when it
@@ -87,26 +87,51 @@ pub struct Turn {
 }
 
 impl Turn {
-    /// The user message that answers the assistant's: every `tool_result`, in order.
-    pub fn to_message(&self) -> Value {
-        let content: Vec<Value> = self.results.iter().map(ToolResult::to_json).collect();
-        json!({"role": "user", "content": content})
+    /// The turn a host answers with when the user cancels before `calls` ran: every call
+    /// answered as cancelled, in order, so the history stays well-formed.
+    pub fn cancelled(calls: &[ToolCall]) -> Turn {
+        let results: Vec<ToolResult> = calls
+            .iter()
+            .map(|call| {
+                let tool = call.name.clone();
+                ToolResult::from_error(&call.id, DispatchError::Cancelled { tool })
+            })
+            .collect();
+        let timing = CallTiming {
+            started: None,
+            finished: Duration::ZERO,
+        };
+        Turn {
+            timings: vec![timing; results.len()],
+            results,
+        }
     }
 }
 
 impl Dispatcher {
-    /// Runs the calls of one assistant message (see the [module docs](crate::dispatch)).
-    pub async fn run_turn(&self, calls: &[ToolUse], options: &TurnOptions) -> Turn {
+    /// Runs the calls of one assistant message (see the [module docs](crate::dispatch)), a
+    /// response's [`calls`](crate::wire::ModelResponse::calls) for one. A call whose
+    /// arguments could not be read is answered with an `is_error` result naming the problem,
+    /// without running. The results are in the calls' order.
+    pub async fn run_turn(&self, calls: &[ToolCall], options: &TurnOptions) -> Turn {
         let start = Instant::now();
         let mut seen = HashSet::with_capacity(calls.len());
         let duplicate: Vec<bool> = calls.iter().map(|call| !seen.insert(&call.id)).collect();
+        // Each call's tool, found once.
+        let found: Vec<(&ToolCall, Option<&Arc<ToolInfo>>)> = calls
+            .iter()
+            .map(|call| (call, self.pool().find(&call.name)))
+            .collect();
         let mut done: Vec<(ToolResult, CallTiming)> = Vec::with_capacity(calls.len());
         let mut index = 0;
-        let mut rest = calls;
+        let mut rest = &found[..];
         while !rest.is_empty() {
+            // A call that will not run (its input unreadable) holds nothing up.
             let safe = rest
                 .iter()
-                .take_while(|call| self.concurrency_safe(call))
+                .take_while(|(call, tool)| {
+                    call.input.is_err() || tool.is_some_and(|tool| tool.flags.concurrency_safe)
+                })
                 .count();
             let (batch, after) = rest.split_at(safe.max(1));
             rest = after;
@@ -119,13 +144,13 @@ impl Dispatcher {
             let limit = options.max_concurrency.max(1);
             let mut waiting = batch.iter().enumerate();
             let mut running = FuturesOrdered::new();
-            for (at, call) in waiting.by_ref().take(limit) {
-                running.push_back(self.run_one(call, is_duplicate(at), options, start));
+            for (at, &(call, tool)) in waiting.by_ref().take(limit) {
+                running.push_back(self.run_one(call, tool, is_duplicate(at), options, start));
             }
             while let Some(outcome) = running.next().await {
                 done.push(outcome);
-                if let Some((at, call)) = waiting.next() {
-                    running.push_back(self.run_one(call, is_duplicate(at), options, start));
+                if let Some((at, &(call, tool))) = waiting.next() {
+                    running.push_back(self.run_one(call, tool, is_duplicate(at), options, start));
                 }
             }
         }
@@ -133,19 +158,15 @@ impl Dispatcher {
         Turn { results, timings }
     }
 
-    fn concurrency_safe(&self, call: &ToolUse) -> bool {
-        find_tool(self.pool(), &call.name).is_some_and(|tool| tool.flags.concurrency_safe)
-    }
-
     async fn run_one(
         &self,
-        call: &ToolUse,
+        call: &ToolCall,
+        found: Option<&Arc<ToolInfo>>,
         duplicate: bool,
         options: &TurnOptions,
         start: Instant,
     ) -> (ToolResult, CallTiming) {
-        let tool = find_tool(self.pool(), &call.name)
-            .map_or_else(|| call.name.clone(), |tool| tool.name.clone());
+        let tool = found.map_or_else(|| call.name.clone(), |tool| tool.name.clone());
         if duplicate {
             let error = DispatchError::DuplicateId {
                 tool,
@@ -156,6 +177,16 @@ impl Dispatcher {
                 finished: start.elapsed(),
             };
             return (ToolResult::from_error(&call.id, error), timing);
+        }
+        if let Err(problem) = &call.input {
+            let timing = CallTiming {
+                started: None,
+                finished: start.elapsed(),
+            };
+            return (
+                ToolResult::from_error(&call.id, unreadable(call, problem)),
+                timing,
+            );
         }
         let cancelled = || DispatchError::Cancelled { tool: tool.clone() };
         if options.cancel.is_cancelled() {
@@ -169,7 +200,7 @@ impl Dispatcher {
         let started = start.elapsed();
         let progress = options.progress.as_deref();
         let work = Box::pin(async {
-            let dispatch = self.dispatch_in(call, &options.cancel, progress);
+            let dispatch = self.dispatch_in(call, found, &options.cancel, progress);
             match options.timeout {
                 None => dispatch.await,
                 Some(after) => match tokio::time::timeout(after, dispatch).await {

@@ -9,8 +9,7 @@
 
 pub(crate) mod profile;
 pub(crate) mod settings;
-pub(crate) mod switches;
 
+pub use crate::tool::switches::{Features, Switches, is_falsy, is_truthy};
 pub use profile::{AgentKind, Betas, Gates};
 pub use settings::{Provider, ToolSearchMode, ToolSearchSettings};
-pub use switches::{Features, Switches, is_falsy, is_truthy};

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::env::{Features, Switches};
+use crate::tool::switches::{Features, Switches};
 use crate::{ToolDescriptor, ToolInfo};
 
 #[cfg(doc)]
@@ -142,7 +142,7 @@ pub trait Profile: fmt::Debug + Send + Sync {
 
     /// Model names (matched as lower-case substrings) that cannot use tool references, so tool
     /// search is off for them (`docs/design.md` §8.4). Default: none, every model is assumed able;
-    /// a request can name its own list ([`RequestModel`](crate::search::defer::RequestModel)).
+    /// a request can name its own list ([`RequestModel`](crate::search::RequestModel)).
     fn models_without_tool_references(&self) -> &'static [&'static str] {
         &[]
     }
@@ -165,6 +165,13 @@ pub struct Betas {
 }
 
 impl Betas {
+    /// Today's API: tool search is generally available on the first-party API (no header); the
+    /// other clouds still take the tool-search beta.
+    pub const CURRENT: Betas = Betas {
+        first_party: None,
+        other_clouds: Some("tool-search-tool-2025-10-19"),
+    };
+
     /// The header for a request to the first-party API or to another cloud.
     pub fn header(self, first_party: bool) -> Option<&'static str> {
         if first_party {

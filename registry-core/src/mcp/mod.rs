@@ -36,14 +36,11 @@ use serde_json::Value;
 
 mod printable;
 
-mod names;
-
-pub use names::{McpAnnotations, McpInfo, mcp_tool_name, normalize_name_for_mcp};
+pub use crate::tool::mcp_info::{McpAnnotations, McpInfo, mcp_tool_name, normalize_name_for_mcp};
 pub use printable::{Layout, printable};
 
 use crate::ToolInfo;
-use crate::pool::Origin;
-use crate::tool::Flags;
+use crate::tool::{Flags, Origin};
 
 /// The most characters of an MCP tool's description that are sent and searched.
 pub const MAX_DESCRIPTION_CHARS: usize = 2048;

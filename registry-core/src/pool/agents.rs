@@ -1,7 +1,5 @@
 //! Agent contexts: the pool each kind of agent gets.
 
-use std::sync::Arc;
-
 use crate::{Env, Pool, ToolInfo};
 
 pub use crate::env::AgentKind;
@@ -11,15 +9,11 @@ pub fn is_allowed_for_agent(tool: &ToolInfo, kind: AgentKind, env: &Env) -> bool
     env.profile.allowed_for_agent(tool, kind, env.gates())
 }
 
-/// The pool an agent of `kind` gets from `tools`, order kept.
+/// The pool an agent of `kind` gets from `pool`, order kept.
 ///
 /// Which tools an agent of each [`AgentKind`] may use is the profile's rule
 /// ([`Profile::allowed_for_agent`](crate::env::profile::Profile::allowed_for_agent)); filtering
 /// keeps the pool's order.
-pub fn filter_tools_for_agent(tools: &[Arc<ToolInfo>], kind: AgentKind, env: &Env) -> Pool {
-    tools
-        .iter()
-        .filter(|tool| is_allowed_for_agent(tool, kind, env))
-        .cloned()
-        .collect()
+pub fn filter_tools_for_agent(pool: &Pool, kind: AgentKind, env: &Env) -> Pool {
+    pool.filter(|tool| is_allowed_for_agent(tool, kind, env))
 }

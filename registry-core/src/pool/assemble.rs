@@ -1,38 +1,13 @@
-//! Assembling the pool: the sort that keeps the prompt cache, deduplication, deferral.
+//! Assembling the pool for a request: the catalog's built-ins and the MCP tools no rule denies,
+//! and merging extra tools into an assembled pool.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::Catalog;
 use crate::Env;
 use crate::PermissionContext;
 use crate::pool::get_tools;
-use crate::search::defer::decide_deferral;
-use crate::tool::compare_names;
-
 use crate::{Pool, ToolInfo};
-
-fn by_name(a: &Arc<ToolInfo>, b: &Arc<ToolInfo>) -> std::cmp::Ordering {
-    compare_names(&a.name, &b.name)
-}
-
-/// Keeps the first tool of each name.
-fn uniq_by_name(tools: impl IntoIterator<Item = Arc<ToolInfo>>) -> Pool {
-    let mut seen = HashSet::new();
-    tools
-        .into_iter()
-        .filter(|tool| seen.insert(tool.name.clone()))
-        .collect()
-}
-
-/// Sorts built-ins and MCP tools separately, built-ins first.
-fn partitioned_sort(tools: Pool) -> Pool {
-    let (mut builtins, mut mcp): (Pool, Pool) = tools.into_iter().partition(|tool| !tool.is_mcp());
-    builtins.sort_by(by_name);
-    mcp.sort_by(by_name);
-    builtins.extend(mcp);
-    builtins
-}
 
 /// The pool for a request: the built-ins of [`get_tools`], the MCP tools no deny rule of
 /// `rules` matches, each partition sorted by name, built-ins first, later duplicates by name
@@ -65,17 +40,13 @@ pub fn assemble_tool_pool(
     catalog: &Catalog,
     mcp_tools: &[Arc<ToolInfo>],
 ) -> Pool {
-    let mut builtins = get_tools(env, rules, catalog);
-    builtins.sort_by(by_name);
-    let mut mcp: Pool = mcp_tools
+    let builtins = get_tools(env, rules, catalog);
+    let mcp = mcp_tools
         .iter()
         .filter(|tool| rules.deny_rule_for_tool(tool.rule_target()).is_none())
         .cloned()
         .collect();
-    mcp.sort_by(by_name);
-    let mut pool = uniq_by_name(builtins.into_iter().chain(mcp));
-    decide_deferral(&mut pool, env);
-    pool
+    Pool::from_sections(env, builtins, mcp)
 }
 
 /// Merges extra initial tools into an assembled pool: unique by name over `initial` then
@@ -88,9 +59,6 @@ pub fn merge_and_filter_tools(
     initial: &[Arc<ToolInfo>],
     assembled: &[Arc<ToolInfo>],
 ) -> Pool {
-    let merged = uniq_by_name(initial.iter().chain(assembled).cloned());
-    let mut sorted = partitioned_sort(merged);
-    sorted.retain(|tool| env.profile.keeps_in_final_pool(tool, env.gates()));
-    decide_deferral(&mut sorted, env);
-    sorted
+    Pool::new(env, initial.iter().chain(assembled).cloned())
+        .filter(|tool| env.profile.keeps_in_final_pool(tool, env.gates()))
 }

@@ -5,11 +5,11 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::search::defer::decide_deferral;
+use crate::pool::deferral::decide_deferral;
 use crate::search::is_tool_search_enabled_optimistic;
 use crate::tool::registry::{crate_name, first_clash, registered_in};
 use crate::tool::{Builtins, DuplicateTool, compare_names};
-use crate::{Env, PermissionContext, Pool, ToolDescriptor, ToolInfo};
+use crate::{Env, PermissionContext, ToolDescriptor, ToolInfo};
 
 /// The built-ins a program offers, in the catalog's base order: the tools a pool may hold
 /// besides MCP tools.
@@ -208,13 +208,13 @@ pub fn get_all_base_tools(env: &Env, catalog: &Catalog) -> Vec<&'static ToolDesc
 /// of operations: the profile's reduced set, if it has one for this environment (and return);
 /// the base tools minus the profile's special ones; deny rules; the profile's hiding;
 /// `is_enabled`. Each tool's [deferral](ToolInfo::deferral) is decided for `env`.
-pub fn get_tools(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Pool {
+pub fn get_tools(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Vec<Arc<ToolInfo>> {
     let mut tools = offered(env, rules, catalog);
     decide_deferral(&mut tools, env);
     tools
 }
 
-fn offered(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Pool {
+fn offered(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Vec<Arc<ToolInfo>> {
     let info =
         |tool: &'static ToolDescriptor| Arc::new(ToolInfo::from_builtin(tool, &env.switches));
     let not_denied = |tool: &Arc<ToolInfo>| rules.deny_rule_for_tool(tool.rule_target()).is_none();
@@ -230,7 +230,7 @@ fn offered(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Pool {
             .collect();
     }
 
-    let mut tools: Pool = get_all_base_tools(env, catalog)
+    let mut tools: Vec<Arc<ToolInfo>> = get_all_base_tools(env, catalog)
         .into_iter()
         .filter(|tool| !profile.is_special(tool.name))
         .map(info)

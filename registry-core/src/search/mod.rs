@@ -1,5 +1,5 @@
 //! ToolSearch over a pool: the engine of [`toolreg_search`] over the pool's
-//! [`ToolInfo`](crate::ToolInfo)s, the ToolSearch tool, and which tools are deferred.
+//! [`ToolInfo`](crate::ToolInfo)s, the ToolSearch tool, and whether tool search is on.
 //!
 //! A [`SearchEngine`](crate::SearchEngine) searches one pool's deferred tools with one of two
 //! [`Strategy`](crate::Strategy)s: `Seed`, the design's algorithm rule for rule
@@ -21,23 +21,23 @@
 //! assert_eq!(engine.search("select:mcp__git__git_diff", 5).matches, ["mcp__git__git_diff"]);
 //! ```
 //!
-//! # Deferred tools and the tool-search mode
+//! # The tool-search mode
 //! A deferred tool is sent by name only; the model loads its schema with ToolSearch when it
-//! needs it. Whether tool search is on at all depends on the mode the user chose, on the
+//! needs it (which tools are deferred is the pool's decision:
+//! [`deferral`](crate::pool::deferral)). Whether tool search is on at all depends on the mode the user chose, on the
 //! provider and base URL (the optimistic check, which decides whether ToolSearch is even in the
 //! catalog), and per request on the model, the pool and the deferred tools' size (the
 //! definitive check).
 
-pub(crate) mod defer;
 pub(crate) mod engine;
-pub(crate) mod searcher;
+pub(crate) mod mode;
 pub(crate) mod tool;
 
-pub use defer::{
-    RequestModel, TokenCounter, deferral, is_tool_search_enabled,
-    is_tool_search_enabled_optimistic, tool_search_mode, tool_search_needed,
+pub use crate::tool::searcher::ToolSearcher;
+pub use mode::{
+    RequestModel, TokenCounter, is_tool_search_enabled, is_tool_search_enabled_optimistic,
+    tool_search_mode, tool_search_needed,
 };
-pub use searcher::ToolSearcher;
 pub use tool::{NAME as TOOL_NAME, ToolSearchTool};
 pub use toolreg_search::{DEFAULT_MAX_RESULTS, Document, SEED_BLEND_TERMS, SearchOutput};
 

@@ -41,13 +41,13 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// # }
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
-/// use toolreg::{Catalog, Dispatcher, Env, PermissionContext, ToolOutput, ToolUse, assemble_tool_pool, builtins};
+/// use toolreg::{Catalog, Dispatcher, Env, PermissionContext, ToolOutput, ToolCall, assemble_tool_pool, builtins};
 ///
 /// let (env, rules) = (Env::default(), PermissionContext::new());
 /// let catalog = Catalog::new(builtins().unwrap(), &[]);
 /// let pool = assemble_tool_pool(&env, &rules, &catalog, &[]);
 /// let dispatcher = Dispatcher::new(env, rules, pool, ".");
-/// let result = dispatcher.dispatch(&ToolUse::new("t1", "Add", serde_json::json!({"a": 2, "b": 3}))).await;
+/// let result = dispatcher.dispatch(&ToolCall::new("t1", "Add", serde_json::json!({"a": 2, "b": 3}))).await;
 /// assert_eq!(result.content, ToolOutput::Text("5".into()));
 /// # }
 /// ```

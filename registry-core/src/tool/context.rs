@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
+use super::searcher::ToolSearcher;
+use super::switches::Switches;
 use crate::PermissionContext;
-use crate::env::Switches;
 use crate::permissions::Grant;
 use crate::permissions::path::PathGuard;
 use crate::sandbox::{EnvPolicy, Sandboxing};
-use crate::search::ToolSearcher;
 
 /// The host's typed state, found by type: register an `Arc<T>`, and tools get `&T` back from
 /// [`ToolContext::state::<T>()`](ToolContext::state). Any `T` works, unsized ones too

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::env::Switches;
+use super::switches::Switches;
 use crate::tool::{InputError, ParsedInput};
 
 /// The metadata `#[tool]` generates for a struct: its descriptor, schemas included.

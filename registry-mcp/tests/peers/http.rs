@@ -143,7 +143,7 @@ pub fn names(hub: &toolreg_mcp::McpHub) -> Vec<String> {
 /// waits for the hub to hear of the change (a bounded wait: a lost notification fails here
 /// rather than hanging), and refreshes.
 pub async fn change(hub: &std::sync::Arc<toolreg_mcp::McpHub>, tool: &str, name: &str) {
-    let call = toolreg::ToolUse::new(
+    let call = toolreg::ToolCall::new(
         "c",
         format!("mcp__remote__{tool}"),
         serde_json::json!({"name": name}),

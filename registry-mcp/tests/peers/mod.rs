@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use std::sync::Arc;
 
-use toolreg::{Dispatcher, Env, PermissionContext, PermissionMode};
+use toolreg::{Dispatcher, Env, PermissionContext, PermissionMode, Pool};
 use toolreg_mcp::{McpHub, ServerSpec, Transport};
 
 mod http;
@@ -21,7 +21,13 @@ pub use http::{HttpPeer, change, connect_remote, free_port, names, wait_for};
 pub fn dispatcher(hub: &Arc<McpHub>) -> Dispatcher {
     let mut rules = PermissionContext::new();
     rules.mode = PermissionMode::BypassPermissions;
-    Dispatcher::new(Env::default(), rules, hub.tools().tools, ".").with_mcp(hub.clone())
+    Dispatcher::new(
+        Env::default(),
+        rules,
+        Pool::new(&Env::default(), hub.tools().tools),
+        ".",
+    )
+    .with_mcp(hub.clone())
 }
 
 pub struct Peers {

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use toolreg::ToolUse;
+use toolreg::ToolCall;
 use toolreg_mcp::{GatewayMode, ServerState, TokenPolicy};
 
 use super::{Agent, Upstream, host, serve};
@@ -245,7 +245,7 @@ async fn timed_dispatch(host: &super::Host, i: usize, calls: usize) -> Vec<Durat
     let mut times = Vec::new();
     for k in 0..calls {
         let by = format!("direct-{i}-{k}");
-        let call = ToolUse::new(format!("d{i}-{k}"), own(i).0, json!({"by": by}));
+        let call = ToolCall::new(format!("d{i}-{k}"), own(i).0, json!({"by": by}));
         let started = Instant::now();
         let result = host.dispatcher.dispatch(&call).await;
         times.push(started.elapsed());

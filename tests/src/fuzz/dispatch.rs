@@ -7,8 +7,8 @@ use toolreg::permissions::Subject;
 use toolreg::permissions::path::{absolute, resolve};
 use toolreg::permissions::{Access, Verdict};
 use toolreg::{
-    DispatchError, Dispatcher, Env, PermissionContext, SearchEngine, Strategy, ToolContext,
-    ToolInfo, ToolOutput, ToolUse,
+    DispatchError, Dispatcher, Env, PermissionContext, Pool, SearchEngine, Strategy, ToolCall,
+    ToolContext, ToolInfo, ToolOutput,
 };
 use toolreg_tools::profile::{self, switch};
 
@@ -24,7 +24,7 @@ struct Setup {
     scratch: Scratch,
     env: Arc<Env>,
     rules: Arc<PermissionContext>,
-    pool: Arc<[Arc<ToolInfo>]>,
+    pool: Pool,
     schemas: Vec<Value>,
     /// Two dispatchers: no deferred tool loaded, and every one loaded.
     dispatchers: [Dispatcher; 2],
@@ -51,9 +51,9 @@ fn setup() -> &'static Setup {
         let rules = Arc::new(scratch.permissions());
         scratch.check(&rules);
         // Every tool of the catalog, the special ones too (a host adds those itself).
-        let pool: Arc<[Arc<ToolInfo>]> = (catalog().tools().iter())
-            .map(|tool| Arc::new(ToolInfo::from_builtin(tool, &env.switches)))
-            .collect();
+        let tools = (catalog().tools().iter())
+            .map(|tool| Arc::new(ToolInfo::from_builtin(tool, &env.switches)));
+        let pool = Pool::new(&env, tools);
         let schemas = (pool.iter())
             .map(|tool| serde_json::from_str(&tool.input_schema).expect("schemas are JSON"))
             .collect();
@@ -62,7 +62,7 @@ fn setup() -> &'static Setup {
         let dispatcher = Dispatcher::new(
             Arc::clone(&env),
             Arc::clone(&rules),
-            Arc::clone(&pool),
+            pool.clone(),
             &scratch.work,
         )
         .with_state(toolreg_tools::default_state())
@@ -182,9 +182,9 @@ pub fn dispatch(data: &[u8]) {
         preflight(s, tool, &input, &ctx);
     }
     let dispatcher = &s.dispatchers[usize::from(g.bool())];
-    let call = ToolUse::new("toolu_fuzz", name.as_str(), input.clone());
+    let call = ToolCall::new("toolu_fuzz", name.as_str(), input.clone());
     let result = s.runtime.block_on(dispatcher.dispatch(&call));
-    let _ = result.to_json();
+    let _ = toolreg::wire::anthropic::tool_result(&result);
     let text = match &result.content {
         ToolOutput::Text(text) => text.clone(),
         other => Value::Array(other.to_blocks()).to_string(),

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use serde_json::Value;
 use toolreg::env::Features;
 use toolreg::mcp::{McpLimits, McpProblem, McpTools, load_servers_with};
-use toolreg::render::{DeferStrategy, OpenAiFormat, OpenAiOptions};
+use toolreg::wire::anthropic::DeferStrategy;
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions};
 use toolreg::{RenderOptions, SchemaCache, ToolInfo, assemble_tool_pool};
 use toolreg_tools::profile;
 
@@ -196,7 +197,8 @@ fn render_once(tools: &[Arc<ToolInfo>]) {
     };
     let rendered = toolreg::render_anthropic(&env, &pool, &SchemaCache::new(), &options)
         .expect("loaded schemas render");
-    let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
+    let array = rendered.tools.to_value().expect("the tools are values");
+    let array = array.as_array().expect("an array");
     assert_eq!(array.len(), pool.len());
     let openai = toolreg::render_openai(
         &pool,
@@ -208,7 +210,7 @@ fn render_once(tools: &[Arc<ToolInfo>]) {
     )
     .expect("renders")
     .tools;
-    serde_json::from_str::<Value>(&openai).expect("the OpenAI tools are JSON");
+    openai.to_value().expect("the OpenAI tools are values");
 }
 
 /// Feeds arbitrary bytes: the first chooses the servers, the rest must be JSON (other input is

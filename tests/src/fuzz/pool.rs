@@ -8,7 +8,7 @@ use toolreg::env::ToolSearchSettings;
 use toolreg::env::{AgentKind, Features, Provider, Switches};
 use toolreg::mcp::load_servers;
 use toolreg::pool::filter_tools_for_agent;
-use toolreg::{Behavior, Env, PermissionContext, RuleSource, ToolInfo, assemble_tool_pool};
+use toolreg::{Behavior, Env, PermissionContext, Pool, RuleSource, ToolInfo, assemble_tool_pool};
 use toolreg_tools::profile::{self, feature, switch};
 
 use super::{Gen, SERVER_NAMES, TOOL_NAMES, builtin_names, catalog};
@@ -145,7 +145,7 @@ fn random_extra_tools(g: &mut Gen<'_>) -> Vec<Arc<ToolInfo>> {
 
 /// A random environment and the pool assembled in it from the built-ins and random extra
 /// tools, with a few random whole-tool deny rules and, sometimes, an agent's filter.
-pub(crate) fn random_pool(g: &mut Gen<'_>) -> (Env, Vec<Arc<ToolInfo>>) {
+pub(crate) fn random_pool(g: &mut Gen<'_>) -> (Env, Pool) {
     let env = random_env(g);
     let extra = random_extra_tools(g);
     let mut rules = PermissionContext::new();

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use toolreg::env::Betas;
-use toolreg::render::CacheSettings;
-use toolreg::render::{
-    CHAT_COMPLETIONS_MAX_TOOLS, CacheControl, DeferStrategy, OpenAiFormat, OpenAiOptions,
-    OpenAiToolSearch, RenderError, ServerSearch,
-};
-use toolreg::search::deferral;
-use toolreg::{Env, RenderOptions, SchemaCache, ToolInfo};
+use toolreg::pool::deferral;
+use toolreg::wire::RenderError;
+use toolreg::wire::anthropic::CacheSettings;
+use toolreg::wire::anthropic::{CacheControl, DeferStrategy, ServerSearch};
+use toolreg::wire::chat_completions::MAX_TOOLS as CHAT_COMPLETIONS_MAX_TOOLS;
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
+use toolreg::{Env, Pool, RenderOptions, SchemaCache, ToolInfo};
 
 use super::{Gen, TOOL_NAMES, random_pool, unique_names};
 
@@ -90,7 +90,7 @@ fn bad_schema_tool(error: &RenderError) -> &str {
     }
 }
 
-fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
+fn check_anthropic(env: &Env, pool: &Pool, options: &RenderOptions) {
     let cache = SchemaCache::new();
     let rendered = match toolreg::render_anthropic(env, pool, &cache, options) {
         Ok(rendered) => rendered,
@@ -101,7 +101,8 @@ fn check_anthropic(env: &Env, pool: &[Arc<ToolInfo>], options: &RenderOptions) {
     };
     let again = toolreg::render_anthropic(env, pool, &cache, options).expect("renders again");
     assert_eq!(rendered, again, "a warm cache renders the same bytes");
-    let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
+    let array = rendered.tools.to_value().expect("the tools are values");
+    let array: Vec<Value> = array.as_array().expect("an array").clone();
     assert_eq!(rendered.tool_count, array.len());
     let positions: HashMap<&str, usize> = pool
         .iter()
@@ -255,7 +256,7 @@ fn flatten_namespaces(pool: &[Arc<ToolInfo>], array: Vec<Value>) -> Vec<Value> {
     flat
 }
 
-fn check_openai(pool: &[Arc<ToolInfo>], options: &OpenAiOptions) {
+fn check_openai(pool: &Pool, options: &OpenAiOptions) {
     let chat = options.format == OpenAiFormat::ChatCompletions;
     let rendered = match toolreg::render_openai(pool, options) {
         Ok(rendered) => rendered,
@@ -272,7 +273,8 @@ fn check_openai(pool: &[Arc<ToolInfo>], options: &OpenAiOptions) {
             return;
         }
     };
-    let array: Vec<Value> = serde_json::from_str(&rendered.tools).expect("the tools are JSON");
+    let array = rendered.tools.to_value().expect("the tools are values");
+    let array: Vec<Value> = array.as_array().expect("an array").clone();
     assert_eq!(rendered.tool_count, array.len());
     let array = if options.namespaces && !chat {
         flatten_namespaces(pool, array)
@@ -361,8 +363,11 @@ fn check_openai(pool: &[Arc<ToolInfo>], options: &OpenAiOptions) {
 /// strict schema; Chat Completions refuses server-side search and more than 128 tools.
 pub fn render(data: &[u8]) {
     let mut g = Gen::new(data);
-    let (env, mut pool) = random_pool(&mut g);
-    spoil(&mut g, &mut pool);
+    let (env, pool) = random_pool(&mut g);
+    let mut tools = pool.to_vec();
+    spoil(&mut g, &mut tools);
+    // The same tools in the same order, one of them perhaps spoilt.
+    let pool = Pool::new(&env, tools);
     unique_names(&pool);
     let options = options(&mut g, &pool);
     check_anthropic(&env, &pool, &options);

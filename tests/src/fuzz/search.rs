@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use toolreg::search::deferral;
+use toolreg::pool::deferral;
 use toolreg::search::seed;
 use toolreg::search::text::js_trim;
 use toolreg::search::text::query::select_names;
@@ -129,7 +129,7 @@ pub fn search(data: &[u8]) {
         .map(|_| (query(&mut g, &pool), g.usize_any()))
         .collect();
     for strategy in [Strategy::Seed, Strategy::Ranked] {
-        let engine = SearchEngine::new(pool.clone(), strategy);
+        let engine = SearchEngine::new(pool.to_vec(), strategy);
         for (q, max) in &queries {
             check(&env, &pool, &engine, q, *max);
             if strategy == Strategy::Seed {

@@ -22,9 +22,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use toolreg::env::Switches;
-use toolreg::render::CacheSettings;
-use toolreg::render::{OpenAiFormat, OpenAiOptions};
 use toolreg::schema::{Mode, STRICT_FORMATS, strict_refusal, to_json};
+use toolreg::wire::anthropic::CacheSettings;
+use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions};
 use toolreg::{
     RenderOptions, SchemaCache, ToolDescriptor, ToolInfo, ToolSpec, render_anthropic, render_openai,
 };
@@ -102,9 +102,9 @@ fn strict_of(case: &Case) -> Value {
 
 /// The corpus types with a strict form: each as its `#[tool(strict)]` where it has one, or as a
 /// host-described strict tool with the type's standard and strict schemas.
-fn pool() -> Vec<Arc<ToolInfo>> {
+fn pool() -> toolreg::Pool {
     let tools = strict_tools();
-    CASES
+    let infos = CASES
         .iter()
         .filter(|case| strict_refusal(case.tree).is_none())
         .map(|case| {
@@ -120,8 +120,8 @@ fn pool() -> Vec<Arc<ToolInfo>> {
                 }
             };
             Arc::new(info)
-        })
-        .collect()
+        });
+    toolreg::Pool::new(&toolreg::Env::default(), infos)
 }
 
 #[test]
@@ -328,7 +328,7 @@ fn requests() -> Vec<Value> {
             ..Default::default()
         };
         let rendered = render_openai(&pool, &options).expect("renders");
-        parse(&rendered.tools)
+        rendered.tools.to_value().expect("the tools are values")
     };
     let settings = CacheSettings {
         strict_tools: true,
@@ -343,7 +343,7 @@ fn requests() -> Vec<Value> {
     let env = toolreg_tools::profile::env(toolreg_tools::features());
     let anthropic = render_anthropic(&env, &pool, &SchemaCache::new(), &options).expect("renders");
     let headers = match anthropic.beta {
-        Some(beta) => json!({ toolreg::render::BETA_HEADER: beta }),
+        Some(beta) => json!({ toolreg::wire::anthropic::BETA_HEADER: beta }),
         None => json!({}),
     };
     vec![
@@ -366,7 +366,7 @@ fn requests() -> Vec<Value> {
             "api": "anthropic",
             "headers": headers,
             "body": {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": user,
-                     "tools": parse(&anthropic.tools)},
+                     "tools": anthropic.tools.to_value().expect("the tools are values")},
             "expect": {"strict_rules": "anthropic"},
         }),
     ]

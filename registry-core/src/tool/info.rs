@@ -3,11 +3,10 @@
 
 use std::sync::Arc;
 
-use crate::ToolDescriptor;
-use crate::env::Switches;
-use crate::mcp::McpInfo;
+use super::descriptor::{Flags, ToolDescriptor};
+use super::mcp_info::McpInfo;
+use super::switches::Switches;
 use crate::permissions::RuleTarget;
-use crate::tool::Flags;
 
 /// A tool in a pool: a built-in, or an MCP tool received at run time.
 #[derive(Debug, Clone)]
@@ -33,7 +32,7 @@ pub struct ToolInfo {
     /// Where the tool comes from.
     pub origin: Origin,
     /// Whether the tool is sent by name only until ToolSearch loads it, where pool assembly
-    /// decided otherwise than the tool declares ([`deferral`](crate::search::defer::deferral): a
+    /// decided otherwise than the tool declares ([`deferral`](crate::pool::deferral): a
     /// profile keeping a tool loaded); `None` where the declaration stands. Read it with
     /// [`is_deferred`](Self::is_deferred).
     pub deferral: Option<bool>,
@@ -141,12 +140,4 @@ impl ToolInfo {
     pub fn answers_to(&self, name: &str) -> bool {
         self.name == name || self.aliases.iter().any(|alias| alias == name)
     }
-}
-
-/// A pool: tools in the order they are offered.
-pub type Pool = Vec<Arc<ToolInfo>>;
-
-/// Finds a tool by name or alias.
-pub fn find_tool<'a>(tools: &'a [Arc<ToolInfo>], name: &str) -> Option<&'a Arc<ToolInfo>> {
-    tools.iter().find(|tool| tool.answers_to(name))
 }

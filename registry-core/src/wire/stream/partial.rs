@@ -20,7 +20,7 @@ enum Open {
 /// not even the outermost value has started, or the text is not JSON.
 ///
 /// ```
-/// use toolreg::conversation::partial_json;
+/// use toolreg::wire::partial_json;
 /// use serde_json::json;
 ///
 /// assert_eq!(partial_json(r#"{"path": "src/ma"#), Some(json!({"path": "src/ma"})));

@@ -2,14 +2,15 @@
 //! size, become the body the non-streaming endpoint would have returned.
 
 mod events;
+mod partial;
 
 use std::fmt;
 
 use serde_json::Value;
 
-use super::Api;
-use super::partial::partial_json;
+use super::response::Api;
 use events::State;
+pub use partial::partial_json;
 
 /// The longest line of a stream, and the most bytes of one call's arguments.
 pub const MAX_EVENT_BYTES: usize = 32 << 20;
@@ -74,7 +75,7 @@ pub struct PartialCall {
 /// Assembles one streamed response.
 ///
 /// ```
-/// use toolreg::conversation::{Api, StreamAssembler, parse_response};
+/// use toolreg::wire::{Api, StreamAssembler, parse_response};
 ///
 /// let mut stream = StreamAssembler::new(Api::ChatCompletions);
 /// stream.push(br#"data: {"id":"c1","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"Read","arguments":"{\"pa"}}]}}]}

@@ -1,19 +1,16 @@
-//! What a rendering is asked for, and how it fails.
+//! What an Anthropic Messages rendering is asked for.
 
 use std::collections::BTreeSet;
-use std::fmt;
 
 use serde_json::Value;
 
-use super::{CacheSettings, InvalidSchema};
+use super::cache::CacheSettings;
 use crate::env::Betas;
 
 /// The header that carries beta names on the Anthropic API.
 pub const BETA_HEADER: &str = "anthropic-beta";
 /// The most tools with `defer_loading: true` one Anthropic request may carry.
 pub const MAX_DEFERRED_TOOLS: usize = 10_000;
-/// The most tools one OpenAI Chat Completions request may carry.
-pub const CHAT_COMPLETIONS_MAX_TOOLS: usize = 128;
 
 /// How deferred tools are offered to the Anthropic API when tool search is on.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -85,74 +82,4 @@ pub struct RenderOptions {
     pub cache_control: CacheControl,
     /// The beta headers; `None` takes the profile's [`betas`](crate::Profile::betas).
     pub betas: Option<Betas>,
-}
-
-/// Why a request could not be rendered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RenderError {
-    /// A tool's input schema is not JSON.
-    InvalidSchema(InvalidSchema),
-    /// More deferred tools than the Anthropic API takes in one request.
-    TooManyDeferred {
-        /// The deferred tools the request would carry.
-        count: usize,
-    },
-    /// More tools than the API takes in one request, even with deferral where it applies.
-    TooManyTools {
-        /// The API.
-        api: &'static str,
-        /// The tools the request would carry.
-        count: usize,
-        /// The most it takes.
-        limit: usize,
-        /// Whether tool search was on (deferred tools left out).
-        tool_search: bool,
-    },
-    /// The API has no such mode.
-    Unsupported {
-        /// The API.
-        api: &'static str,
-        /// What it lacks.
-        what: &'static str,
-    },
-}
-
-impl fmt::Display for RenderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RenderError::InvalidSchema(error) => error.fmt(f),
-            RenderError::TooManyDeferred { count } => write!(
-                f,
-                "{count} deferred tools: the Anthropic API takes at most {MAX_DEFERRED_TOOLS} \
-                 tools with defer_loading in one request; use the discovered-only strategy"
-            ),
-            RenderError::TooManyTools {
-                api,
-                count,
-                limit,
-                tool_search: true,
-            } => write!(
-                f,
-                "{api} takes at most {limit} tools and the tools that cannot be deferred (with \
-                 ToolSearch and the loaded ones) are {count}; defer more tools or narrow the \
-                 pool"
-            ),
-            RenderError::TooManyTools {
-                api, count, limit, ..
-            } => write!(
-                f,
-                "{api} takes at most {limit} tools and the pool has {count} with tool search \
-                 off; turn tool search on to send deferred tools by name only"
-            ),
-            RenderError::Unsupported { api, what } => write!(f, "{api} has no {what}"),
-        }
-    }
-}
-
-impl std::error::Error for RenderError {}
-
-impl From<InvalidSchema> for RenderError {
-    fn from(error: InvalidSchema) -> Self {
-        RenderError::InvalidSchema(error)
-    }
 }

@@ -1,4 +1,5 @@
-//! The Anthropic Messages API's `tools`.
+//! The next request's `tools` for the Anthropic Messages API: each tool's locked base from the
+//! schema cache, with the per-request `defer_loading` and `cache_control`.
 
 use std::sync::Arc;
 
@@ -6,29 +7,21 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::{
-    CacheControl, DeferStrategy, MAX_DEFERRED_TOOLS, RenderError, ServerSearch, announce,
-    tools_json,
+use super::cache::{CachedTool, SchemaCache};
+use super::options::{
+    CacheControl, DeferStrategy, MAX_DEFERRED_TOOLS, RenderOptions, ServerSearch,
 };
 use crate::env::Betas;
-use crate::render::CachedTool;
 use crate::tool::compare_names;
-use crate::{Env, RenderOptions, SchemaCache, ToolInfo};
-
-impl Betas {
-    /// Today's API: tool search is generally available on the first-party API (no header); the
-    /// other clouds still take the tool-search beta.
-    pub const CURRENT: Betas = Betas {
-        first_party: None,
-        other_clouds: Some("tool-search-tool-2025-10-19"),
-    };
-}
+use crate::wire::RenderError;
+use crate::wire::tools::{Entry, Named, ToolsArray, announce};
+use crate::{Env, Pool, ToolInfo};
 
 /// A rendered request's tool parts.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct RenderedTools {
-    /// The `tools` array, as JSON text.
-    pub tools: String,
+    /// The `tools` array.
+    pub tools: ToolsArray,
     /// The `<available-deferred-tools>` user message, when the strategy has one.
     pub deferred_tools_message: Option<String>,
     /// The value of the [`anthropic-beta`](super::BETA_HEADER) header the request needs, if
@@ -38,8 +31,19 @@ pub struct RenderedTools {
     pub tool_count: usize,
 }
 
+/// A tool of the array: its locked base and this request's fields.
+#[derive(Debug)]
+struct AnthropicTool {
+    base: Arc<CachedTool>,
+    /// The base's `strict` and `eager_input_streaming`, unless the kill switch drops them.
+    beta_fields: bool,
+    defer_loading: bool,
+    cache_control: Option<Value>,
+}
+
+/// The fields of a tool, in the order the API's documentation lists them.
 #[derive(Serialize)]
-struct AnthropicTool<'a> {
+struct ToolFields<'a> {
     name: &'a str,
     description: &'a str,
     input_schema: &'a RawValue,
@@ -53,20 +57,42 @@ struct AnthropicTool<'a> {
     cache_control: Option<&'a Value>,
 }
 
-#[derive(Serialize)]
-struct ServerSearchTool<'a> {
+impl Serialize for AnthropicTool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let base = &*self.base;
+        ToolFields {
+            name: &base.name,
+            description: &base.description,
+            input_schema: &base.input_schema,
+            strict: base.strict.filter(|_| self.beta_fields),
+            eager_input_streaming: base.eager_input_streaming.filter(|_| self.beta_fields),
+            defer_loading: self.defer_loading.then_some(true),
+            cache_control: self.cache_control.as_ref(),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl Named for AnthropicTool {
+    fn name(&self) -> &str {
+        &self.base.name
+    }
+}
+
+/// The API's own tool search tool, in ToolSearch's place.
+#[derive(Debug, Serialize)]
+struct ServerSearchTool {
     #[serde(rename = "type")]
     kind: &'static str,
     name: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    cache_control: Option<&'a Value>,
+    cache_control: Option<Value>,
 }
 
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Entry<'a> {
-    Tool(AnthropicTool<'a>),
-    Server(ServerSearchTool<'a>),
+impl Named for ServerSearchTool {
+    fn name(&self) -> &str {
+        self.name
+    }
 }
 
 /// One entry of the array before rendering.
@@ -118,8 +144,8 @@ impl Prepared {
     }
 }
 
-/// Renders the Anthropic Messages API `tools` array for a request (see the [module](super)
-/// docs for what each strategy sends).
+/// Renders the Anthropic Messages API `tools` array for a request (see the
+/// [module](crate::wire::anthropic) docs for what each strategy sends).
 ///
 /// # Errors
 /// [`RenderError::InvalidSchema`] for a tool whose schema is not JSON;
@@ -128,7 +154,7 @@ impl Prepared {
 /// ```
 /// use toolreg::mcp::load_server;
 /// use toolreg::{Catalog, Env, PermissionContext, RenderOptions, SchemaCache, assemble_tool_pool, builtins, render_anthropic};
-/// use serde_json::{Value, json};
+/// use serde_json::json;
 ///
 /// let mcp = load_server("git", &json!([{"name": "git_log", "inputSchema": {"type": "object"}}]));
 /// let env = Env::default();
@@ -137,15 +163,15 @@ impl Prepared {
 /// let cache = SchemaCache::new();
 /// let options = RenderOptions { tool_search: true, ..Default::default() };
 /// let rendered = render_anthropic(&env, &pool, &cache, &options).unwrap();
-/// let tools: Vec<Value> = serde_json::from_str(&rendered.tools).unwrap();
-/// assert!(tools.iter().any(|tool| tool["name"] == "ToolSearch"));
+/// let tools = rendered.tools.to_value().unwrap();
+/// assert!(tools.as_array().unwrap().iter().any(|tool| tool["name"] == "ToolSearch"));
 /// // The deferred tool is announced by name, not sent.
-/// assert!(tools.iter().all(|tool| tool["name"] != "mcp__git__git_log"));
+/// assert!(rendered.tools.names().all(|name| name != "mcp__git__git_log"));
 /// assert!(rendered.deferred_tools_message.unwrap().contains("mcp__git__git_log"));
 /// ```
 pub fn render_anthropic(
     env: &Env,
-    pool: &[Arc<ToolInfo>],
+    pool: &Pool,
     cache: &SchemaCache,
     options: &RenderOptions,
 ) -> Result<RenderedTools, RenderError> {
@@ -195,6 +221,7 @@ pub fn render_anthropic(
     if deferred_count > MAX_DEFERRED_TOOLS {
         return Err(RenderError::TooManyDeferred {
             count: deferred_count,
+            limit: MAX_DEFERRED_TOOLS,
         });
     }
     let last = chosen.iter().rposition(|entry| !entry.defer_loading());
@@ -211,35 +238,28 @@ pub fn render_anthropic(
             Chosen::Server(server) => Prepared::Server(server),
         });
     }
-    let rendered: Vec<Entry<'_>> = prepared
-        .iter()
+    let entries: Vec<Box<dyn Entry>> = prepared
+        .into_iter()
         .enumerate()
         .map(|(index, entry)| {
             let cache_control = match &options.cache_control {
                 CacheControl::None => None,
-                CacheControl::Last(value) => (Some(index) == last).then_some(value),
+                CacheControl::Last(value) => (Some(index) == last).then(|| value.clone()),
                 CacheControl::Tools(names, value) => (!entry.defer_loading()
                     && names.iter().any(|named| named == entry.name()))
-                .then_some(value),
+                .then(|| value.clone()),
             };
             match entry {
                 Prepared::Tool {
                     base,
                     defer_loading,
-                } => Entry::Tool(AnthropicTool {
-                    name: &base.name,
-                    description: &base.description,
-                    input_schema: &base.input_schema,
-                    strict: if kill_switch { None } else { base.strict },
-                    eager_input_streaming: if kill_switch {
-                        None
-                    } else {
-                        base.eager_input_streaming
-                    },
-                    defer_loading: defer_loading.then_some(true),
+                } => Box::new(AnthropicTool {
+                    base,
+                    beta_fields: !kill_switch,
+                    defer_loading,
                     cache_control,
-                }),
-                Prepared::Server(server) => Entry::Server(ServerSearchTool {
+                }) as Box<dyn Entry>,
+                Prepared::Server(server) => Box::new(ServerSearchTool {
                     kind: server.tool_type(),
                     name: server.tool_name(),
                     cache_control,
@@ -260,9 +280,9 @@ pub fn render_anthropic(
         None
     };
     Ok(RenderedTools {
-        tools: tools_json(&rendered),
+        tool_count: entries.len(),
+        tools: ToolsArray::new(entries),
         deferred_tools_message,
         beta,
-        tool_count: rendered.len(),
     })
 }

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::value::RawValue;
 
 use crate::ToolInfo;
+use crate::wire::InvalidSchema;
 
 /// How the base of a tool is rendered this session.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -44,7 +45,7 @@ pub struct CachedTool {
 /// session — name, description, input schema, `strict`, `eager_input_streaming` — and serves
 /// those exact bytes to every later request, even when the tool's dynamic prompt or a flag
 /// changes in between. Per-request fields (`defer_loading`, `cache_control`) are added by
-/// [`render`](crate::render) without touching the cache.
+/// [`render_anthropic`](crate::render_anthropic) without touching the cache.
 ///
 /// The key is the tool's name, or for a tool that carries a run-time JSON schema (an MCP tool)
 /// the name plus that schema's JSON, so a server that changes a schema gets a new entry.
@@ -54,27 +55,6 @@ pub struct CachedTool {
 pub struct SchemaCache {
     entries: Mutex<HashMap<String, Arc<CachedTool>>>,
 }
-
-/// An input schema that is not valid JSON text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvalidSchema {
-    /// The tool.
-    pub tool: String,
-    /// The parser's message.
-    pub message: String,
-}
-
-impl std::fmt::Display for InvalidSchema {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "tool `{}` has an input schema that is not JSON: {}",
-            self.tool, self.message
-        )
-    }
-}
-
-impl std::error::Error for InvalidSchema {}
 
 impl SchemaCache {
     /// An empty cache.

@@ -1,30 +1,10 @@
-//! Deferred tools and the tool-search mode.
+//! The tool-search mode: whether tool search might be on (the catalog asks), and whether it
+//! is on for a request.
 
 use std::sync::Arc;
 
 use crate::env::{ToolSearchMode, ToolSearchSettings};
 use crate::{Env, ToolInfo};
-
-/// Whether `tool` is sent by name only until ToolSearch loads it, in `env`. The first rule that
-/// applies: always-load → no; MCP → yes; ToolSearch → no; the profile's
-/// [`deferral`](crate::env::profile::Profile::deferral) override; otherwise the tool's `defer` flag.
-///
-/// Pool assembly applies this rule once and records the answer in
-/// [`ToolInfo::deferral`]; the stages after it ask [`ToolInfo::is_deferred`].
-pub fn deferral(tool: &ToolInfo, env: &Env) -> bool {
-    if tool.flags.always_load {
-        return false;
-    }
-    if tool.is_mcp() {
-        return true;
-    }
-    if tool.name == crate::search::TOOL_NAME {
-        return false;
-    }
-    env.profile
-        .deferral(tool, env.gates())
-        .unwrap_or(tool.flags.defer)
-}
 
 /// The mode in effect: [`Standard`](ToolSearchMode::Standard) under the kill switch, else the
 /// mode the user chose, else [`Always`](ToolSearchMode::Always).
@@ -146,16 +126,4 @@ pub fn is_tool_search_enabled(env: &Env, pool: &[Arc<ToolInfo>], model: &Request
 /// nothing to search, so tool search is off for this request.
 pub fn tool_search_needed(pool: &[Arc<ToolInfo>], pending_mcp_servers: usize) -> bool {
     pending_mcp_servers > 0 || pool.iter().any(|tool| tool.is_deferred())
-}
-
-/// Records [`deferral`] in each tool of `pool` whose [`is_deferred`](ToolInfo::is_deferred)
-/// would answer otherwise; the others (every MCP tool, most built-ins) are left as they are and
-/// stay shared.
-pub(crate) fn decide_deferral(pool: &mut [Arc<ToolInfo>], env: &Env) {
-    for tool in pool {
-        let decided = deferral(tool, env);
-        if tool.is_deferred() != decided {
-            Arc::make_mut(tool).deferral = Some(decided);
-        }
-    }
 }

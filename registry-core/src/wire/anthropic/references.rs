@@ -2,11 +2,10 @@
 //! ones the next request cannot carry.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::ToolInfo;
+use crate::Pool;
 
 /// What replaces tool references when tool search is off.
 pub const REFS_REMOVED_DISABLED: &str = "[Tool references removed - tool search not enabled]";
@@ -49,14 +48,32 @@ pub fn discovered_tools(messages: &[Value]) -> BTreeSet<String> {
         .collect()
 }
 
+/// The deferred tools a Messages history loaded: those named by `tool_reference` blocks in
+/// its `tool_result`s ([`discovered_tools`]) and by the API's own search results
+/// (`tool_search_tool_result` blocks).
+pub fn discovered(history: &[Value]) -> BTreeSet<String> {
+    let mut found = discovered_tools(history);
+    for message in history {
+        let blocks = message.get("content").and_then(Value::as_array);
+        for block in blocks.into_iter().flatten() {
+            if block.get("type").and_then(Value::as_str) != Some("tool_search_tool_result") {
+                continue;
+            }
+            let references = block.pointer("/content/tool_references");
+            for reference in references.and_then(Value::as_array).into_iter().flatten() {
+                if let Some(name) = reference.get("tool_name").and_then(Value::as_str) {
+                    found.insert(name.to_owned());
+                }
+            }
+        }
+    }
+    found
+}
+
 /// Rewrites `tool_reference` blocks the next request cannot carry: all of them when tool search
 /// is off, those naming tools outside `pool` when it is on. Each run of removed references
 /// becomes one text block saying why. Returns how many references were removed.
-pub fn rewrite_tool_references(
-    messages: &mut [Value],
-    tool_search: bool,
-    pool: &[Arc<ToolInfo>],
-) -> usize {
+pub fn rewrite_tool_references(messages: &mut [Value], tool_search: bool, pool: &Pool) -> usize {
     let mut removed = 0;
     for_each_content_array(messages, |blocks| {
         let mut out: Vec<Value> = Vec::with_capacity(blocks.len());
@@ -65,7 +82,7 @@ pub fn rewrite_tool_references(
             let drop_reason = reference_name(&block).and_then(|name| {
                 if !tool_search {
                     Some(REFS_REMOVED_DISABLED)
-                } else if !pool.iter().any(|tool| tool.name == name) {
+                } else if pool.named(name).is_none() {
                     Some(REFS_REMOVED_GONE)
                 } else {
                     None
