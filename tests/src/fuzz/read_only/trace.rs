@@ -68,11 +68,30 @@ pub fn split(text: &str, count: usize) -> Result<Vec<Trace>, String> {
     let mut watchdog: Option<String> = None;
     // A call that strace left unfinished, by pid: its index among the line's events.
     let mut pending: Vec<(String, usize)> = Vec::new();
+    // A call strace could not name (`???`), by pid: its line and its index among the events.
+    let mut unnamed: Vec<(String, usize, usize)> = Vec::new();
+    // The calls found not to have run: (line, index among its events).
+    let mut not_run: Vec<(usize, usize)> = Vec::new();
     for line in text.lines() {
         let Some((pid, rest)) = line.split_once(' ') else {
             continue;
         };
         let rest = rest.trim_start();
+        if let Some(at) = unnamed.iter().position(|(p, ..)| p == pid) {
+            if rest.starts_with("+++ ") {
+                // The thread ended in the call: strace could not name it because a fatal
+                // signal had taken the thread out of its stop, and the kernel skips a
+                // seccomp-traced call whose task has a fatal signal pending (kernel/seccomp.c,
+                // `SECCOMP_RET_TRACE`). The call never ran.
+                let (_, line, index) = unnamed.swap_remove(at);
+                not_run.push((line, index));
+                continue;
+            }
+            if !rest.starts_with("<... ???") {
+                // The thread went on: what the call did is unknown, and it stays judged.
+                unnamed.swap_remove(at);
+            }
+        }
         let driver_pid = *driver.get_or_insert(pid);
         if pid == driver_pid {
             let path = first_string(rest).unwrap_or_default();
@@ -130,10 +149,21 @@ pub fn split(text: &str, count: usize) -> Result<Vec<Trace>, String> {
             pending.retain(|(p, _)| p != pid);
             pending.push((pid.to_owned(), trace.events.len()));
         }
+        if call == "???" {
+            unnamed.push((
+                pid.to_owned(),
+                current.unwrap_or_default(),
+                trace.events.len(),
+            ));
+        }
         trace.events.push(event);
     }
     if traces.len() != count {
         return Err(format!("the trace holds {} of {count} lines", traces.len()));
+    }
+    not_run.sort_unstable();
+    for (line, index) in not_run.into_iter().rev() {
+        traces[line].events.remove(index);
     }
     Ok(traces)
 }
@@ -263,5 +293,31 @@ mod tests {
             ]
         );
         assert!(split(text, 2).is_err());
+    }
+
+    #[test]
+    fn a_call_strace_cannot_name_of_a_thread_that_ends_in_it_never_ran() {
+        let text = r#"6 openat(AT_FDCWD, "/.toolreg-mark/B0", O_RDONLY) = -1 ENOENT (No such file or directory)
+8 ???( <unfinished ...>
+9 ???( <unfinished ...>
+9 openat(AT_FDCWD, "f", O_RDONLY) = 3
+10 ???() = ? <unavailable>
+8 +++ killed by SIGPIPE +++
+9 +++ killed by SIGPIPE +++
+11 ???( <unfinished ...>
+11 <... ??? resumed>) = ? <unavailable>
+11 +++ exited with 141 +++
+6 openat(AT_FDCWD, "/.toolreg-mark/E0.141.250", O_RDONLY) = -1 ENOENT (No such file or directory)
+"#;
+        let traces = split(text, 1).unwrap();
+        let unnamed = Event::Write {
+            call: "???".into(),
+            path: String::new(),
+        };
+        // 8 and 11 ended in their call: dropped. 9 went on after it and 10 did not end: kept.
+        assert_eq!(
+            traces[0].events,
+            [unnamed.clone(), Event::Read { path: "f".into() }, unnamed]
+        );
     }
 }
