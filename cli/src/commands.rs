@@ -6,9 +6,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use toolreg::conversation::Conversation;
 use toolreg::mcp::{Layout, printable};
-use toolreg::wire::{self, Api, parse_response};
-use toolreg::{Dispatcher, SearchEngine, Strategy, ToolCall, ToolInfo, TurnOptions};
+use toolreg::wire::{
+    self,
+    openai::{OpenAiFormat, OpenAiOptions},
+};
+use toolreg::{Dispatcher, RenderOptions, SearchEngine, Strategy, ToolCall, ToolInfo, TurnOptions};
 
 use crate::cli::{Args, Command, Format, McpCommand, SearchArgs, SearchStrategy, TurnArgs};
 use crate::setup::{Setup, setup};
@@ -312,35 +316,6 @@ fn call(
 }
 
 /// The tool_use blocks of a JSON array of blocks, or of an assistant message's content.
-fn tool_uses(value: &Value) -> Result<Vec<ToolCall>> {
-    let blocks =
-        match value {
-            Value::Array(blocks) => blocks,
-            Value::Object(message) => match message.get("content") {
-                Some(Value::Array(blocks)) => blocks,
-                _ => return Err(
-                    "expected a JSON array of tool_use blocks, or a message with a content array"
-                        .into(),
-                ),
-            },
-            _ => {
-                return Err(
-                    "expected a JSON array of tool_use blocks, or a message with a content array"
-                        .into(),
-                );
-            }
-        };
-    blocks
-        .iter()
-        .enumerate()
-        .filter(|(_, block)| block.get("type").and_then(Value::as_str) == Some("tool_use"))
-        .map(|(index, block)| {
-            serde_json::from_value(block.clone())
-                .map_err(|error| format!("content[{index}]: not a tool_use block: {error}"))
-        })
-        .collect()
-}
-
 fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
     let text = if args.file.as_os_str() == "-" {
         let mut text = String::new();
@@ -361,19 +336,18 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
     };
     let value: Value = serde_json::from_str(&text)
         .map_err(|error| format!("{}: not JSON: {error}", args.file.display()))?;
-    if args.format != Format::Anthropic {
-        return openai_turn(setup, args, &value);
-    }
-    let calls = tool_uses(&value).map_err(|error| format!("{}: {error}", args.file.display()))?;
+    let (mut conversation, body) = response_of(args, &value)?;
+    let response = conversation
+        .receive(&body)
+        .map_err(|error| format!("{}: {error}", args.file.display()))?;
     let options = turn_options(args)?;
     let dispatcher = dispatcher(setup, &[])?;
     let turn = setup
         .runtime
-        .block_on(dispatcher.run_turn(&calls, &options));
+        .block_on(dispatcher.run_turn(&response.calls, &options));
     if args.stats {
         let ms = |at: Duration| at.as_secs_f64() * 1e3;
-        let calls: Vec<Value> = calls
-            .iter()
+        let calls: Vec<Value> = (response.calls.iter())
             .zip(&turn.timings)
             .map(|(call, timing)| {
                 json!({
@@ -386,10 +360,17 @@ fn turn(setup: &Setup, args: &TurnArgs) -> Result<ExitCode> {
             .collect();
         eprintln!("{}", json!({"calls": calls}));
     }
-    out(
-        &serde_json::to_string_pretty(&wire::anthropic::tool_results(&turn))
-            .map_err(|e| e.to_string())?,
-    )
+    let before = conversation.history().len();
+    conversation
+        .answer(&response, &turn, &setup.pool)
+        .map_err(|error| error.to_string())?;
+    let answers = &conversation.history()[before..];
+    // Anthropic answers with one user message; the OpenAI APIs with one item a call.
+    let printed = match (args.format, answers) {
+        (Format::Anthropic, [message]) => serde_json::to_string_pretty(message),
+        _ => serde_json::to_string_pretty(answers),
+    };
+    out(&printed.map_err(|e| e.to_string())?)
 }
 
 fn turn_options(args: &TurnArgs) -> Result<TurnOptions> {
@@ -411,10 +392,27 @@ fn turn_options(args: &TurnArgs) -> Result<TurnOptions> {
     })
 }
 
-/// `toolreg turn --format openai|openai-responses`: the calls of a response of that API, run,
-/// and answered in its form (a calls' arguments that are not JSON get an error result).
-fn openai_turn(setup: &Setup, args: &TurnArgs, value: &Value) -> Result<ExitCode> {
-    let (api, body) = match args.format {
+/// The conversation `toolreg turn` answers in, and the response it reads: the file as a
+/// response of `--format`'s API, or the part of one it may be (Anthropic: an assistant message,
+/// or its content's array; Chat Completions: an assistant message, or its `tool_calls`;
+/// Responses: the `output` array).
+fn response_of(args: &TurnArgs, value: &Value) -> Result<(Conversation, Value)> {
+    let wrong = |expected: &str| format!("{}: expected {expected}", args.file.display());
+    Ok(match args.format {
+        Format::Anthropic => {
+            let body = match value {
+                Value::Object(_) => value.clone(),
+                Value::Array(_) => {
+                    json!({"role": "assistant", "content": value, "stop_reason": "tool_use"})
+                }
+                _ => {
+                    return Err(wrong(
+                        "a JSON array of tool_use blocks, or a message or response with a content array",
+                    ));
+                }
+            };
+            (Conversation::anthropic(RenderOptions::default()), body)
+        }
         Format::Openai => {
             let body = match value {
                 Value::Object(fields) if fields.contains_key("choices") => value.clone(),
@@ -424,38 +422,30 @@ fn openai_turn(setup: &Setup, args: &TurnArgs, value: &Value) -> Result<ExitCode
                 Value::Array(_) => json!({"choices": [{"index": 0, "finish_reason": "tool_calls",
                     "message": {"role": "assistant", "content": null, "tool_calls": value}}]}),
                 _ => {
-                    return Err(format!(
-                        "{}: expected a Chat Completions response, message or tool_calls array",
-                        args.file.display()
+                    return Err(wrong(
+                        "a Chat Completions response, message or tool_calls array",
                     ));
                 }
             };
-            (Api::ChatCompletions, body)
+            let options = OpenAiOptions {
+                format: OpenAiFormat::ChatCompletions,
+                ..OpenAiOptions::default()
+            };
+            (Conversation::openai(options), body)
         }
-        _ => {
+        Format::OpenaiResponses => {
             let body = match value {
                 Value::Object(_) => value.clone(),
                 Value::Array(_) => json!({"status": "completed", "output": value}),
-                _ => {
-                    return Err(format!(
-                        "{}: expected a Responses response or output array",
-                        args.file.display()
-                    ));
-                }
+                _ => return Err(wrong("a Responses response or output array")),
             };
-            (Api::Responses, body)
+            let options = OpenAiOptions {
+                format: OpenAiFormat::Responses,
+                ..OpenAiOptions::default()
+            };
+            (Conversation::openai(options), body)
         }
-    };
-    let response =
-        parse_response(api, &body).map_err(|error| format!("{}: {error}", args.file.display()))?;
-    let options = turn_options(args)?;
-    let dispatcher = dispatcher(setup, &[])?;
-    let turn = setup
-        .runtime
-        .block_on(dispatcher.run_turn(&response.calls, &options));
-    let messages =
-        wire::answer(response.api, &turn, &setup.pool, false).map_err(|error| error.to_string())?;
-    out(&serde_json::to_string_pretty(&messages).map_err(|e| e.to_string())?)
+    })
 }
 
 /// `toolreg mcp servers`: each server's state, after connecting them all.

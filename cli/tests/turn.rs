@@ -91,7 +91,7 @@ fn turn_reads_standard_input_and_names_a_bad_block() {
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("content[0]: not a tool_use block"),
+        stderr.contains("-: the response's content[0].id: missing"),
         "{stderr}"
     );
 }

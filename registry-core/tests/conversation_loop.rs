@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use toolreg::conversation::Conversation;
 use toolreg::mcp::load_servers;
-use toolreg::wire::anthropic::{INLINE_TOOLS_BETA, TOOL_CHANGES_BETA};
+use toolreg::wire::anthropic::{INLINE_TOOLS_BETA, REFS_REMOVED_GONE, TOOL_CHANGES_BETA};
 use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions, OpenAiToolSearch};
 use toolreg::{
     Catalog, Dispatcher, Env, PermissionContext, Pool, RenderOptions, TurnOptions,
@@ -96,6 +96,73 @@ fn a_tool_search_result_loads_the_tool_in_the_next_request() {
 }
 
 #[test]
+fn a_reference_to_a_tool_whose_server_left_is_rewritten_in_the_next_request_not_in_the_history() {
+    let both = pool(&[("notes".into(), 2), ("mail".into(), 2)]);
+    let mut conversation = Conversation::anthropic(searching());
+    conversation.push_user("find my notes and mail");
+    let names = ["mcp__notes__t0".to_owned(), "mcp__mail__t1".to_owned()];
+    search_turn(&mut conversation, &both, &names, 1);
+    // The mail server goes away.
+    let notes_only = pool(&[("notes".into(), 2)]);
+    let next = Value::Object(
+        conversation
+            .request(&Env::default(), &notes_only)
+            .unwrap()
+            .body,
+    );
+    let answered = next["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .to_string();
+    assert!(
+        answered.contains(r#""tool_name":"mcp__notes__t0""#),
+        "{answered}"
+    );
+    assert!(!answered.contains("mcp__mail__t1"), "{answered}");
+    assert!(answered.contains(REFS_REMOVED_GONE), "{answered}");
+    assert!(tool_names(&next).contains("mcp__notes__t0"));
+    // The history keeps the reference: when the server is back, so is the tool.
+    let again = Value::Object(conversation.request(&Env::default(), &both).unwrap().body);
+    assert!(tool_names(&again).contains("mcp__mail__t1"));
+}
+
+#[test]
+fn a_conversation_goes_on_from_a_recorded_history_with_the_tools_it_loaded() {
+    let pool = pool(&[("notes".into(), 3)]);
+    let mut recorded = Conversation::anthropic(searching());
+    recorded.push_user("find my notes");
+    search_turn(&mut recorded, &pool, &["mcp__notes__t1".to_owned()], 1);
+    let expected = recorded.request(&Env::default(), &pool).unwrap();
+    let mut resumed =
+        Conversation::anthropic(searching()).with_history(recorded.history().to_vec());
+    assert_eq!(resumed.request(&Env::default(), &pool).unwrap(), expected);
+    // Chat Completions' history names no loaded tool: the caller says which.
+    let chat = || {
+        Conversation::openai(OpenAiOptions {
+            format: OpenAiFormat::ChatCompletions,
+            tool_search: OpenAiToolSearch::Client,
+            ..Default::default()
+        })
+    };
+    // A Chat Completions tool's name is its function's.
+    let loaded = |conversation: &mut Conversation| {
+        let body = conversation.request(&Env::default(), &pool).unwrap().body;
+        let tools = body["tools"].as_array().unwrap().clone();
+        tools
+            .iter()
+            .filter_map(|tool| tool["function"]["name"].as_str().map(str::to_owned))
+            .collect::<BTreeSet<String>>()
+    };
+    assert!(!loaded(&mut chat()).contains("mcp__notes__t1"));
+    assert!(
+        loaded(&mut chat().with_discovered(["mcp__notes__t1".to_owned()]))
+            .contains("mcp__notes__t1")
+    );
+}
+
+#[test]
 fn with_tool_changes_the_tools_stay_and_a_discovered_tool_is_added_in_the_history() {
     let pool = pool(&[("notes".into(), 3)]);
     let mut conversation = Conversation::anthropic(searching()).with_tool_changes(true);
@@ -152,6 +219,75 @@ fn responses_group_each_servers_tools_as_a_namespace() {
     assert_eq!(inner, ["t0", "t1"]);
     assert_eq!(notes["tools"][0]["defer_loading"], true);
     assert!(tools.iter().any(|tool| tool["name"] == "mcp__mail"));
+}
+
+/// The tools the `tool_search_output` items of a Responses request's `input` define: each
+/// function, or each function of a namespace as `<namespace>__<name>`.
+fn loaded_by_outputs(request: &Value) -> Vec<String> {
+    let mut names = Vec::new();
+    let items = request["input"].as_array().unwrap();
+    for output in items
+        .iter()
+        .filter(|item| item["type"] == "tool_search_output")
+    {
+        for tool in output["tools"].as_array().unwrap() {
+            let name = tool["name"].as_str().unwrap();
+            match tool["tools"].as_array() {
+                Some(functions) => names.extend(
+                    functions
+                        .iter()
+                        .map(|function| format!("{name}__{}", function["name"].as_str().unwrap())),
+                ),
+                None => names.push(name.to_owned()),
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn a_responses_request_drops_the_loaded_tools_of_a_server_that_left_from_its_input() {
+    let both = pool(&[("notes".into(), 2), ("mail".into(), 2)]);
+    let options = OpenAiOptions {
+        format: OpenAiFormat::Responses,
+        tool_search: OpenAiToolSearch::Client,
+        ..Default::default()
+    };
+    let mut conversation = Conversation::openai(options.clone());
+    conversation.push_user("find my notes and mail");
+    let body = json!({"status": "completed", "output": [{"type": "tool_search_call",
+        "id": "tsc_1", "call_id": "call_1", "execution": "client",
+        "arguments": {"query": "select:mcp__notes__t0,mcp__mail__t0,mcp__mail__t1"}}]});
+    let response = conversation.receive(&body).unwrap();
+    let dispatcher = Dispatcher::new(Env::default(), PermissionContext::new(), both.clone(), ".");
+    let ran = block_on(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
+    conversation.answer(&response, &ran, &both).unwrap();
+    let request = |conversation: &mut Conversation, pool: &Pool| {
+        Value::Object(conversation.request(&Env::default(), pool).unwrap().body)
+    };
+    assert_eq!(
+        loaded_by_outputs(&request(&mut conversation, &both)),
+        ["mcp__notes__t0", "mcp__mail__t0", "mcp__mail__t1"]
+    );
+    // The mail server goes away.
+    let notes_only = pool(&[("notes".into(), 2)]);
+    assert_eq!(
+        loaded_by_outputs(&request(&mut conversation, &notes_only)),
+        ["mcp__notes__t0"]
+    );
+    // The API's own search may load a namespace: it loses the functions that left, and goes
+    // when none is left.
+    let function =
+        |name: &str| json!({"type": "function", "name": name, "parameters": {"type": "object"}});
+    let history = vec![json!({"type": "tool_search_output", "call_id": "call_2",
+        "execution": "server", "status": "completed", "tools": [
+            {"type": "namespace", "name": "mcp__notes", "tools": [function("t0"), function("gone")]},
+            {"type": "namespace", "name": "mcp__mail", "tools": [function("t0")]}]})];
+    let mut resumed = Conversation::openai(options).with_history(history);
+    assert_eq!(
+        loaded_by_outputs(&request(&mut resumed, &notes_only)),
+        ["mcp__notes__t0"]
+    );
 }
 
 #[derive(Debug, Clone)]

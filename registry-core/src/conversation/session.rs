@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value, json};
 
 use crate::wire::anthropic::changes::{ToolChanges, append_to_last_user_message};
-use crate::wire::anthropic::{BETA_HEADER, INLINE_TOOLS_BETA, TOOL_CHANGES_BETA};
+use crate::wire::anthropic::{
+    BETA_HEADER, INLINE_TOOLS_BETA, TOOL_CHANGES_BETA, rewrite_tool_references,
+};
 use crate::wire::openai::{OpenAiFormat, OpenAiOptions};
 use crate::wire::{
     Api, ModelResponse, RenderError, ResponseError, answer, anthropic, chat_completions,
@@ -34,7 +36,15 @@ pub struct Request {
 /// The deferred tools it discovered are read from its history as the design reads them:
 /// `tool_reference` blocks in earlier `tool_result`s and the API's own search results
 /// (Anthropic), `tool_search_output` items (Responses); Chat Completions has no such blocks, so
-/// the conversation notes what its ToolSearch results loaded.
+/// the conversation notes what its ToolSearch results loaded. A conversation recorded earlier
+/// goes on with [`with_history`](Self::with_history) (and, for Chat Completions, the tools it
+/// loaded with [`with_discovered`](Self::with_discovered)).
+///
+/// A tool the history loaded but the next request cannot offer is taken out of that request
+/// (not of the history): an Anthropic `tool_reference` block naming a tool that left the pool
+/// (its server went away, say), or every one when tool search is off, becomes a text block
+/// saying so; a Responses `tool_search_output` item loses that tool's definition. With tool changes on, the
+/// history is sent as it is, and a tool that left is declared by its `tool_removal` block.
 ///
 /// With [tool changes](Self::with_tool_changes) on (Anthropic), the first request's `tools`
 /// are sent unchanged on every later request: a tool that appears later (discovered, or a new
@@ -48,7 +58,8 @@ pub struct Conversation {
     anthropic: RenderOptions,
     openai: OpenAiOptions,
     cache: SchemaCache,
-    /// Chat Completions: the tools its ToolSearch results loaded.
+    /// Deferred tools loaded beyond what the history shows: Chat Completions' ToolSearch
+    /// results, and those [`with_discovered`](Self::with_discovered) names.
     noted: BTreeSet<String>,
     /// Anthropic with tool changes on: what the conversation declared so far.
     changes: Option<ToolChanges>,
@@ -56,7 +67,7 @@ pub struct Conversation {
 
 impl Conversation {
     /// An Anthropic Messages conversation rendered with `options` (its `discovered` set is the
-    /// conversation's own).
+    /// conversation's own; [`with_discovered`](Self::with_discovered) adds to it).
     pub fn anthropic(options: RenderOptions) -> Self {
         Self::new(Api::Anthropic, options, OpenAiOptions::default())
     }
@@ -89,6 +100,21 @@ impl Conversation {
         self
     }
 
+    /// Goes on from `history`, a conversation in the API's form (`messages`, or `input` for
+    /// Responses) recorded earlier: the next request sends it, and the deferred tools it loaded
+    /// stay loaded.
+    pub fn with_history(mut self, history: Vec<Value>) -> Self {
+        self.history = history;
+        self
+    }
+
+    /// Deferred tools loaded earlier in ways the history does not show (a Chat Completions
+    /// history names no tool its ToolSearch loaded).
+    pub fn with_discovered(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.noted.extend(names);
+        self
+    }
+
     /// The API.
     pub fn api(&self) -> Api {
         self.api
@@ -106,11 +132,13 @@ impl Conversation {
 
     /// The deferred tools the conversation loaded so far.
     pub fn discovered(&self) -> BTreeSet<String> {
-        match self.api {
+        let mut found = match self.api {
             Api::Anthropic => anthropic::discovered(&self.history),
-            Api::ChatCompletions => self.noted.clone(),
+            Api::ChatCompletions => BTreeSet::new(),
             Api::Responses => responses::discovered(&self.history),
-        }
+        };
+        found.extend(self.noted.iter().cloned());
+        found
     }
 
     /// Reads the model's response and keeps it in the history.
@@ -176,7 +204,11 @@ impl Conversation {
                         rendered.deferred_tools_message
                     }
                 };
-                body.insert("messages".into(), Value::Array(self.messages(announcement)));
+                let mut messages = self.messages(announcement);
+                if self.changes.is_none() {
+                    rewrite_tool_references(&mut messages, options.tool_search, pool);
+                }
+                body.insert("messages".into(), Value::Array(messages));
                 if !betas.is_empty() {
                     headers.push((BETA_HEADER.to_owned(), betas.join(",")));
                 }
@@ -193,7 +225,10 @@ impl Conversation {
                 } else {
                     "messages"
                 };
-                let messages = self.messages(rendered.deferred_tools_message);
+                let mut messages = self.messages(rendered.deferred_tools_message);
+                if self.api == Api::Responses {
+                    responses::drop_tools_outside(&mut messages, pool);
+                }
                 body.insert(key.into(), Value::Array(messages));
             }
         }

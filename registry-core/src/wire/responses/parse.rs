@@ -1,8 +1,5 @@
-//! Reading a Responses response: its `function_call` and client `tool_search_call` items, the
-//! tools the API's own search loaded; and which tools a history's `tool_search_output` items
-//! loaded.
-
-use std::collections::BTreeSet;
+//! Reading a Responses response: its `function_call` and client `tool_search_call` items, and
+//! the tools the API's own search loaded.
 
 use serde_json::Value;
 
@@ -10,6 +7,7 @@ use crate::ToolCall;
 use crate::wire::response::{
     Api, ModelResponse, ResponseError, Stop, arguments, array_at, error, str_at,
 };
+use crate::wire::responses::loaded::discovered_in_output_tool;
 
 /// Reads a Responses response body.
 pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
@@ -95,44 +93,4 @@ pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
         server_discovered,
         history,
     })
-}
-
-/// The tools the `tool_search_output` items of a Responses history (its `input`) loaded.
-pub fn discovered(history: &[Value]) -> BTreeSet<String> {
-    let mut found = Vec::new();
-    for item in history {
-        if item.get("type").and_then(Value::as_str) == Some("tool_search_output") {
-            for tool in item
-                .get("tools")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                discovered_in_output_tool(tool, &mut found);
-            }
-        }
-    }
-    found.into_iter().collect()
-}
-
-/// The pool names a Responses `tool_search_output` tool loads: a function's name, or each
-/// function of a namespace as `<namespace>__<name>`.
-fn discovered_in_output_tool(tool: &Value, into: &mut Vec<String>) {
-    let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
-    match tool.get("type").and_then(Value::as_str) {
-        Some("namespace") => {
-            for inner in tool
-                .get("tools")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(inner) = inner.get("name").and_then(Value::as_str) {
-                    into.push(format!("{name}__{inner}"));
-                }
-            }
-        }
-        _ if !name.is_empty() => into.push(name.to_owned()),
-        _ => {}
-    }
 }
