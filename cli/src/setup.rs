@@ -217,13 +217,15 @@ pub fn setup(args: &PoolArgs, hidden: &[String]) -> Result<Setup, String> {
         }
     }
     let mut permissions = profile::permissions_from_env();
-    for (behavior, rules) in [
-        (Behavior::Deny, &args.deny),
-        (Behavior::Allow, &args.allow),
-        (Behavior::Ask, &args.ask),
+    for (behavior, flag, rules) in [
+        (Behavior::Deny, "--deny", &args.deny),
+        (Behavior::Allow, "--allow", &args.allow),
+        (Behavior::Ask, "--ask", &args.ask),
     ] {
         for rule in rules {
-            permissions.add(behavior, RuleSource::CliArg, rule);
+            permissions
+                .try_add(behavior, RuleSource::CliArg, rule)
+                .map_err(|error| format!("{flag}: {error}"))?;
         }
     }
     permissions.mode = match args.permission_mode {

@@ -120,3 +120,12 @@ fn cli_write_outside_the_working_directory_needs_an_approver_or_an_added_directo
     assert!(ok, "{text}");
     assert!(target.exists());
 }
+
+#[test]
+fn a_malformed_rule_on_the_command_line_is_refused_naming_the_flag_and_the_rule() {
+    let stderr = failure_of(toolreg().args(["--no-demo", "--deny", "Bash(rm -rf:*", "list"]));
+    assert!(
+        stderr.contains("--deny: rule `Bash(rm -rf:*`: the `(` at byte 4 is not closed"),
+        "{stderr}"
+    );
+}

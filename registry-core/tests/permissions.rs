@@ -209,3 +209,54 @@ fn content_prefix_rule_matches_by_prefix() {
     assert!(content_matches("src/*.rs", "src/lib.rs"));
     assert!(!content_matches("src/*.rs", "tests/a.rs"));
 }
+
+#[test]
+fn a_malformed_rule_is_an_error_naming_it_and_what_is_wrong() {
+    use toolreg::permissions::RuleError;
+    let error = |text: &str| text.parse::<RuleValue>().unwrap_err();
+    assert_eq!(error(""), RuleError::Empty);
+    assert!(matches!(error("(npm test)"), RuleError::NoTool { .. }));
+    assert!(matches!(
+        error("Bash(npm test"),
+        RuleError::Unclosed { at: 4, .. }
+    ));
+    assert!(matches!(
+        error("Bash(npm test\\)"),
+        RuleError::Unclosed { at: 4, .. }
+    ));
+    assert!(matches!(error("Bash("), RuleError::Unclosed { at: 4, .. }));
+    assert!(matches!(
+        error("Bash npm test)"),
+        RuleError::Unopened { .. }
+    ));
+    assert!(matches!(error("Bash (ls)"), RuleError::Space { .. }));
+    assert!(matches!(error(" Read"), RuleError::Space { .. }));
+    assert_eq!(
+        error("Bash(npm test").to_string(),
+        "rule `Bash(npm test`: the `(` at byte 4 is not closed by a `)` ending the rule \
+         (escape a literal one as `\\(`)"
+    );
+    // What parses strictly reads as the design reads it.
+    for text in [
+        "Bash",
+        "Bash(npm test:*)",
+        r"Bash(echo \(hi\))",
+        "Read(*)",
+        "mcp__git__*",
+        "Bash()",
+    ] {
+        assert_eq!(text.parse::<RuleValue>().unwrap(), rule(text), "{text}");
+    }
+    // The design's reading never fails: a malformed rule is a tool name that matches nothing.
+    assert_eq!(rule("Bash(npm test").tool, "Bash(npm test");
+    let mut rules = PermissionContext::new();
+    assert!(
+        rules
+            .try_add(Behavior::Deny, RuleSource::CliArg, "Bash(rm")
+            .is_err()
+    );
+    assert!(
+        rules.rules().next().is_none(),
+        "a refused rule is not added"
+    );
+}

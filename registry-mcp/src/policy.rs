@@ -8,6 +8,7 @@
 //! tool it does not offer.
 
 use serde::Deserialize;
+use toolreg::permissions::RuleValue;
 use toolreg::{Behavior, Dispatcher, RuleSource, ToolInfo};
 
 use crate::config::{ConfigError, variables, without_quoted_strings};
@@ -39,7 +40,7 @@ impl TokensFile {
     /// string of the file (a token written where something else belongs would be printed).
     pub fn parse(text: &str) -> Result<TokensFile, ConfigError> {
         let mut de = serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(&mut de).map_err(|error| {
+        let file: TokensFile = serde_path_to_error::deserialize(&mut de).map_err(|error| {
             let path = error.path().to_string();
             let message = if path.ends_with(".token") {
                 "expected a string: the token, or `${VAR}` to read it from the environment".into()
@@ -47,7 +48,20 @@ impl TokensFile {
                 without_quoted_strings(&error.inner().to_string())
             };
             ConfigError::Invalid { path, message }
-        })
+        })?;
+        for (index, policy) in file.tokens.iter().enumerate() {
+            for (list, rules) in [("allow", &policy.allow), ("deny", &policy.deny)] {
+                for (at, rule) in rules.iter().enumerate() {
+                    if let Err(error) = rule.parse::<RuleValue>() {
+                        return Err(ConfigError::Invalid {
+                            path: format!("tokens[{index}].{list}[{at}]"),
+                            message: format!("not a permission rule: {}", error.reason()),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(file)
     }
 
     /// The environment variables the tokens are read from (`${VAR}` in `token`), each once,
@@ -130,6 +144,20 @@ impl TokenPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_malformed_rule_in_a_tokens_file_is_an_error_naming_its_place_not_its_text() {
+        let error = TokensFile::parse(
+            r#"{"tokens": [{"token": "t", "deny": ["Read(./secrets/**)", "Bash(sk-live-x"]}]}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.starts_with("tokens[0].deny[1]: not a permission rule: the `(` at byte 4"),
+            "{error}"
+        );
+        assert!(!error.contains("sk-live"), "{error}");
+    }
 
     #[test]
     fn a_tokens_file_error_names_the_place_and_never_the_token() {

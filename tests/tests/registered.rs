@@ -73,12 +73,11 @@ const GATED: &[(&str, &[&str])] = &[
 #[test]
 #[cfg(feature = "all-tools")]
 fn every_gate_adds_exactly_its_tools() {
+    // With every gate on (`all-tools`), the set is the default one and every gate's tools: a
+    // gate that added nothing, or a tool that no gate lists, fails here. (`features()` reports
+    // only the gates the rules read, not the tool-only ones such as WEB_BROWSER_TOOL.)
     let mut expected: BTreeSet<&str> = DEFAULT_SET.iter().copied().collect();
-    for (gate, tools) in GATED {
-        assert!(
-            toolreg_tools::features().is_on(gate),
-            "{gate} is not on with all-tools"
-        );
+    for (_, tools) in GATED {
         expected.extend(tools.iter().copied());
     }
     assert_eq!(registered(), expected);

@@ -1,23 +1,14 @@
 //! The generic core knows no product: no code of `toolreg` (comments, doc examples and test
-//! modules left out) spells one of the design's built-in names, its environment variables, the
-//! API host it compares base URLs with or its beta headers. The core's own ToolSearch tool is
-//! the one name every profile shares. Checked from here, where the design's profile lives.
+//! modules left out, as the workspace's source scanner `toolreg-source-graph` reads code)
+//! spells one of the design's built-in names, its environment variables, the API host it
+//! compares base URLs with or its beta headers. The core's own ToolSearch tool is the one name
+//! every profile shares. Checked from here, where the design's profile lives.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use toolreg::env::Betas;
+use toolreg_source_graph::Sources;
 use toolreg_tools::profile::{self, names, switch};
-
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// Every name of the design's profile, quoted as code would spell it: the tool set's built-ins
 /// (all of them when the tools crate is built with every feature, as CI does), the legacy names,
@@ -71,24 +62,16 @@ fn provider_strings() -> Vec<String> {
 
 #[test]
 fn core_code_names_no_product_tool_or_setting() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../registry-core/src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
+    let sources =
+        Sources::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../registry-core/src"));
     let forbidden = product_strings();
     let mut found = Vec::new();
-    for file in files {
-        let relative = file.strip_prefix(&src).unwrap();
-        let text = std::fs::read_to_string(&file).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-        for (number, line) in code.lines().enumerate() {
-            if line.trim_start().starts_with("//") {
-                continue;
-            }
+    for module in sources.modules() {
+        for line in module.code.lines() {
             for word in forbidden.iter().filter(|word| line.contains(word.as_str())) {
                 found.push(format!(
-                    "{}:{}: {word}: {}",
-                    relative.display(),
-                    number + 1,
+                    "{}: {word}: {}",
+                    module.file.display(),
                     line.trim()
                 ));
             }

@@ -40,7 +40,7 @@ mod verdict;
 pub use content::content_matches;
 pub use expand::ExpandError;
 pub use grant::Grant;
-pub use rule::{PermissionRule, RuleTarget, RuleValue};
+pub use rule::{PermissionRule, RuleError, RuleTarget, RuleValue};
 pub use ruleset::OutsideWrites;
 pub use subject::{Access, PathSubject, Subject};
 pub use verdict::{Refusal, Verdict};

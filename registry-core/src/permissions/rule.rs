@@ -104,8 +104,111 @@ pub struct RuleValue {
     pub content: Option<String>,
 }
 
+/// Why a rule string is malformed ([`str::parse`] into a [`RuleValue`],
+/// [`PermissionContext::try_add`](crate::PermissionContext::try_add)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RuleError {
+    /// The rule is empty.
+    Empty,
+    /// Nothing names a tool before the `(`: `(npm test)`.
+    NoTool {
+        /// The rule.
+        rule: String,
+    },
+    /// A `(` that no `)` at the end closes: `Bash(npm test`.
+    Unclosed {
+        /// The rule.
+        rule: String,
+        /// The byte offset of the `(`.
+        at: usize,
+    },
+    /// A `)` at the end that no `(` opens: `Bash npm test)`.
+    Unopened {
+        /// The rule.
+        rule: String,
+    },
+    /// The tool name holds white space, which no tool's name does: `Bash (ls)`, ` Read`.
+    Space {
+        /// The rule.
+        rule: String,
+    },
+}
+
+impl RuleError {
+    /// What is wrong, without the rule itself (for a message that must not quote it).
+    pub fn reason(&self) -> String {
+        match self {
+            RuleError::Empty => "an empty rule names no tool".into(),
+            RuleError::NoTool { .. } => "no tool name before `(`".into(),
+            RuleError::Unclosed { at, .. } => format!(
+                "the `(` at byte {at} is not closed by a `)` ending the rule (escape a literal \
+                 one as `\\(`)"
+            ),
+            RuleError::Unopened { .. } => {
+                "it ends with a `)` that no `(` opens (escape a literal one as `\\)`)".into()
+            }
+            RuleError::Space { .. } => {
+                "the tool name holds white space (write `Tool(content)`, no space before `(`)"
+                    .into()
+            }
+        }
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleError::Empty => f.write_str(&self.reason()),
+            RuleError::NoTool { rule }
+            | RuleError::Unclosed { rule, .. }
+            | RuleError::Unopened { rule }
+            | RuleError::Space { rule } => write!(f, "rule `{rule}`: {}", self.reason()),
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+impl std::str::FromStr for RuleValue {
+    type Err = RuleError;
+
+    /// Parses a rule string, refusing a malformed one, where [`RuleValue::parse`] would read
+    /// the whole string as a tool name that matches nothing.
+    ///
+    /// ```
+    /// use toolreg::permissions::{RuleError, RuleValue};
+    /// let rule: RuleValue = "Bash(npm test:*)".parse()?;
+    /// assert_eq!(rule.content.as_deref(), Some("npm test:*"));
+    /// assert!(matches!("Bash(npm test".parse::<RuleValue>(), Err(RuleError::Unclosed { at: 4, .. })));
+    /// # Ok::<(), RuleError>(())
+    /// ```
+    fn from_str(rule: &str) -> Result<RuleValue, RuleError> {
+        if rule.is_empty() {
+            return Err(RuleError::Empty);
+        }
+        let owned = || rule.to_owned();
+        let closed = rule.ends_with(')') && !is_escaped(rule.as_bytes(), rule.len() - 1);
+        let tool = match find_unescaped(rule, b'(') {
+            Some(0) => return Err(RuleError::NoTool { rule: owned() }),
+            Some(at) if !closed || at == rule.len() - 1 => {
+                return Err(RuleError::Unclosed { rule: owned(), at });
+            }
+            Some(at) => &rule[..at],
+            None if closed => return Err(RuleError::Unopened { rule: owned() }),
+            None => rule,
+        };
+        if tool.chars().any(char::is_whitespace) {
+            return Err(RuleError::Space { rule: owned() });
+        }
+        Ok(RuleValue::parse(rule))
+    }
+}
+
 impl RuleValue {
-    /// Parses a rule string. Never fails: a malformed string is a tool name.
+    /// Parses a rule string as the design does: never fails, a malformed string is a tool name
+    /// (which matches no tool). To refuse a malformed rule instead, parse with [`str::parse`]
+    /// ([`RuleError`]).
     ///
     /// ```
     /// use toolreg::permissions::RuleValue;

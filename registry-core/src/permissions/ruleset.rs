@@ -98,11 +98,41 @@ impl PermissionContext {
         Self::default()
     }
 
-    /// Adds a rule string for a behaviour and source.
+    /// Adds a rule string for a behaviour and source, read as the design reads settings: a
+    /// malformed string is a tool name ([`RuleValue::parse`]). [`try_add`](Self::try_add)
+    /// refuses it instead.
     pub fn add(&mut self, behavior: Behavior, source: RuleSource, rule: &str) -> &mut Self {
+        self.push(behavior, source, RuleValue::parse(rule))
+    }
+
+    /// Adds a rule string for a behaviour and source, refusing a malformed one: for rules a
+    /// person just wrote (a command-line flag, a tokens file).
+    ///
+    /// ```
+    /// use toolreg::{Behavior, PermissionContext, RuleSource};
+    /// let mut rules = PermissionContext::new();
+    /// rules.try_add(Behavior::Deny, RuleSource::CliArg, "Bash(rm:*)")?;
+    /// let error = rules.try_add(Behavior::Deny, RuleSource::CliArg, "Bash(rm:*").unwrap_err();
+    /// assert!(error.to_string().contains("`Bash(rm:*`"));
+    /// # Ok::<(), toolreg::permissions::RuleError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A [`RuleError`](crate::permissions::RuleError) naming the rule and what is wrong with it.
+    pub fn try_add(
+        &mut self,
+        behavior: Behavior,
+        source: RuleSource,
+        rule: &str,
+    ) -> Result<&mut Self, crate::permissions::RuleError> {
+        let value = rule.parse()?;
+        Ok(self.push(behavior, source, value))
+    }
+
+    fn push(&mut self, behavior: Behavior, source: RuleSource, value: RuleValue) -> &mut Self {
         if let Some(rules) = self.by_source.get_mut(source.rank()) {
             rules.push(PermissionRule {
-                value: RuleValue::parse(rule).renamed(self.legacy_names),
+                value: value.renamed(self.legacy_names),
                 behavior,
                 source,
             });
