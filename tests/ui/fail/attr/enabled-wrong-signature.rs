@@ -1,5 +1,5 @@
-use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 fn read_enabled(_: u8) -> bool {
     true

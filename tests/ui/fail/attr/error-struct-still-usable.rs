@@ -1,7 +1,7 @@
 // The attribute has one mistake; everything that uses the struct is correct, so the attribute
 // error must be the only error.
-use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 /// Reads a file.
 #[tool(name = "Read File", read_only)]

@@ -1,5 +1,5 @@
-use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 // One attribute, six mistakes: every one is reported.
 /// Reads a file.

@@ -1,5 +1,5 @@
-use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 /// Reads a file.
 #[tool(max_result_size_chars = 0)]

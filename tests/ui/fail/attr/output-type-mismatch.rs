@@ -1,5 +1,5 @@
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 use serde::{Deserialize, Serialize};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 
 /// A forecast.
 #[derive(Serialize, InputSchema)]

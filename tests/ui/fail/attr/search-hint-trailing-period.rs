@@ -1,5 +1,5 @@
-use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 /// Reads a file.
 #[tool(search_hint = "read a file from disk.")]

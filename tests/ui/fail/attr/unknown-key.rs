@@ -1,5 +1,5 @@
-use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 /// Reads a file.
 #[tool(nmae = "Read")]

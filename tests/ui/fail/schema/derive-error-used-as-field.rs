@@ -1,7 +1,7 @@
 // The derive has one mistake; the tool that uses the type as a field is correct, so the derive's
 // error must be the only error.
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 
 #[derive(Deserialize, InputSchema)]
 pub enum Mode {

@@ -1,5 +1,5 @@
-use toolreg::InputSchema;
 use serde::Deserialize;
+use toolreg::InputSchema;
 
 #[derive(Deserialize, InputSchema)]
 pub struct Paging {

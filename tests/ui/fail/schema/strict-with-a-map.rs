@@ -1,7 +1,7 @@
 use std::collections::BTreeMap;
 
-use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 /// Sets labels.
 #[tool(strict)]

@@ -1,6 +1,6 @@
 // Before, `#[schemars(...)]` was silently ignored; now every key is read or reported.
-use toolreg::InputSchema;
 use serde::Deserialize;
+use toolreg::InputSchema;
 
 #[derive(Deserialize, InputSchema)]
 pub struct Links {

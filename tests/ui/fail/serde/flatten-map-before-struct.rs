@@ -1,7 +1,7 @@
 use std::collections::BTreeMap;
 
-use toolreg::InputSchema;
 use serde::Deserialize;
+use toolreg::InputSchema;
 
 #[derive(Deserialize, InputSchema)]
 pub struct Paging {

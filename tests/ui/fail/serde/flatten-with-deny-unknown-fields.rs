@@ -1,5 +1,5 @@
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, tool};
 
 #[derive(Deserialize, InputSchema)]
 pub struct Paging {

@@ -1,5 +1,5 @@
-use toolreg::InputSchema;
 use serde::{Deserialize, Serialize};
+use toolreg::InputSchema;
 
 #[derive(Deserialize, Serialize, InputSchema)]
 pub struct Report {

@@ -1,6 +1,6 @@
 // serde reports this itself; the derive adds no second error.
-use toolreg::InputSchema;
 use serde::Deserialize;
+use toolreg::InputSchema;
 
 #[derive(Deserialize, InputSchema)]
 #[serde(tag = "kind")]

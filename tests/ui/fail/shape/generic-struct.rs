@@ -1,6 +1,6 @@
-use toolreg::{Tool, ToolContext, ToolError, tool};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use toolreg::{Tool, ToolContext, ToolError, tool};
 
 /// Reads a file.
 #[tool]

@@ -1,5 +1,5 @@
-use toolreg::tool;
 use serde::Deserialize;
+use toolreg::tool;
 
 /// Reads a file.
 #[tool(read_only)]

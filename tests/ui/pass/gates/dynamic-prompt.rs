@@ -1,7 +1,7 @@
 // `prompt` gives a dynamic text, `fn() -> String` or `fn(&Switches) -> String`.
+use serde::Deserialize;
 use toolreg::env::Switches;
 use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
-use serde::Deserialize;
 
 fn agent_prompt(switches: &Switches) -> String {
     if switches.is_on("fork_subagent") {

@@ -1,7 +1,7 @@
 // `enabled` takes `fn() -> bool` or `fn(&Switches) -> bool`.
+use serde::Deserialize;
 use toolreg::env::Switches;
 use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
-use serde::Deserialize;
 
 fn never() -> bool {
     false

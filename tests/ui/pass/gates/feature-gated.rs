@@ -3,8 +3,8 @@
 // the `unexpected_cfgs` allowance (the `toolreg-tools` crate declares its features in Cargo.toml).
 #![allow(unexpected_cfgs)]
 
-use toolreg::tool;
 use serde::Deserialize;
+use toolreg::tool;
 
 /// Watches a background process.
 #[tool(feature = any("MONITOR_TOOL", "KAIROS"), search_hint = "watch a background process")]

@@ -1,7 +1,7 @@
 // Enums with data, in each of serde's representations, as fields of a tool.
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 
 #[derive(Deserialize, InputSchema)]
 pub enum Filter {

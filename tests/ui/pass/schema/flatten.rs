@@ -1,9 +1,9 @@
 // `#[serde(flatten)]` of a struct and of a map: refused before.
 use std::collections::BTreeMap;
 
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 
 #[derive(Deserialize, InputSchema)]
 pub struct Paging {

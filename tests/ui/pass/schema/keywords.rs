@@ -1,8 +1,8 @@
 // Constraints and annotations: `#[schema(...)]` on a tool's fields, and what schemars reads from
 // `#[schemars(...)]` and `#[validate(...)]` on a nested type's.
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 
 #[derive(Deserialize, InputSchema)]
 pub struct Person {

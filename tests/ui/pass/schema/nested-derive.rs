@@ -1,6 +1,6 @@
 // A nested struct and a unit-only enum deriving InputSchema, used as fields of a tool.
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 
 /// One replacement.
 #[derive(Deserialize, InputSchema)]

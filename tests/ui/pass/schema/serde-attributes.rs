@@ -1,6 +1,6 @@
 // The schema follows serde's rename, rename_all, default and skip.
-use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
 
 /// Searches file contents.
 #[tool]

@@ -1,8 +1,8 @@
 // A strict tool whose input uses what both strict subsets allow: a tagged enum (rendered
 // `anyOf`), `pattern`, `format`, `minItems` 1, and annotations (left out of the strict form).
-use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use toolreg::{InputSchema, Tool, ToolContext, ToolError, ToolSpec, tool};
 
 #[derive(Deserialize, InputSchema)]
 #[serde(tag = "action", rename_all = "lowercase")]

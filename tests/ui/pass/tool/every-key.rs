@@ -3,16 +3,19 @@
 // features, hence the `unexpected_cfgs` allowance for `feature = not(...)`.
 #![allow(unexpected_cfgs)]
 
+use serde::Deserialize;
 use toolreg::env::Switches;
 use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
-use serde::Deserialize;
 
 fn edit_enabled() -> bool {
     true
 }
 
 fn shell_prompt(switches: &Switches) -> String {
-    format!("Runs a shell command (simple mode: {}).", switches.is_on("simple"))
+    format!(
+        "Runs a shell command (simple mode: {}).",
+        switches.is_on("simple")
+    )
 }
 
 /// Ignored: `description` wins over the doc comment.

@@ -1,5 +1,5 @@
-use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
 use serde::Deserialize;
+use toolreg::{Tool, ToolContext, ToolError, ToolSpec, tool};
 
 /// Lists the open tasks.
 #[tool]
