@@ -159,6 +159,16 @@ fn a_new_built_in_is_its_file_and_one_line_of_the_base_order() {
         &format!("path = \"{}/registry-", workspace.display()),
     );
     fs::write(scratch.path().join("Cargo.toml"), manifest).unwrap();
+    // The crate's own path dependencies (its dev-dependencies' `../…`) point at this workspace.
+    let crate_manifest = fs::read_to_string(copy.join("Cargo.toml")).unwrap();
+    fs::write(
+        copy.join("Cargo.toml"),
+        crate_manifest.replace(
+            "path = \"../",
+            &format!("path = \"{}/", workspace.display()),
+        ),
+    )
+    .unwrap();
     fs::copy(
         workspace.join("Cargo.lock"),
         scratch.path().join("Cargo.lock"),
