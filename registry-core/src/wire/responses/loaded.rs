@@ -13,22 +13,23 @@ pub fn discovered(history: &[Value]) -> BTreeSet<String> {
     let mut found = Vec::new();
     for item in history {
         if item.get("type").and_then(Value::as_str) == Some("tool_search_output") {
-            for tool in item
-                .get("tools")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                discovered_in_output_tool(tool, &mut found);
-            }
+            loaded_by(item, &mut found);
         }
     }
     found.into_iter().collect()
 }
 
+/// The pool names one `tool_search_output` item loads, added to `into`.
+pub(crate) fn loaded_by(item: &Value, into: &mut Vec<String>) {
+    let tools = item.get("tools").and_then(Value::as_array);
+    for tool in tools.into_iter().flatten() {
+        discovered_in_output_tool(tool, into);
+    }
+}
+
 /// The pool names a Responses `tool_search_output` tool loads: a function's name, or each
 /// function of a namespace as `<namespace>__<name>`.
-pub(crate) fn discovered_in_output_tool(tool: &Value, into: &mut Vec<String>) {
+fn discovered_in_output_tool(tool: &Value, into: &mut Vec<String>) {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
     match tool.get("type").and_then(Value::as_str) {
         Some("namespace") => {

@@ -7,7 +7,7 @@ use crate::ToolCall;
 use crate::wire::response::{
     Api, ModelResponse, ResponseError, Stop, arguments, array_at, error, str_at,
 };
-use crate::wire::responses::loaded::discovered_in_output_tool;
+use crate::wire::responses::loaded::loaded_by;
 
 /// Reads a Responses response body.
 pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
@@ -57,16 +57,7 @@ pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
                     input,
                 });
             }
-            Some("tool_search_output") => {
-                for tool in item
-                    .get("tools")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    discovered_in_output_tool(tool, &mut server_discovered);
-                }
-            }
+            Some("tool_search_output") => loaded_by(item, &mut server_discovered),
             Some(_) => {}
             None => return Err(error(format!("{path}.type"), "missing, or not a string")),
         }
