@@ -12,6 +12,9 @@
 //! unless `TOOLREG_REQUIRE_SDK_CHECK` is set (CI sets it).
 
 use std::collections::HashSet;
+use std::process::Output;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use toolreg_tests::sdk_check;
 
@@ -49,6 +52,43 @@ const SHAPES: [(&str, &str, &str); 7] = [
     ("openai-responses", "openai-responses", "discovered"),
     ("openai-responses", "openai-responses", "server"),
 ];
+
+/// One render of the matrix: the CLI's arguments and environment, and what its request is.
+struct Render {
+    args: Vec<String>,
+    env: Vec<(&'static str, &'static str)>,
+    api: &'static str,
+    name: String,
+    strict_rules: Value,
+}
+
+/// Runs every render, a few processes at a time (the machine's cores, and no fewer than two:
+/// each process also waits on its files), and returns their outputs in the renders' order.
+fn run_all(jobs: &[Render]) -> Vec<Output> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
+    let next = AtomicUsize::new(0);
+    let outputs: Vec<Mutex<Option<Output>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = jobs.get(index) else { break };
+                    let output = toolreg()
+                        .envs(job.env.iter().copied())
+                        .args(&job.args)
+                        .output()
+                        .expect("run");
+                    *outputs[index].lock().unwrap() = Some(output);
+                }
+            });
+        }
+    });
+    outputs
+        .into_iter()
+        .map(|output| output.into_inner().unwrap().expect("every render ran"))
+        .collect()
+}
 
 fn run(args: &[String], env: &[(&str, &str)]) -> String {
     let mut command = toolreg();
@@ -179,9 +219,9 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
             found: "mcp__memory__create_entities",
         },
     ];
-    let mut seen = HashSet::new();
-    let mut renders = 0;
-    let mut refused = 0;
+    // Every render of the matrix, named; run a few at a time (each is a process of its own),
+    // then checked in order.
+    let mut jobs = Vec::new();
     for catalog in &catalogs {
         for context in ["main", "subagent"] {
             let talks = conversations(&inputs, catalog, context);
@@ -247,26 +287,6 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
                                     }
                                     let mut env = vec![("ENABLE_TOOL_SEARCH", mode_value)];
                                     env.extend(provider_env.iter().copied());
-                                    let mut command = toolreg();
-                                    let output =
-                                        command.envs(env).args(&args).output().expect("run");
-                                    renders += 1;
-                                    if !output.status.success() {
-                                        // The one refusal: Chat Completions past its limit.
-                                        let stderr = String::from_utf8_lossy(&output.stderr);
-                                        assert!(
-                                            api == "openai-chat"
-                                                && stderr.contains("at most 128 tools"),
-                                            "{args:?}: {stderr}"
-                                        );
-                                        refused += 1;
-                                        continue;
-                                    }
-                                    let text = String::from_utf8(output.stdout).unwrap();
-                                    if !seen.insert(text.clone()) {
-                                        continue;
-                                    }
-                                    let request: Value = serde_json::from_str(&text).unwrap();
                                     let strict_rules = match (strict, api) {
                                         (false, _) => Value::Null,
                                         (true, "anthropic") if provider == "kill-switch" => {
@@ -282,15 +302,13 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
                                         if talk { "conversation" } else { "fresh" },
                                         if namespaces { "/namespaces" } else { "" },
                                     );
-                                    let case = json!({
-                                        "name": name,
-                                        "api": api,
-                                        "headers": request["headers"],
-                                        "body": request["body"],
-                                        "expect": {"strict_rules": strict_rules},
+                                    jobs.push(Render {
+                                        args,
+                                        env,
+                                        api,
+                                        name,
+                                        strict_rules,
                                     });
-                                    let file = cases.join(format!("{:05}.json", seen.len()));
-                                    std::fs::write(file, case.to_string()).unwrap();
                                 }
                             }
                         }
@@ -299,6 +317,37 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
             }
         }
     }
+    let outputs = run_all(&jobs);
+    let mut seen = HashSet::new();
+    let mut refused = 0;
+    for (job, output) in jobs.iter().zip(outputs) {
+        let args = &job.args;
+        if !output.status.success() {
+            // The one refusal: Chat Completions past its limit.
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                job.api == "openai-chat" && stderr.contains("at most 128 tools"),
+                "{args:?}: {stderr}"
+            );
+            refused += 1;
+            continue;
+        }
+        let text = String::from_utf8(output.stdout).unwrap();
+        if !seen.insert(text.clone()) {
+            continue;
+        }
+        let request: Value = serde_json::from_str(&text).unwrap();
+        let case = json!({
+            "name": job.name,
+            "api": job.api,
+            "headers": request["headers"],
+            "body": request["body"],
+            "expect": {"strict_rules": job.strict_rules},
+        });
+        let file = cases.join(format!("{:05}.json", seen.len()));
+        std::fs::write(file, case.to_string()).unwrap();
+    }
+    let renders = jobs.len();
     let stdout = sdk_check::check(
         &cases,
         &node_modules,

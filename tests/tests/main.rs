@@ -25,5 +25,4 @@ mod sdk_check;
 mod search_pools;
 mod self_contained;
 mod shell_differential;
-mod ui;
 mod walk_race;
