@@ -52,11 +52,11 @@ const ANTHROPIC_MESSAGE: &str = r#"{"id":"msg_01","type":"message","role":"assis
  {"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"mcp__notes__list"}]}},
  {"type":"tool_use","id":"toolu_1","name":"DeleteDraft","input":{"id":7}},
  {"type":"tool_use","id":"toolu_2","name":"ToolSearch","input":{"query":"select:mcp__notes__list"}}
-],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":20}}"#;
+],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":4,"output_tokens":20}}"#;
 
 /// The same message as the Messages API streams it.
 const ANTHROPIC_STREAM: &str = "event: message_start
-data: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_01\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}
+data: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_01\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":4,\"output_tokens\":1}}}
 
 event: content_block_start
 data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}
@@ -113,7 +113,7 @@ event: content_block_stop
 data: {\"type\":\"content_block_stop\",\"index\":4}
 
 event: message_delta
-data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"input_tokens\":10,\"output_tokens\":20}}
+data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":20}}
 
 event: message_stop
 data: {\"type\":\"message_stop\"}
@@ -153,6 +153,18 @@ fn anthropic_stream_cut_anywhere_assembles_the_message() {
 }
 
 #[test]
+fn a_streamed_message_keeps_the_input_and_cache_counts_of_message_start() {
+    // `message_delta` sends the output count; the input and cache counts came with
+    // `message_start` and stay, as in the message the non-streaming endpoint returns.
+    let assembled = assemble(Api::Anthropic, ANTHROPIC_STREAM, usize::MAX).unwrap();
+    assert_eq!(
+        assembled["usage"],
+        json!({"input_tokens": 10, "cache_creation_input_tokens": 0,
+               "cache_read_input_tokens": 4, "output_tokens": 20})
+    );
+}
+
+#[test]
 fn anthropic_stream_without_message_stop_is_incomplete() {
     let cut = &ANTHROPIC_STREAM[..ANTHROPIC_STREAM.find("event: message_delta").unwrap()];
     let error = assemble(Api::Anthropic, cut, 16).unwrap_err();
@@ -186,6 +198,26 @@ fn partial_calls_say_what_the_arguments_say_so_far() {
     assert_eq!(calls[0].name, "DeleteDraft");
     // `{"id": 7` so far: the number may go on, so it is not read yet.
     assert_eq!(calls[0].input, Some(json!({})));
+}
+
+#[test]
+fn a_partial_call_whose_block_ended_has_its_whole_input() {
+    let stop = "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":3}\n\n";
+    let cut = ANTHROPIC_STREAM.find(stop).unwrap() + stop.len();
+    let mut assembler = StreamAssembler::new(Api::Anthropic);
+    assembler.push(&ANTHROPIC_STREAM.as_bytes()[..cut]).unwrap();
+    let calls = assembler.partial_calls();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].input, Some(json!({"id": 7})));
+    // The same in the OpenAI APIs, once the stream has said the call is complete.
+    let mut chat = StreamAssembler::new(Api::ChatCompletions);
+    let end = CHAT_STREAM.find("data: [DONE]").unwrap();
+    chat.push(&CHAT_STREAM.as_bytes()[..end]).unwrap();
+    let inputs: Vec<Option<Value>> = chat.partial_calls().into_iter().map(|c| c.input).collect();
+    assert_eq!(
+        inputs,
+        [Some(json!({"id": 3})), Some(json!({"query": "notes"}))]
+    );
 }
 
 const CHAT_STREAM: &str = r#"data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":null},"finish_reason":null}]}

@@ -380,3 +380,40 @@ proptest! {
 fn toolreg_pool_after(servers: &[(String, usize)]) -> Pool {
     pool(servers)
 }
+
+#[test]
+fn the_system_prompt_goes_where_each_api_reads_it_and_stays_out_of_the_history() {
+    let pool = pool(&[("notes".into(), 2)]);
+    let system = "Answer in French.";
+    let mut anthropic = Conversation::anthropic(RenderOptions::default()).with_system(system);
+    anthropic.push_user("hello");
+    let request = anthropic.request(&Env::default(), &pool).unwrap();
+    assert_eq!(request.body["system"], system);
+    assert_eq!(request.body["messages"][0]["role"], "user");
+
+    let openai = |format| {
+        let options = OpenAiOptions {
+            format,
+            ..Default::default()
+        };
+        let mut conversation = Conversation::openai(options).with_system(system);
+        conversation.push_user("hello");
+        let request = conversation.request(&Env::default(), &pool).unwrap();
+        assert_eq!(
+            conversation.history().len(),
+            1,
+            "the history holds the user's message"
+        );
+        request.body
+    };
+    let chat = openai(OpenAiFormat::ChatCompletions);
+    assert_eq!(
+        chat["messages"][0],
+        json!({"role": "system", "content": system})
+    );
+    assert_eq!(chat["messages"][1]["role"], "user");
+    assert!(chat.get("system").is_none() && chat.get("instructions").is_none());
+    let responses = openai(OpenAiFormat::Responses);
+    assert_eq!(responses["instructions"], system);
+    assert_eq!(responses["input"][0]["role"], "user");
+}

@@ -183,7 +183,13 @@ async fn dispatch_enforces_a_generated_schema_before_the_call() {
     let ToolOutput::Text(message) = &refused.content else {
         panic!("{refused:?}")
     };
-    assert!(message.contains("`filter`"), "{message}");
+    // A schemars tagged enum: the field that failed in the variant its tag names.
+    assert!(
+        message.contains("`filter.min`")
+            && message.contains("200 is greater than the maximum of 150")
+            && message.contains(r#"`by` is "age""#),
+        "{message}"
+    );
     let ran = dispatch(json!({"filter": {"by": "name", "name": "Ada"}, "limit": 1})).await;
     assert_eq!(ran.content, ToolOutput::Text("Ada".into()), "{ran:?}");
 }

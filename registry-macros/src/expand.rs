@@ -38,17 +38,47 @@ pub fn derive_schema(item: &Item<'_>) -> TokenStream {
     }
 }
 
-/// The item with the `#[schema(...)]` attributes of its fields removed: no derive declares
-/// them on a `#[tool]` struct, and they are read already.
+/// The item without the field attributes `#[tool]` reads that no derive of the struct declares:
+/// `#[schema(...)]` always; `#[schemars(...)]` unless the struct derives `JsonSchema` or
+/// `InputSchema`, `#[validate(...)]` unless it derives `Validate` or `InputSchema` (those derives
+/// read them too, and the compiler knows them only through a derive).
 pub fn without_schema_attrs(input: &DeriveInput) -> DeriveInput {
+    let derived = derives(input);
+    let declared = |names: &[&str]| derived.iter().any(|name| names.contains(&name.as_str()));
+    let keep_schemars = declared(&["JsonSchema", "InputSchema"]);
+    let keep_validate = declared(&["Validate", "InputSchema"]);
+    let read = |attr: &syn::Attribute| {
+        let path = attr.path();
+        path.is_ident("schema")
+            || (path.is_ident("schemars") && !keep_schemars)
+            || (path.is_ident("validate") && !keep_validate)
+    };
     let mut input = input.clone();
     input.attrs.retain(|attr| !attr.path().is_ident("schema"));
     if let syn::Data::Struct(data) = &mut input.data {
         for field in data.fields.iter_mut() {
-            field.attrs.retain(|attr| !attr.path().is_ident("schema"));
+            field.attrs.retain(|attr| !read(attr));
         }
     }
     input
+}
+
+/// The last segment of every path in the item's `#[derive(...)]` attributes.
+fn derives(input: &DeriveInput) -> Vec<String> {
+    let mut names = Vec::new();
+    for attr in input
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+    {
+        let _ = attr.parse_nested_meta(|meta| {
+            if let Some(last) = meta.path.segments.last() {
+                names.push(last.ident.to_string());
+            }
+            Ok(())
+        });
+    }
+    names
 }
 
 /// `#[tool]`: the struct as written, then its descriptor and registration, all under the gate.

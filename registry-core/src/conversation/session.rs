@@ -16,12 +16,12 @@ use crate::wire::{
 };
 use crate::{Env, Pool, RenderOptions, SchemaCache, Turn, render_anthropic, render_openai};
 
-/// The parts of the next request a conversation decides: `tools` and the history (`messages`,
-/// or `input` for Responses), and the headers they need. The caller adds the rest (`model`,
-/// `max_tokens`, `system`, …).
+/// The parts of the next request a conversation decides: `tools`, the history (`messages`, or
+/// `input` for Responses), the system prompt where the API reads it, and the headers they need.
+/// The caller adds the rest (`model`, `max_tokens`, …).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
-    /// `tools` and `messages` / `input`.
+    /// `tools` and `messages` / `input`, and `system` / `instructions`.
     pub body: Map<String, Value>,
     /// Headers the body needs (`anthropic-beta`).
     pub headers: Vec<(String, String)>,
@@ -63,6 +63,8 @@ pub struct Conversation {
     noted: BTreeSet<String>,
     /// Anthropic with tool changes on: what the conversation declared so far.
     changes: Option<ToolChanges>,
+    /// The system prompt ([`with_system`](Self::with_system)).
+    system: Option<String>,
 }
 
 impl Conversation {
@@ -90,6 +92,7 @@ impl Conversation {
             cache: SchemaCache::new(),
             noted: BTreeSet::new(),
             changes: None,
+            system: None,
         }
     }
 
@@ -112,6 +115,26 @@ impl Conversation {
     /// history names no tool its ToolSearch loaded).
     pub fn with_discovered(mut self, names: impl IntoIterator<Item = String>) -> Self {
         self.noted.extend(names);
+        self
+    }
+
+    /// The system prompt, sent with every request where the API reads it: Anthropic's
+    /// `system`, a first `system` message in Chat Completions (newer models read it as the
+    /// developer message), Responses' `instructions`. It is not part of the history.
+    ///
+    /// ```
+    /// use toolreg::conversation::Conversation;
+    /// use toolreg::wire::openai::{OpenAiFormat, OpenAiOptions};
+    /// use toolreg::{Env, Pool};
+    ///
+    /// let options = OpenAiOptions { format: OpenAiFormat::Responses, ..Default::default() };
+    /// let mut conversation = Conversation::openai(options).with_system("Answer in French.");
+    /// conversation.push_user("What is in notes.txt?");
+    /// let request = conversation.request(&Env::default(), &Pool::default()).unwrap();
+    /// assert_eq!(request.body["instructions"], "Answer in French.");
+    /// ```
+    pub fn with_system(mut self, text: impl Into<String>) -> Self {
+        self.system = Some(text.into());
         self
     }
 
@@ -209,6 +232,9 @@ impl Conversation {
                     rewrite_tool_references(&mut messages, options.tool_search, pool);
                 }
                 body.insert("messages".into(), Value::Array(messages));
+                if let Some(system) = &self.system {
+                    body.insert("system".into(), system.as_str().into());
+                }
                 if !betas.is_empty() {
                     headers.push((BETA_HEADER.to_owned(), betas.join(",")));
                 }
@@ -228,6 +254,15 @@ impl Conversation {
                 let mut messages = self.messages(rendered.deferred_tools_message);
                 if self.api == Api::Responses {
                     responses::drop_tools_outside(&mut messages, pool);
+                }
+                match (&self.system, self.api) {
+                    (Some(system), Api::Responses) => {
+                        body.insert("instructions".into(), system.as_str().into());
+                    }
+                    (Some(system), _) => {
+                        messages.insert(0, json!({"role": "system", "content": system}));
+                    }
+                    (None, _) => {}
                 }
                 body.insert(key.into(), Value::Array(messages));
             }

@@ -6,13 +6,16 @@
 //! called in this process, and kept for the rest of it. Members whose value is `null` are left
 //! out before checking: the input already passed serde, which accepts `null` for an `Option`
 //! field the standard schema does not mark nullable. The first violation is the error, with its
-//! JSON path and the rule broken.
+//! JSON path and the rule broken. A value that fits none of a `oneOf`'s or `anyOf`'s variants (a
+//! tagged enum's) is reported inside the one variant whose tag it carries, at the field that
+//! failed there, with the tag named.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use jsonschema::Validator;
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
 /// A violation of the schema: where, and what rule.
@@ -33,11 +36,95 @@ pub(crate) fn check(schema: &'static str, input: &Value) -> Result<(), Violation
     let input = without_nulls(input);
     match validator.iter_errors(&input).next() {
         None => Ok(()),
-        Some(error) => Err(Violation {
-            path: json_path(error.instance_path().as_str()),
-            message: error.to_string(),
-        }),
+        Some(error) => Err(violation(&error, schema)),
     }
+}
+
+/// The violation `error` reports: inside a `oneOf` / `anyOf`, the failure in the variant whose
+/// tag matched, when exactly one did.
+fn violation(error: &ValidationError<'_>, schema: &str) -> Violation {
+    let inner = in_the_tagged_variant(error);
+    let mut message = inner.to_string();
+    if !std::ptr::eq(inner, error)
+        && let Some(tag) = serde_json::from_str::<Value>(schema)
+            .ok()
+            .and_then(|root| variant_tag(&root, inner.schema_path().as_str()))
+    {
+        message = format!("{message} (in the variant whose {tag})");
+    }
+    Violation {
+        path: json_path(inner.instance_path().as_str()),
+        message,
+    }
+}
+
+/// The error to report for `error`: when it is a `oneOf` / `anyOf` none of whose variants fit
+/// and exactly one variant failed only past its tag (no `const` or `enum` of a direct member
+/// failed in it), that variant's first failure, itself looked into; else `error`.
+fn in_the_tagged_variant<'e>(error: &'e ValidationError<'e>) -> &'e ValidationError<'e> {
+    let (ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }) =
+        error.kind()
+    else {
+        return error;
+    };
+    let depth = error.instance_path().as_str().matches('/').count();
+    let tag_missed = |inner: &ValidationError<'_>| {
+        matches!(
+            inner.kind(),
+            ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. }
+        ) && inner.instance_path().as_str().matches('/').count() == depth + 1
+    };
+    let mut tagged = context
+        .iter()
+        .filter(|variant| !variant.is_empty() && !variant.iter().any(tag_missed));
+    match (
+        tagged.next().and_then(|variant| variant.first()),
+        tagged.next(),
+    ) {
+        (Some(first), None) => in_the_tagged_variant(first),
+        _ => error,
+    }
+}
+
+/// `` `kind` is "admin" ``: the member of the variant that `schema_path` (an error's keyword
+/// location) passes through whose schema is a single value, if it has one.
+fn variant_tag(root: &Value, schema_path: &str) -> Option<String> {
+    let segments: Vec<&str> = schema_path.split('/').skip(1).collect();
+    // The last `oneOf`/`anyOf` and the variant's index after it.
+    let at = segments.windows(2).rposition(|pair| {
+        matches!(pair, [keyword, index] if matches!(*keyword, "oneOf" | "anyOf")
+            && index.parse::<usize>().is_ok())
+    })?;
+    let variant = walk(root, segments.get(..at + 2)?)?;
+    let properties = variant.get("properties")?.as_object()?;
+    properties.iter().find_map(|(name, member)| {
+        let value =
+            member
+                .get("const")
+                .or_else(|| match member.get("enum")?.as_array()?.as_slice() {
+                    [one] => Some(one),
+                    _ => None,
+                })?;
+        Some(format!("`{name}` is {value}"))
+    })
+}
+
+/// The schema at `segments` of a keyword location, following `$ref`s to `#…` pointers.
+fn walk<'s>(root: &'s Value, segments: &[&str]) -> Option<&'s Value> {
+    let mut node = root;
+    for segment in segments {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        node = if segment == "$ref" {
+            root.pointer(node.get("$ref")?.as_str()?.strip_prefix('#')?)?
+        } else {
+            match node {
+                Value::Object(members) => members.get(&segment)?,
+                Value::Array(items) => items.get(segment.parse::<usize>().ok()?)?,
+                _ => return None,
+            }
+        };
+    }
+    Some(node)
 }
 
 /// Compiled validators by their schema's address and length: built-in schemas are statics.
@@ -128,6 +215,38 @@ mod tests {
     #[test]
     fn null_that_serde_accepted_for_an_option_is_not_a_violation() {
         assert_eq!(check(SCHEMA, &json!({"age": 3, "note": null})), Ok(()));
+    }
+
+    /// An internally tagged enum as schemars writes one, behind a `$ref`.
+    const TAGGED: &str = r##"{"type":"object","properties":{"assignee":{"$ref":"#/$defs/Assignee"}},"required":["assignee"],
+        "$defs":{"Assignee":{"oneOf":[
+            {"type":"object","properties":{"kind":{"type":"string","const":"user"},"name":{"type":"string"}},"required":["kind","name"]},
+            {"type":"object","properties":{"kind":{"type":"string","const":"team"},"level":{"type":"integer","maximum":3}},"required":["kind","level"]}
+        ]}}}"##;
+
+    #[test]
+    fn a_value_in_no_variant_is_reported_at_the_field_of_the_variant_its_tag_names() {
+        let error = check(TAGGED, &json!({"assignee": {"kind": "team", "level": 9}})).unwrap_err();
+        assert_eq!(error.path, "assignee.level");
+        assert!(
+            error.message.contains("9 is greater than the maximum of 3")
+                && error.message.contains(r#"`kind` is "team""#),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn a_value_whose_tag_names_no_variant_is_reported_at_the_enum() {
+        let error = check(TAGGED, &json!({"assignee": {"kind": "robot"}})).unwrap_err();
+        assert_eq!(error.path, "assignee");
+        assert!(
+            error
+                .message
+                .contains("is not valid under any of the schemas"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]

@@ -119,8 +119,15 @@ impl State {
                 for (key, field) in delta.into_iter().flatten() {
                     self.body.insert(key.clone(), field.clone());
                 }
-                if let Some(usage) = value.get("usage") {
-                    self.body.insert("usage".into(), usage.clone());
+                // The counts a delta sends replace those of `message_start`; the ones it leaves
+                // out or sends as null (the input and cache counts, mostly) stay.
+                if let Some(usage) = value.get("usage").and_then(Value::as_object) {
+                    let total = self.body.entry("usage").or_insert_with(|| json!({}));
+                    if let Some(total) = total.as_object_mut() {
+                        for (key, count) in usage.iter().filter(|(_, count)| !count.is_null()) {
+                            total.insert(key.clone(), count.clone());
+                        }
+                    }
                 }
             }
             Some("message_stop") => self.done = true,

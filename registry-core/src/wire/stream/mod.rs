@@ -68,7 +68,8 @@ pub struct PartialCall {
     pub id: String,
     /// The tool's name, once sent.
     pub name: String,
-    /// The complete part of its arguments ([`partial_json`]), `None` before it starts.
+    /// The complete part of its arguments ([`partial_json`]), `None` before it starts; once its
+    /// block has ended, the whole input.
     pub input: Option<Value>,
 }
 
@@ -206,10 +207,11 @@ impl StreamAssembler {
                 Some(PartialCall {
                     id: id.as_str().unwrap_or_default().to_owned(),
                     name: name.as_str().unwrap_or_default().to_owned(),
-                    input: state
-                        .arguments
-                        .get(index)
-                        .and_then(|text| partial_json(text)),
+                    input: match state.arguments.get(index) {
+                        Some(text) => partial_json(text),
+                        // The block ended: its arguments moved into the part.
+                        None => finished_input(self.api, part),
+                    },
                 })
             })
             .collect()
@@ -231,4 +233,14 @@ impl StreamAssembler {
             Api::Responses => state.finish_responses(),
         }
     }
+}
+
+/// The input of a call whose block has ended, as the part holds it.
+fn finished_input(api: Api, part: &Value) -> Option<Value> {
+    let text = match api {
+        Api::Anthropic => return part.get("input").cloned(),
+        Api::ChatCompletions => part.pointer("/function/arguments"),
+        Api::Responses => part.get("arguments"),
+    };
+    partial_json(text?.as_str()?)
 }
