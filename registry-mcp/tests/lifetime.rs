@@ -1,39 +1,14 @@
 //! An upstream server's processes end with its session: a real server (the PyPI time server)
 //! behind `sh -c` that first starts helpers (a background job, a `setsid`'d one, a
-//! double-forked one). The test counts the host's live processes that carry its marker.
+//! double-forked one). The test counts the host's live processes that carry its marker
+//! (`toolreg-test-processes`).
 
 use crate::peers;
 
 use std::time::Duration;
 
 use toolreg_mcp::{McpConfig, McpHub, ServerSpec, ServerState, Timeouts, Transport};
-
-/// The live processes (zombies left out) whose command line or environment holds `marker`.
-fn running(marker: &str) -> Vec<String> {
-    let marker = marker.as_bytes();
-    let holds = |bytes: &[u8]| bytes.windows(marker.len()).any(|window| window == marker);
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut found = Vec::new();
-    for entry in entries.flatten() {
-        let dir = entry.path();
-        let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
-        // `pid (comm) state …`: the state follows the last `)`.
-        let state = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next());
-        if matches!(state, None | Some("Z" | "X")) {
-            continue;
-        }
-        let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-        let environ = std::fs::read(dir.join("environ")).unwrap_or_default();
-        if holds(&cmdline) || holds(&environ) {
-            found.push(stat);
-        }
-    }
-    found
-}
+use toolreg_test_processes::running;
 
 /// Polls until no process holds `marker` (at most 400 looks, 25 ms apart); what is still
 /// running then.
