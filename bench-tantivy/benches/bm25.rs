@@ -1,7 +1,7 @@
 //! tantivy's BM25 over the same tools: one document per tool with three text fields, queried
 //! as an OR of term queries.
 //!
-//! - Fields: `name` (the tool's own name and its server's name, as the ranked strategy's name
+//! - Fields: `name` (the tool's own name and its server's name, as the BM25F strategy's name
 //!   field reads them), `description`, and `params` (the input schema's property names and
 //!   descriptions). Not stored: a hit is read back by its document id, which is the tool's
 //!   position because the index is one segment written in pool order.
@@ -11,7 +11,7 @@
 //!   in every field, all `Should` clauses of one `BooleanQuery`. This is what `QueryParser` with
 //!   its default OR makes of a query of plain words, without its syntax (a request's `:`, `-`
 //!   or quotes would otherwise change the query or fail to parse), and each term once, as the
-//!   ranked strategy weighs it. Each field is scored by BM25 on its own and the fields' scores
+//!   BM25F strategy weighs it. Each field is scored by BM25 on its own and the fields' scores
 //!   add up (tantivy has no BM25F), without field boosts.
 //! - Ranking: `TopDocs::with_limit(k).order_by_score()`, which prunes with block-WAND.
 

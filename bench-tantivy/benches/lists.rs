@@ -3,7 +3,7 @@
 //!
 //! A pool word is a plain word ([`plain_words`]: an alphanumeric run cut at case humps,
 //! lower-cased) of a tool's own name or description, of ASCII letters only and at least three
-//! of them, that the ranked strategy's analysis keeps as one term (stop words, which it drops,
+//! of them, that the BM25F strategy's analysis keeps as one term (stop words, which it drops,
 //! and abbreviations it spells out are left out: a keyword query does not say `the`). Its
 //! document frequency is the number of tools whose name or description says it.
 
@@ -50,7 +50,7 @@ impl Rng {
     }
 }
 
-/// Whether the ranked strategy's analysis keeps `word` as one term.
+/// Whether the BM25F strategy's analysis keeps `word` as one term.
 fn one_term(word: &str) -> bool {
     let mut terms = Vec::new();
     tokenize(word, &mut terms);

@@ -49,7 +49,7 @@ impl Engines {
     fn search(&self, engine: &str, query: &str) -> usize {
         match engine {
             "tantivy" => self.tantivy.search(query, TOP).len(),
-            "ranked" => self.ranked.search(query, TOP).matches.len(),
+            "bm25f" => self.ranked.search(query, TOP).matches.len(),
             _ => self.seed.search(query, TOP).matches.len(),
         }
     }
@@ -79,8 +79,8 @@ static WORKLOAD: LazyLock<Workload> = LazyLock::new(|| {
             };
             let engines = Engines {
                 tantivy: bm25::Bm25::build(&set.pool),
-                ranked: engine(Strategy::Ranked),
-                seed: engine(Strategy::Seed),
+                ranked: engine(Strategy::Bm25f),
+                seed: engine(Strategy::Keyword),
             };
             (copies, engines)
         })
@@ -100,7 +100,7 @@ fn main() {
 }
 
 /// The engines compared.
-const ENGINES: [&str; 3] = ["tantivy", "ranked", "seed"];
+const ENGINES: [&str; 3] = ["tantivy", "bm25f", "keyword"];
 
 fn run(bencher: divan::Bencher, copies: usize, engine: &str, queries: &[String]) {
     let engines = &WORKLOAD.pools[&copies];

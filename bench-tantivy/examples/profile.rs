@@ -4,11 +4,11 @@
 //!
 //! ```text
 //! cd bench-tantivy
-//! cargo run --release --example profile -- ranked rare 4 200
-//! perf record -g target/release/examples/profile ranked rare 4 200
+//! cargo run --release --example profile -- bm25f rare 4 200
+//! perf record -g target/release/examples/profile bm25f rare 4 200
 //! ```
 //!
-//! Arguments: the engine (`ranked`, `seed`, `tantivy`), the list (`frequent`, `rare`,
+//! Arguments: the engine (`bm25f`, `keyword`, `tantivy`), the list (`frequent`, `rare`,
 //! `requests`, `made_up`, `names`), the copies of stabletoolbench (4: 9,916 tools; 40: 99,160) and the
 //! rounds. A fifth argument, `dump`, prints each query's results instead, one line a query,
 //! to compare two builds' rankings.
@@ -32,7 +32,7 @@ type Search = Box<dyn Fn(&str) -> Vec<String>>;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_owned());
-    let (engine, list) = (arg(0, "ranked"), arg(1, "rare"));
+    let (engine, list) = (arg(0, "bm25f"), arg(1, "rare"));
     let copies: usize = arg(2, "4").parse().expect("copies");
     let rounds: usize = arg(3, "100").parse().expect("rounds");
     // The lists are drawn from the 9,916-tool pool, as the bench draws them.
@@ -62,10 +62,10 @@ fn main() {
             Box::new(move |query| index.search(query, 5))
         }
         strategy => {
-            let strategy = if strategy == "seed" {
-                Strategy::Seed
+            let strategy = if strategy == "keyword" {
+                Strategy::Keyword
             } else {
-                Strategy::Ranked
+                Strategy::Bm25f
             };
             let engine = SearchEngine::new(set.pool.clone(), strategy);
             Box::new(move |query| engine.search(query, 5).matches)

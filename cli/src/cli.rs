@@ -160,7 +160,7 @@ pub struct EvalArgs {
     /// The cut-off of recall and hit (at least 1).
     #[arg(long, default_value_t = 5, value_parser = at_least_one)]
     pub k: usize,
-    /// Also rank with the sentence-embedding model in DIR fused into the ranked strategy
+    /// Also rank with the sentence-embedding model in DIR fused into the BM25F strategy
     /// (config.json, tokenizer.json, model.safetensors): a BERT sentence-transformers model or a
     /// static model in Model2Vec's format.
     #[cfg(feature = "semantic")]
@@ -293,14 +293,14 @@ pub struct SearchArgs {
     #[arg(long)]
     pub json: bool,
     /// The ranking strategy.
-    #[arg(long, value_enum, default_value_t = SearchStrategy::Seed)]
+    #[arg(long, value_enum, default_value_t = SearchStrategy::Keyword)]
     pub strategy: SearchStrategy,
     /// Print in-process timings as one JSON line to stderr.
     #[arg(long)]
     pub stats: bool,
     /// Fuse the meaning of queries and tools, by the sentence-embedding model in DIR
     /// (config.json, tokenizer.json, model.safetensors: a BERT sentence-transformers model or a
-    /// static model in Model2Vec's format), into the ranked strategy.
+    /// static model in Model2Vec's format), into the BM25F strategy.
     #[cfg(feature = "semantic")]
     #[arg(long, value_name = "DIR")]
     pub model: Option<PathBuf>,
@@ -309,10 +309,10 @@ pub struct SearchArgs {
 /// A ToolSearch strategy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SearchStrategy {
-    /// The design's scoring, exactly.
-    Seed,
-    /// BM25F with a server prior.
-    Ranked,
+    /// Keyword scoring: the design's ToolSearch scores, exactly.
+    Keyword,
+    /// BM25F over the tools' fields with a server prior, blended with the keyword score.
+    Bm25f,
 }
 
 /// `toolreg render`.

@@ -116,10 +116,10 @@ fn flags(tool: &ToolInfo, deferred: bool) -> String {
 /// deferred tools reach a share of the model's context window.
 fn search_mode(setup: &Setup) -> (Value, Option<String>) {
     use toolreg::env::ToolSearchMode;
-    use toolreg::search::{is_tool_search_enabled_optimistic, tool_search_mode};
+    use toolreg::search::{tool_search_might_be_on, tool_search_mode};
     let settings = &setup.env.tool_search;
     match (
-        is_tool_search_enabled_optimistic(settings),
+        tool_search_might_be_on(settings),
         tool_search_mode(settings),
     ) {
         (false, _) | (_, ToolSearchMode::Standard) => (json!({"mode": "off"}), None),
@@ -196,8 +196,8 @@ fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
 
 fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
     let strategy = match args.strategy {
-        SearchStrategy::Seed => Strategy::Seed,
-        SearchStrategy::Ranked => Strategy::Ranked,
+        SearchStrategy::Keyword => Strategy::Keyword,
+        SearchStrategy::Bm25f => Strategy::Bm25f,
     };
     let queries: Vec<String> = match (&args.queries, &args.query) {
         (Some(file), _) => crate::setup::read_capped(file, MAX_QUERIES_FILE_BYTES)
@@ -212,9 +212,9 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
     let engine = SearchEngine::new(setup.pool.to_vec(), strategy);
     #[cfg(feature = "semantic")]
     let engine = match &args.model {
-        Some(_) if strategy != Strategy::Ranked => {
+        Some(_) if strategy != Strategy::Bm25f => {
             return Err(
-                "--model fuses meaning into the ranked strategy: add --strategy ranked".into(),
+                "--model fuses meaning into the BM25F strategy: add --strategy bm25f".into(),
             );
         }
         Some(dir) => {
@@ -277,7 +277,7 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
 /// ([`crate::safeguard`]).
 pub(crate) fn dispatcher(setup: &Setup, secrets: &[&std::path::Path]) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
-    let engine = SearchEngine::new(setup.pool.to_vec(), Strategy::Seed);
+    let engine = SearchEngine::new(setup.pool.to_vec(), Strategy::Keyword);
     let mut rules = setup.rules.clone();
     crate::safeguard::protect(&mut rules, &crate::safeguard::files(secrets), &cwd);
     let dispatcher = Dispatcher::new(setup.env.clone(), rules, setup.pool.clone(), cwd)

@@ -47,16 +47,16 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             let mut rows: Vec<(String, QueryScores)> = vec![
                 ("BM25 baseline".into(), baseline.clone()),
                 (
-                    "seed".into(),
-                    engine_scores(set, &engine(Strategy::Seed), k),
+                    "keyword".into(),
+                    engine_scores(set, &engine(Strategy::Keyword), k),
                 ),
                 (
-                    "ranked".into(),
-                    engine_scores(set, &engine(Strategy::Ranked), k),
+                    "BM25F".into(),
+                    engine_scores(set, &engine(Strategy::Bm25f), k),
                 ),
             ];
             if let Some((label, fuse)) = &semantic {
-                let engine = fuse(engine(Strategy::Ranked));
+                let engine = fuse(engine(Strategy::Bm25f));
                 rows.push((label.clone(), engine_scores(set, &engine, k)));
             }
             for (label, scores) in &rows {
@@ -80,7 +80,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     out(text.trim_end())
 }
 
-/// A row label and what turns a ranked engine into one with the model fused in.
+/// A row label and what turns a BM25F engine into one with the model fused in.
 type Fuse = (String, Box<dyn Fn(SearchEngine) -> SearchEngine>);
 
 /// `--model`'s encoder, loaded once for every set.
@@ -94,7 +94,7 @@ fn semantic(args: &EvalArgs) -> Result<Option<Fuse>> {
         .file_name()
         .map_or_else(|| "model".into(), |n| n.to_string_lossy().into_owned());
     let fuse = move |engine: SearchEngine| engine.with_embedder(model.clone());
-    Ok(Some((format!("ranked + {name}"), Box::new(fuse))))
+    Ok(Some((format!("BM25F + {name}"), Box::new(fuse))))
 }
 
 #[cfg(not(feature = "semantic"))]

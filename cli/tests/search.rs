@@ -58,7 +58,7 @@ fn queries_file(dir: &Path) -> PathBuf {
 
 #[test]
 fn search_queries_file_prints_one_object_per_line_equal_to_each_query_alone() {
-    for strategy in ["seed", "ranked"] {
+    for strategy in ["keyword", "bm25f"] {
         let dir = tempfile::tempdir().unwrap();
         let file = queries_file(dir.path());
         let text = stdout_of(
@@ -84,7 +84,7 @@ fn search_queries_file_prints_one_object_per_line_equal_to_each_query_alone() {
 
 #[test]
 fn search_select_returns_canonical_names_in_request_order_uncapped() {
-    for strategy in ["seed", "ranked"] {
+    for strategy in ["keyword", "bm25f"] {
         let args = ["--strategy", strategy, "--max-results", "1"];
         let json_args = |query: &str| {
             json_of(
@@ -115,12 +115,12 @@ fn search_select_returns_canonical_names_in_request_order_uncapped() {
 }
 
 #[test]
-fn search_ranked_strategy_finds_keyword_matches() {
-    let output = search(&["--strategy", "ranked"], "notebook jupyter");
+fn search_bm25f_strategy_finds_keyword_matches() {
+    let output = search(&["--strategy", "bm25f"], "notebook jupyter");
     let found = matches(&output);
     assert!(!found.is_empty() && found.len() <= 5, "{found:?}");
     assert!(found.contains(&"NotebookEdit".to_owned()), "{found:?}");
-    let chat = matches(&search(&["--strategy", "ranked"], "mcp__chat"));
+    let chat = matches(&search(&["--strategy", "bm25f"], "mcp__chat"));
     assert_eq!(
         chat,
         demo_tool_names("chat")[..5],
@@ -190,7 +190,7 @@ fn eval_prints_intervals_the_baseline_and_which_sets_are_held_out() {
     std::fs::write(set.join("queries.jsonl"), queries.join("\n")).unwrap();
     let text = stdout_of(toolreg().args(["eval", set.to_str().unwrap()]));
     assert!(text.contains("recall@5 (95% interval)"), "{text}");
-    for strategy in ["BM25 baseline", "seed", "ranked"] {
+    for strategy in ["BM25 baseline", "keyword", "BM25F"] {
         assert!(
             text.contains(&format!(
                 "| weather_set | held out | requests | {strategy} |"
@@ -200,11 +200,11 @@ fn eval_prints_intervals_the_baseline_and_which_sets_are_held_out() {
     }
     // Every query is answered: recall 1 with an interval of no width, and no gain on BM25.
     assert!(
-        text.contains("| weather_set | held out | requests | ranked | 1.000 [1.000, 1.000] |"),
+        text.contains("| weather_set | held out | requests | BM25F | 1.000 [1.000, 1.000] |"),
         "{text}"
     );
     assert!(
-        text.contains("| weather_set | held out | requests | ranked | +0.000 [+0.000, +0.000] |"),
+        text.contains("| weather_set | held out | requests | BM25F | +0.000 [+0.000, +0.000] |"),
         "{text}"
     );
 }
@@ -243,7 +243,7 @@ mod model {
             return;
         };
         let query = "halt the notebook kernel";
-        let fused = matches(&search(&["--strategy", "ranked", "--model", &dir], query));
+        let fused = matches(&search(&["--strategy", "bm25f", "--model", &dir], query));
         assert_eq!(
             fused.first().map(String::as_str),
             Some("mcp__notebook__interrupt_kernel"),
@@ -255,12 +255,12 @@ mod model {
     fn search_with_a_model_ranks_by_meaning_too() {
         let Some(dir) = model_dir() else { return };
         let query = "halt the notebook kernel";
-        let lexical = matches(&search(&["--strategy", "ranked"], query));
+        let lexical = matches(&search(&["--strategy", "bm25f"], query));
         assert_eq!(
             lexical.first().map(String::as_str),
             Some("mcp__notebook__get_kernel_state")
         );
-        let fused = matches(&search(&["--strategy", "ranked", "--model", &dir], query));
+        let fused = matches(&search(&["--strategy", "bm25f", "--model", &dir], query));
         assert_eq!(
             fused.first().map(String::as_str),
             Some("mcp__notebook__interrupt_kernel"),
@@ -269,11 +269,11 @@ mod model {
     }
 
     #[test]
-    fn search_with_a_model_needs_the_ranked_strategy() {
+    fn search_with_a_model_needs_the_bm25f_strategy() {
         let Some(dir) = model_dir() else { return };
         let error = failure_of(toolreg().args(["search", "--model", &dir, "kernel"]));
         assert!(
-            error.contains("--model fuses meaning into the ranked strategy: add --strategy ranked"),
+            error.contains("--model fuses meaning into the BM25F strategy: add --strategy bm25f"),
             "{error}"
         );
     }
@@ -286,7 +286,7 @@ mod model {
         let error = failure_of(toolreg().args([
             "search",
             "--strategy",
-            "ranked",
+            "bm25f",
             "--model",
             &path,
             "kernel",
@@ -319,10 +319,10 @@ mod model {
         let text = stdout_of(toolreg().args(["eval", "--model", &dir]).arg(set.path()));
         for row in [
             format!(
-                "| {name} | held out | requests | ranked + all-MiniLM-L6-v2 | 1.000 [1.000, 1.000] |"
+                "| {name} | held out | requests | BM25F + all-MiniLM-L6-v2 | 1.000 [1.000, 1.000] |"
             ),
             format!(
-                "| {name} | held out | requests | ranked + all-MiniLM-L6-v2 | +1.000 [+1.000, +1.000] |"
+                "| {name} | held out | requests | BM25F + all-MiniLM-L6-v2 | +1.000 [+1.000, +1.000] |"
             ),
         ] {
             assert!(text.contains(&row), "{row}\n{text}");

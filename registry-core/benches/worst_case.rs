@@ -102,14 +102,14 @@ fn select_many(bencher: divan::Bencher, n: usize) {
             .collect::<Vec<_>>()
             .join(",")
     );
-    let engine = SearchEngine::new(tools, Strategy::Seed);
+    let engine = SearchEngine::new(tools, Strategy::Keyword);
     bencher.bench(|| engine.search(black_box(&query), 5).matches.len());
 }
 
 /// A keyword query of `n` words over 10k tools, both strategies.
 #[divan::bench(args = [100, 1_000, 10_000], sample_count = 5)]
 fn long_query(bencher: divan::Bencher, n: usize) {
-    let engine = SearchEngine::new(pool(10_000), Strategy::Ranked);
+    let engine = SearchEngine::new(pool(10_000), Strategy::Bm25f);
     let query: String = (0..n)
         .map(|i| format!("thing{} server{} ", i % 97, i % 13))
         .collect();

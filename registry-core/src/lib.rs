@@ -51,7 +51,7 @@
 //! let pool = assemble_tool_pool(&env, &rules, &catalog, &mcp.tools);
 //!
 //! // ToolSearch finds the deferred MCP tool.
-//! let engine = SearchEngine::new(pool.to_vec(), Strategy::Seed);
+//! let engine = SearchEngine::new(pool.to_vec(), Strategy::Keyword);
 //! assert_eq!(engine.search("issue tracker", 5).matches, ["mcp__tracker__create_issue"]);
 //!
 //! // The request's tools: the loaded ones in full, the deferred one announced by name.

@@ -110,7 +110,7 @@ fn search_and_render_read_the_deferral_assembly_decided() {
     let kept = Env::with_profile(KeepOrdersLoaded);
     let pool = assemble_tool_pool(&kept, &PermissionContext::new(), &catalog(), &tracker());
 
-    let engine = SearchEngine::new(pool.to_vec(), Strategy::Seed);
+    let engine = SearchEngine::new(pool.to_vec(), Strategy::Keyword);
     let deferred: Vec<&str> = engine.deferred().iter().map(|t| t.name.as_str()).collect();
     assert_eq!(
         deferred,

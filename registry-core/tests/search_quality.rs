@@ -1,8 +1,8 @@
-//! The ranked strategy's quality targets, on the evaluation sets in `data/eval/` of the
+//! The BM25F strategy's quality targets, on the evaluation sets in `data/eval/` of the
 //! repository, asserted where the weights were not chosen: on the held-out sets (every set but
 //! [`TUNING_SET`]) ranked beats the plain BM25 baseline on the sets' own requests by a margin,
 //! the lower end of the paired 95% bootstrap interval of the gain; on short keyword queries it
-//! is never below the seed strategy. `BENCHMARKS.md` has the full table (`toolreg eval`).
+//! is never below the keyword strategy. `BENCHMARKS.md` has the full table (`toolreg eval`).
 //!
 //! On every held-out set alone and in every pool where other sets' tools compete (the 11
 //! captured MCP servers' `mcp_servers`, requests written by hand, beside the others), ranked is
@@ -48,7 +48,7 @@ fn every(set: EvalSet, step: usize) -> EvalSet {
 }
 
 fn ranked_beats_bm25_on_held_out_requests(set: &EvalSet) {
-    let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked);
+    let engine = SearchEngine::new(set.pool.clone(), Strategy::Bm25f);
     let gain = paired(
         &engine_scores(set, &engine, 5).recall,
         &baseline_scores(set, 5).recall,
@@ -91,7 +91,7 @@ fn pool(names: &[&str]) -> Vec<(String, EvalSet)> {
 /// Ranked is not below BM25 beyond the noise on `set`: the paired 95% interval of ranked −
 /// BM25 reaches zero or above, on recall@5 and on hit@5.
 fn ranked_is_not_below_bm25(label: &str, set: &EvalSet) {
-    let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked);
+    let engine = SearchEngine::new(set.pool.clone(), Strategy::Bm25f);
     let (ranked, bm25) = (engine_scores(set, &engine, 5), baseline_scores(set, 5));
     for (metric, ranked, bm25) in [
         ("recall@5", &ranked.recall, &bm25.recall),
@@ -180,7 +180,7 @@ fn ranked_is_not_below_seed_on(label: &str, keywords: &EvalSet) {
         let engine = SearchEngine::new(keywords.pool.clone(), strategy);
         engine_scores(keywords, &engine, 5).metrics().recall
     };
-    let (ranked, seed) = (recall(Strategy::Ranked), recall(Strategy::Seed));
+    let (ranked, seed) = (recall(Strategy::Bm25f), recall(Strategy::Keyword));
     assert!(
         ranked >= seed,
         "{label}: ranked {ranked:.4} < seed {seed:.4}"
@@ -235,7 +235,7 @@ fn ranked_is_not_below_seed_on_keyword_requests_written_by_hand() {
         let engine = SearchEngine::new(set.pool.clone(), strategy);
         engine_scores(&set, &engine, 5)
     };
-    let (ranked, seed) = (scores(Strategy::Ranked), scores(Strategy::Seed));
+    let (ranked, seed) = (scores(Strategy::Bm25f), scores(Strategy::Keyword));
     for (metric, ranked, seed) in [
         ("recall@5", &ranked.recall, &seed.recall),
         ("hit@5", &ranked.hit, &seed.hit),
@@ -252,7 +252,7 @@ fn ranked_is_not_below_seed_on_keyword_requests_written_by_hand() {
 }
 
 /// With the `semantic` feature and all-MiniLM-L6-v2 installed (`tests/model/install.sh`; CI
-/// installs it): on every held-out set the ranked strategy with the model fused in (its weight
+/// installs it): on every held-out set the BM25F strategy with the model fused in (its weight
 /// chosen on the tuning set) reaches recall@5 of BM25 + 0.08 on requests, and is not below seed
 /// on name keyword queries. Without the model these tests say so and return, unless
 /// `TOOLREG_REQUIRE_MODEL` is set.
@@ -341,7 +341,7 @@ mod semantic {
     /// A ranked engine over `set`'s pool with the model fused in, `queries` embedded ahead.
     fn fused(set: &EvalSet, encoder: Arc<SentenceEncoder>, queries: &[&EvalSet]) -> SearchEngine {
         let embedder = Ahead::new(encoder, queries);
-        SearchEngine::new(set.pool.clone(), Strategy::Ranked).with_embedder(embedder)
+        SearchEngine::new(set.pool.clone(), Strategy::Bm25f).with_embedder(embedder)
     }
 
     /// On a held-out set, with one engine over its pool: recall@5 on `requests` at least BM25
@@ -367,7 +367,7 @@ mod semantic {
     }
 
     fn not_below_seed_on_name_keywords(name: &str, keywords: &EvalSet, engine: &SearchEngine) {
-        let seed = SearchEngine::new(keywords.pool.clone(), Strategy::Seed);
+        let seed = SearchEngine::new(keywords.pool.clone(), Strategy::Keyword);
         let seed = engine_scores(keywords, &seed, 5).metrics().recall;
         let semantic = engine_scores(keywords, engine, 5).metrics().recall;
         assert!(

@@ -1,4 +1,4 @@
-//! The ranked strategy's signals (`search::ranked`): each test shows what a signal changes by
+//! The BM25F strategy's signals (`search::ranked`): each test shows what a signal changes by
 //! comparing the ranking with the signal's weight at zero and at its default.
 
 use std::sync::Arc;
@@ -45,7 +45,7 @@ fn engine_without_seed(mut tools: Vec<Arc<ToolInfo>>) -> SearchEngine {
         seed: 0.0,
         ..Weights::default()
     };
-    SearchEngine::new(tools, Strategy::Ranked).with_weights(weights)
+    SearchEngine::new(tools, Strategy::Bm25f).with_weights(weights)
 }
 
 /// The weights the close contests below were built for: BM25's `k1` and `b` before they
@@ -166,7 +166,7 @@ fn a_camel_case_request_word_matches_names_written_either_way() {
         ("search", &[("Youtube Search", "Searches for videos")]),
         ("weather", &[("Forecast", "Weather forecast for a city")]),
     ]));
-    // The engine hands the ranked strategy the request as typed: lower-cased first, `YouTube`
+    // The engine hands the BM25F strategy the request as typed: lower-cased first, `YouTube`
     // would no longer split into `you` and `tube` and would miss the first tool.
     let mut found = engine.search("Find YouTube clips", 5).matches;
     found.sort();

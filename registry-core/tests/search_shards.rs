@@ -93,7 +93,7 @@ fn rename_git_log(server: &str, tools: &mut Vec<Value>) {
 
 #[test]
 fn a_changed_server_is_reindexed_alone_with_the_answers_of_a_full_build() {
-    for strategy in [Strategy::Seed, Strategy::Ranked] {
+    for strategy in [Strategy::Keyword, Strategy::Bm25f] {
         let before = pool(|_, _| {});
         let mut engine = SearchEngine::new(before.clone(), strategy);
         assert_eq!(engine.shards().len(), 1);
@@ -122,7 +122,7 @@ fn a_changed_server_is_reindexed_alone_with_the_answers_of_a_full_build() {
 
 #[test]
 fn a_server_changed_twice_keeps_one_shard_and_a_removed_server_leaves_the_answers() {
-    let mut engine = SearchEngine::new(pool(|_, _| {}), Strategy::Seed);
+    let mut engine = SearchEngine::new(pool(|_, _| {}), Strategy::Keyword);
     engine.update(pool(rename_git_log));
     let twice = |server: &str, tools: &mut Vec<Value>| {
         rename_git_log(server, tools);
@@ -132,7 +132,7 @@ fn a_server_changed_twice_keeps_one_shard_and_a_removed_server_leaves_the_answer
     };
     engine.update(pool(twice));
     assert_eq!(engine.shards()[1..], [(Some("git".to_owned()), 5)]);
-    assert_same_answers(&engine, &pool(twice), Strategy::Seed);
+    assert_same_answers(&engine, &pool(twice), Strategy::Keyword);
     let gone = |server: &str, tools: &mut Vec<Value>| {
         twice(server, tools);
         if server == "time" {
@@ -140,7 +140,7 @@ fn a_server_changed_twice_keeps_one_shard_and_a_removed_server_leaves_the_answer
         }
     };
     engine.update(pool(gone));
-    assert_same_answers(&engine, &pool(gone), Strategy::Seed);
+    assert_same_answers(&engine, &pool(gone), Strategy::Keyword);
     assert!(
         engine
             .search("current time timezone", 5)
@@ -153,7 +153,7 @@ fn a_server_changed_twice_keeps_one_shard_and_a_removed_server_leaves_the_answer
 
 #[test]
 fn many_changed_servers_fold_back_into_one_index() {
-    let mut engine = SearchEngine::new(pool(|_, _| {}), Strategy::Seed);
+    let mut engine = SearchEngine::new(pool(|_, _| {}), Strategy::Keyword);
     let mut changed: Vec<&str> = Vec::new();
     // Small servers, so the base keeps three quarters of its tools live throughout.
     for server in ["time", "sqlite", "memory", "everything", "filesystem"] {
@@ -164,7 +164,7 @@ fn many_changed_servers_fold_back_into_one_index() {
             }
         };
         engine.update(pool(edit));
-        assert_same_answers(&engine, &pool(edit), Strategy::Seed);
+        assert_same_answers(&engine, &pool(edit), Strategy::Keyword);
         if changed.len() == 4 {
             assert_eq!(engine.shards().len(), 5, "the base and four server shards");
         }
@@ -179,7 +179,7 @@ fn many_changed_servers_fold_back_into_one_index() {
 
 #[test]
 fn a_base_a_quarter_dead_is_built_again() {
-    let mut engine = SearchEngine::new(pool(|_, _| {}), Strategy::Seed);
+    let mut engine = SearchEngine::new(pool(|_, _| {}), Strategy::Keyword);
     // github (26) and notion (24) are 50 of the 134 tools.
     let edit = |server: &str, tools: &mut Vec<Value>| {
         if server == "github" || server == "notion" {
@@ -189,5 +189,5 @@ fn a_base_a_quarter_dead_is_built_again() {
     engine.update(pool(edit));
     assert_eq!(engine.builds(), 2);
     assert_eq!(engine.shards().len(), 1);
-    assert_same_answers(&engine, &pool(edit), Strategy::Seed);
+    assert_same_answers(&engine, &pool(edit), Strategy::Keyword);
 }

@@ -98,7 +98,7 @@ impl Gateway {
         // One engine over the exposed tools answers search_tools and the pool's own ToolSearch
         // (when exposed): the dispatcher's searcher covers its whole pool, tools of other
         // tokens included.
-        let engine = Arc::new(SearchEngine::new(exposed, Strategy::Seed));
+        let engine = Arc::new(SearchEngine::new(exposed, Strategy::Keyword));
         let dispatcher = dispatcher.with_searcher(engine.clone());
         Gateway {
             inner: Arc::new(Inner {

@@ -348,7 +348,7 @@ async fn list_changed_is_followed_by_a_refreshed_pool() {
     );
     assert_eq!(after.len(), before.len() + 1);
     // The search index follows the refreshed pool.
-    let mut engine = SearchEngine::new(search_pool.clone(), Strategy::Seed);
+    let mut engine = SearchEngine::new(search_pool.clone(), Strategy::Keyword);
     assert!(engine.search("weather", 5).matches.is_empty());
     engine.update(hub.tools().tools);
     assert_eq!(
@@ -434,7 +434,7 @@ async fn a_server_still_connecting_is_named_when_a_search_finds_nothing() {
         "time connects"
     );
     assert_eq!(hub.pending_servers(), ["slowpoke"]);
-    let mut engine = SearchEngine::new(hub.tools().tools, Strategy::Seed);
+    let mut engine = SearchEngine::new(hub.tools().tools, Strategy::Keyword);
     engine.set_pending_servers(hub.pending_servers());
     let output = engine.search("weather radar", 5);
     assert!(output.matches.is_empty());

@@ -37,7 +37,7 @@ static WORKLOADS: LazyLock<HashMap<usize, Workload>> = LazyLock::new(|| {
                 .take(2479)
                 .map(|q| q.query)
                 .collect();
-            let engines = [("seed", Strategy::Seed), ("ranked", Strategy::Ranked)]
+            let engines = [("keyword", Strategy::Keyword), ("bm25f", Strategy::Bm25f)]
                 .into_iter()
                 .map(|(name, strategy)| {
                     let engine = SearchEngine::new(set.pool.clone(), strategy);
@@ -78,21 +78,21 @@ fn run(bencher: divan::Bencher, copies: usize, strategy: &str, requests: bool) {
 }
 
 #[divan::bench(args = COPIES, sample_count = 5, sample_size = 1)]
-fn ranked_requests(bencher: divan::Bencher, copies: usize) {
-    run(bencher, copies, "ranked", true);
+fn bm25f_requests(bencher: divan::Bencher, copies: usize) {
+    run(bencher, copies, "bm25f", true);
 }
 
 #[divan::bench(args = COPIES, sample_count = 5, sample_size = 1)]
-fn seed_requests(bencher: divan::Bencher, copies: usize) {
-    run(bencher, copies, "seed", true);
+fn keyword_requests(bencher: divan::Bencher, copies: usize) {
+    run(bencher, copies, "keyword", true);
 }
 
 #[divan::bench(args = COPIES, sample_count = 5, sample_size = 1)]
-fn ranked_keywords(bencher: divan::Bencher, copies: usize) {
-    run(bencher, copies, "ranked", false);
+fn bm25f_keywords(bencher: divan::Bencher, copies: usize) {
+    run(bencher, copies, "bm25f", false);
 }
 
 #[divan::bench(args = COPIES, sample_count = 5, sample_size = 1)]
-fn seed_keywords(bencher: divan::Bencher, copies: usize) {
-    run(bencher, copies, "seed", false);
+fn keyword_keywords(bencher: divan::Bencher, copies: usize) {
+    run(bencher, copies, "keyword", false);
 }

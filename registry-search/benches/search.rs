@@ -85,9 +85,9 @@ static ENGINES: LazyLock<HashMap<(usize, bool), SearchEngine<ToolDoc>>> = LazyLo
     for &n in &SIZES {
         for ranked in [false, true] {
             let strategy = if ranked {
-                Strategy::Ranked
+                Strategy::Bm25f
             } else {
-                Strategy::Seed
+                Strategy::Keyword
             };
             engines.insert((n, ranked), SearchEngine::new(POOLS[&n].clone(), strategy));
         }
@@ -95,7 +95,7 @@ static ENGINES: LazyLock<HashMap<(usize, bool), SearchEngine<ToolDoc>>> = LazyLo
     engines
 });
 
-/// A request of three sentences, for the ranked strategy's per-sentence scoring.
+/// A request of three sentences, for the BM25F strategy's per-sentence scoring.
 const REQUEST: &str = "I'm planning a trip to Paris with my family next week. Can you give me the weather forecast for the city? Also find a hotel near the Louvre and convert 200 euros to dollars.";
 
 const NATURAL: &str = "I need to check what the weather will be like in Paris tomorrow and whether I should bring an umbrella before my flight leaves in the afternoon please";
@@ -216,14 +216,14 @@ static RELISTED: LazyLock<BeforeAfter> = LazyLock::new(|| {
 fn relist_one_server_of_100(bencher: divan::Bencher, how: &str) {
     let (before, after) = &*RELISTED;
     bencher
-        .with_inputs(|| SearchEngine::new(before.clone(), Strategy::Seed))
+        .with_inputs(|| SearchEngine::new(before.clone(), Strategy::Keyword))
         .bench_local_values(|mut engine| {
             if how == "update" {
                 engine.update(black_box(after.clone()));
                 assert_eq!(engine.builds(), 1);
                 engine
             } else {
-                SearchEngine::new(black_box(after.clone()), Strategy::Seed)
+                SearchEngine::new(black_box(after.clone()), Strategy::Keyword)
             }
         });
 }

@@ -1,4 +1,4 @@
-//! ToolSearch with a sentence-embedding model fused into the ranked strategy: what the model
+//! ToolSearch with a sentence-embedding model fused into the BM25F strategy: what the model
 //! costs beside the lexical ranking, on the same pool and queries.
 //!
 //! The pool is `data/eval/stabletoolbench`'s 2,479 tools; the queries its first 50 requests
@@ -47,9 +47,8 @@ static WORKLOAD: LazyLock<Workload> = LazyLock::new(|| {
     let tool_texts = (set.pool.iter().take(64))
         .map(|tool| format!("{}. {}", tool.name, tool.description))
         .collect();
-    let lexical = SearchEngine::new(set.pool.clone(), Strategy::Ranked);
-    let fused =
-        SearchEngine::new(set.pool.clone(), Strategy::Ranked).with_embedder(encoder.clone());
+    let lexical = SearchEngine::new(set.pool.clone(), Strategy::Bm25f);
+    let fused = SearchEngine::new(set.pool.clone(), Strategy::Bm25f).with_embedder(encoder.clone());
     Workload {
         encoder,
         requests,

@@ -84,6 +84,6 @@ fn build(bencher: divan::Bencher, name: &str) {
     let Some(model) = model(name) else { return };
     bencher
         .counter(ItemsCount::new(WORKLOAD.pool.len()))
-        .with_inputs(|| SearchEngine::new(WORKLOAD.pool.clone(), Strategy::Ranked))
+        .with_inputs(|| SearchEngine::new(WORKLOAD.pool.clone(), Strategy::Bm25f))
         .bench_values(|engine| engine.with_embedder(model.clone()));
 }

@@ -1,4 +1,4 @@
-//! Where the ranked strategy loses recall@5 on an evaluation set: each relevant tool missing
+//! Where the BM25F strategy loses recall@5 on an evaluation set: each relevant tool missing
 //! from a request's top 5 is put in the first class that fits it, and the table gives, per
 //! class, the requests and tools concerned and the share of recall@5 they cost.
 //!
@@ -48,7 +48,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked);
+    let engine = SearchEngine::new(set.pool.clone(), Strategy::Bm25f);
     let by_name: std::collections::HashMap<&str, &ToolDoc> = set
         .pool
         .iter()

@@ -1,5 +1,5 @@
-//! Why the ranked strategy wins or loses, per signal, per set and pool, per category: recall@5
-//! and hit@5 of plain BM25, the seed scoring and the ranked strategy, then the ranked strategy
+//! Why the BM25F strategy wins or loses, per signal, per set and pool, per category: recall@5
+//! and hit@5 of plain BM25, the seed scoring and the BM25F strategy, then the BM25F strategy
 //! with one signal at a time switched off, each as the paired difference from the defaults
 //! with its 95% bootstrap interval.
 //!
@@ -85,7 +85,7 @@ fn variants(base: Weights) -> Vec<(&'static str, Weights)> {
                 w.server = 0.0;
             }),
         ),
-        ("seed", off(|w| w.seed = 0.0)),
+        ("keyword", off(|w| w.seed = 0.0)),
         ("params", off(|w| w.params = 0.0)),
         ("hint", off(|w| w.hint = 0.0)),
     ]
@@ -137,15 +137,19 @@ fn report(spec: &str, name: &str, set: &Set, options: &Options) {
         set.queries.len()
     );
     let ranked = |weights: Weights| {
-        let engine = SearchEngine::new(set.pool.clone(), Strategy::Ranked).with_weights(weights);
+        let engine = SearchEngine::new(set.pool.clone(), Strategy::Bm25f).with_weights(weights);
         engine_scores(set, &engine, 5)
     };
     let bm25 = baseline_scores(set, 5);
-    let seed = engine_scores(set, &SearchEngine::new(set.pool.clone(), Strategy::Seed), 5);
+    let seed = engine_scores(
+        set,
+        &SearchEngine::new(set.pool.clone(), Strategy::Keyword),
+        5,
+    );
     let base = ranked(options.weights);
     println!("| ranking | recall@5 | hit@5 | recall@5 − BM25 | hit@5 − BM25 |");
     println!("|---|---:|---:|---:|---:|");
-    for (label, scores) in [("BM25", &bm25), ("seed", &seed), ("ranked", &base)] {
+    for (label, scores) in [("BM25", &bm25), ("keyword", &seed), ("BM25F", &base)] {
         println!(
             "| {label} | {:.3} | {:.3} | {} | {} |",
             mean(&scores.recall),
@@ -217,7 +221,7 @@ fn report(spec: &str, name: &str, set: &Set, options: &Options) {
 /// What the command line asks for besides the pools.
 struct Options {
     half: Half,
-    /// The ranked strategy's weights: the defaults, changed by `--weights name=value,…`.
+    /// The BM25F strategy's weights: the defaults, changed by `--weights name=value,…`.
     weights: Weights,
     /// `--quick`: BM25, seed and ranked only, without the signals switched off.
     quick: bool,

@@ -11,7 +11,7 @@ pub trait Document {
     /// The name the model calls the tool by: what a search returns.
     fn name(&self) -> &str;
     /// The tool's own name, without the prefix a pool gives MCP tools: for an MCP tool, the
-    /// name its server sent. The ranked strategy reads its words as the name field, and the
+    /// name its server sent. The BM25F strategy reads its words as the name field, and the
     /// server's from [`server`](Self::server). By default, the name less a leading
     /// `mcp__<server>__`.
     fn own_name(&self) -> &str {
@@ -32,7 +32,7 @@ pub trait Document {
     fn server(&self) -> Option<&str> {
         None
     }
-    /// The input JSON Schema as JSON text: the ranked strategy reads its property names and
+    /// The input JSON Schema as JSON text: the BM25F strategy reads its property names and
     /// descriptions. Anything that is not a JSON object contributes nothing.
     fn input_schema(&self) -> &str {
         "{}"
@@ -64,7 +64,7 @@ fn unprefixed(name: &str) -> &str {
 /// assert!(tool.deferred);
 /// assert_eq!(tool.own_name(), "git_log");
 ///
-/// // A received name the pool normalized: the ranked strategy reads the one sent.
+/// // A received name the pool normalized: the BM25F strategy reads the one sent.
 /// let tool = ToolDoc::new("mcp__web__get_weather", "Weather").with_own_name("get weather");
 /// assert_eq!(tool.own_name(), "get weather");
 /// ```

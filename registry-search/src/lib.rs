@@ -12,11 +12,11 @@
 //! with `mcp__` lists the deferred tools with that name prefix. Anything else is a keyword
 //! query, split on white space, `+term` marking a required term. It is ranked by one of:
 //!
-//! - [`Strategy::Seed`], the default: the design's scoring, rule for rule (`docs/design.md`
+//! - [`Strategy::Keyword`], the default: the design's scoring, rule for rule (`docs/design.md`
 //!   §9): name parts, search hint and description words, fixed points
 //!   per match. It is answered from an inverted index, with results equal to a straight scan of
 //!   every tool (the workspace's parity tests and property tests hold it to that).
-//! - [`Strategy::Ranked`]: BM25F over the name, hint, description and parameters, with
+//! - [`Strategy::Bm25f`]: BM25F over the name, hint, description and parameters, with
 //!   stemming, a per-server prior and a request-clause reading for long requests, blended with
 //!   the seed score for short queries; with an embedder attached, fused with the cosine of the
 //!   query's and the tools' sentence embeddings ([`semantic`]). Its weights were chosen on one
@@ -40,7 +40,7 @@
 //!     Arc::new(ToolDoc::new("mcp__git__git_diff", "Show changes").with_server("git")),
 //!     Arc::new(ToolDoc::new("Read", "Read a file").with_deferred(false)),
 //! ];
-//! let engine = SearchEngine::new(pool, Strategy::Seed);
+//! let engine = SearchEngine::new(pool, Strategy::Keyword);
 //! assert_eq!(engine.search("commit log", 5).matches, ["mcp__git__git_log"]);
 //! assert_eq!(engine.search("select:mcp__git__git_diff,Read", 5).matches,
 //!            ["mcp__git__git_diff", "Read"]);
@@ -59,7 +59,7 @@
 //! use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 //!
 //! let pool = vec![ToolDoc::new("a", "b")];
-//! let engine = SearchEngine::new(pool, Strategy::Seed); // needs Vec<Arc<ToolDoc>>
+//! let engine = SearchEngine::new(pool, Strategy::Keyword); // needs Vec<Arc<ToolDoc>>
 //! ```
 //!
 //! # Features
@@ -68,7 +68,7 @@
 //!   and the plain BM25 baseline, over sets in the workspace's `data/eval` format.
 //! - `semantic`: `semantic::SentenceEncoder`, a BERT sentence-embedding model (all-MiniLM-L6-v2
 //!   and its kind), and `semantic::StaticEmbedder`, a static model in Model2Vec's format, run
-//!   from files on disk, to fuse meaning into the ranked strategy ([`semantic`]; the
+//!   from files on disk, to fuse meaning into the BM25F strategy ([`semantic`]; the
 //!   [`semantic::Embedder`] trait and the fusion need no feature).
 //! - `internals`: the indexes, the seed scan and the ranked weights, for the workspace's tests,
 //!   benchmarks and fuzzers. Not a stable API.
@@ -82,13 +82,13 @@
 )]
 
 // The modules in pipeline order: what a tool is and what a search answers; text analysis; the
-// seed strategy (its straight scan and its index); the ranked strategy's BM25F and signals;
+// keyword strategy (its straight scan and its index); the BM25F strategy's scoring and signals;
 // sentence embeddings; their fusion into one ranking; the engine over a pool; evaluation.
 mod document;
 mod output;
 mod util;
 
-// The text analysis, the seed strategy and the ranked strategy are public only with the
+// The text analysis, the keyword strategy and the BM25F strategy are public only with the
 // `internals` feature (the workspace's tests, benchmarks and fuzzers use them), hidden from the
 // docs, and private otherwise, where what only those users need may go unused. They are
 // declared plainly, not through a macro, so that rustfmt and clippy see their files.

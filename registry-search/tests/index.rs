@@ -1,5 +1,5 @@
 //! The index answers every seed query exactly like the straight scan (`docs/design.md` §9.11), the
-//! ranked strategy's blend equals blending every tool, and the engine's memo is dropped only
+//! BM25F strategy's blend equals blending every tool, and the engine's memo is dropped only
 //! when the deferred set changes.
 
 use std::sync::Arc;
@@ -110,7 +110,7 @@ fn query() -> impl Strategy<Value = String> {
 
 fn check(tools: Vec<ToolDoc>, queries: Vec<String>, max: usize) -> Result<(), TestCaseError> {
     let pool: Vec<Arc<ToolDoc>> = tools.into_iter().map(Arc::new).collect();
-    let engine = SearchEngine::new(pool.clone(), SearchStrategy::Seed);
+    let engine = SearchEngine::new(pool.clone(), SearchStrategy::Keyword);
     let deferred = engine.deferred().to_vec();
     for query in queries {
         let scan = seed::search(&query, max, &pool, &deferred, &[]);
@@ -175,7 +175,7 @@ fn pool_with_own_queries_of(
 /// The seed scores the index gives chosen tools, and those of its rankings, equal the scan's.
 fn check_seed_scores(tools: Vec<ToolDoc>, queries: Vec<String>) -> Result<(), TestCaseError> {
     let pool: Vec<Arc<ToolDoc>> = tools.into_iter().map(Arc::new).collect();
-    let engine = SearchEngine::new(pool, SearchStrategy::Seed);
+    let engine = SearchEngine::new(pool, SearchStrategy::Keyword);
     let index = engine.seed_index();
     for query in queries {
         let terms = query::parse_terms(js_trim(&query.to_lowercase()));
@@ -203,12 +203,12 @@ fn check_seed_scores(tools: Vec<ToolDoc>, queries: Vec<String>) -> Result<(), Te
     Ok(())
 }
 
-/// The ranked strategy's result equals blending every deferred tool's ranked and seed scores
+/// The BM25F strategy's result equals blending every deferred tool's ranked and seed scores
 /// (the seed's only for queries of at most `SEED_BLEND_TERMS` terms) and sorting them (score
 /// descending, pool order on ties), for queries no fast path answers.
 fn check_blend(tools: Vec<ToolDoc>, queries: Vec<String>, max: usize) -> Result<(), TestCaseError> {
     let pool: Vec<Arc<ToolDoc>> = tools.into_iter().map(Arc::new).collect();
-    let engine = SearchEngine::new(pool.clone(), SearchStrategy::Ranked);
+    let engine = SearchEngine::new(pool.clone(), SearchStrategy::Bm25f);
     let seed_weight = Weights::default().seed;
     for query in queries {
         let lower = query.to_lowercase();
@@ -323,7 +323,7 @@ fn check_at(tools: &[ToolDoc], queries: &[&str], cut_offs: &[usize]) {
 
 fn found(tools: &[ToolDoc], query: &str) -> usize {
     let pool: Vec<Arc<ToolDoc>> = tools.iter().cloned().map(Arc::new).collect();
-    let engine = SearchEngine::new(pool, SearchStrategy::Seed);
+    let engine = SearchEngine::new(pool, SearchStrategy::Keyword);
     engine.search(query, 5).matches.len()
 }
 
@@ -447,7 +447,7 @@ fn index_equals_scan_on_punctuation_and_non_ascii_terms() {
 fn memo_is_dropped_only_when_the_deferred_set_changes() {
     let a = Arc::new(deferred("mcp__s__alpha", "first words"));
     let b = Arc::new(deferred("mcp__s__beta", "second words"));
-    let mut engine = SearchEngine::new(vec![a.clone()], SearchStrategy::Seed);
+    let mut engine = SearchEngine::new(vec![a.clone()], SearchStrategy::Keyword);
     // Same deferred names with a new description: the memoized text stays.
     let changed = Arc::new(deferred("mcp__s__alpha", "replacement"));
     engine.update(vec![changed]);
@@ -468,7 +468,7 @@ fn ranked_strategy_keeps_select_exact_name_and_required_meanings() {
         )),
         Arc::new(host_tool("mcp__mail__send_email", "Send an email message")),
     ];
-    let engine = SearchEngine::new(pool, SearchStrategy::Ranked);
+    let engine = SearchEngine::new(pool, SearchStrategy::Bm25f);
     assert_eq!(
         engine.search("select:mcp__mail__send_email", 5).matches,
         ["mcp__mail__send_email"]

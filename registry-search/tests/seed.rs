@@ -1,4 +1,4 @@
-//! `docs/design.md` §9: ToolSearch's seed strategy, one test per rule.
+//! `docs/design.md` §9: ToolSearch's keyword strategy, one test per rule.
 
 use std::sync::Arc;
 

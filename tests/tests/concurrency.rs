@@ -59,7 +59,7 @@ fn searching_rendering_and_dispatching_race_with_cache_clears_and_server_swaps()
                 .unwrap()
                 .tools
                 .to_json();
-            let engine = Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Ranked));
+            let engine = Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Bm25f));
             Arc::new(Snapshot {
                 pool,
                 engine,

@@ -229,7 +229,7 @@ proptest! {
         }
         let every: Vec<&str> = all.iter().map(|tool| tool.name.as_str()).collect();
         all_queries.push(format!("select:{}", every.join(",")));
-        for strategy in [SearchStrategy::Seed, SearchStrategy::Ranked] {
+        for strategy in [SearchStrategy::Keyword, SearchStrategy::Bm25f] {
             let engine = SearchEngine::new(pool.to_vec(), strategy);
             for query in &all_queries {
                 for found in engine.search(query, 10).matches {

@@ -7,9 +7,7 @@ use std::sync::Arc;
 use common::{catalog, env, fixtures, load, names};
 use toolreg::env::AgentKind;
 use toolreg::env::ToolSearchMode;
-use toolreg::pool::{
-    filter_tools_for_agent, get_all_base_tools, get_tools, merge_and_filter_tools,
-};
+use toolreg::pool::{base_tools, filter_tools_for_agent, merge_and_filter_tools, offered_builtins};
 use toolreg::tool::compare_names;
 use toolreg::wire::anthropic::DeferStrategy;
 use toolreg::{
@@ -19,7 +17,7 @@ use toolreg::{
 use toolreg_tools::profile::{self, feature, switch};
 
 fn tool_names(env: &Env, rules: &PermissionContext) -> Vec<String> {
-    get_tools(env, rules, &catalog())
+    offered_builtins(env, rules, &catalog())
         .iter()
         .map(|tool| tool.name.clone())
         .collect()
@@ -43,7 +41,7 @@ fn availability_matrix_of_design_5_7() {
     for internal in [false, true] {
         let mut env = env();
         env.features.set(feature::INTERNAL_BUILD, internal);
-        let pool = Pool::new(&env, get_tools(&env, &rules, &catalog()));
+        let pool = Pool::new(&env, offered_builtins(&env, &rules, &catalog()));
         for (tool, cells) in common::MATRIX {
             for (kind, cell) in kinds.iter().zip(cells) {
                 let expected = match *cell {
@@ -67,7 +65,7 @@ fn availability_matrix_of_design_5_7() {
 fn custom_agents_lose_the_same_tools_as_sub_agents() {
     let rules = profile::permissions();
     let env = env();
-    let pool = Pool::new(&env, get_tools(&env, &rules, &catalog()));
+    let pool = Pool::new(&env, offered_builtins(&env, &rules, &catalog()));
     assert_eq!(
         names(&filter_tools_for_agent(&pool, AgentKind::CustomAgent, &env)),
         names(&filter_tools_for_agent(&pool, AgentKind::SubAgent, &env))
@@ -79,7 +77,7 @@ fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
     let rules = profile::permissions();
     let mut env = env();
     env.switches.set(switch::TODO_V2, true);
-    let pool = Pool::new(&env, get_tools(&env, &rules, &catalog()));
+    let pool = Pool::new(&env, offered_builtins(&env, &rules, &catalog()));
     let teammate = filter_tools_for_agent(&pool, AgentKind::InProcessTeammate, &env);
     let async_agent = filter_tools_for_agent(&pool, AgentKind::Async, &env);
     for name in [
@@ -98,7 +96,7 @@ fn in_process_teammates_add_task_tools_and_send_message_to_the_async_set() {
 fn agent_filters_keep_every_mcp_tool_but_the_coordinator_keeps_only_pr_activity() {
     let rules = profile::permissions();
     let env = env();
-    let mut tools = get_tools(&env, &rules, &catalog());
+    let mut tools = offered_builtins(&env, &rules, &catalog());
     tools.push(Arc::new(ToolInfo::new(
         "mcp__gh__subscribe_pr_activity",
         "x",
@@ -173,7 +171,7 @@ fn simple_repl_mode_is_only_repl_when_the_repl_tool_exists() {
 fn special_tools_are_in_the_base_list_but_not_offered() {
     let rules = profile::permissions();
     let env = env();
-    let base: Vec<&str> = get_all_base_tools(&env, &catalog())
+    let base: Vec<&str> = base_tools(&env, &catalog())
         .iter()
         .map(|tool| tool.name)
         .collect();
@@ -261,7 +259,7 @@ fn run_time_gates_decide_presence() {
 #[test]
 fn base_tools_follow_the_catalog_order() {
     let env = env();
-    let base: Vec<&str> = get_all_base_tools(&env, &catalog())
+    let base: Vec<&str> = base_tools(&env, &catalog())
         .iter()
         .map(|tool| tool.name)
         .collect();
@@ -307,7 +305,10 @@ fn fixture_pool_is_a_sorted_builtin_prefix_and_a_sorted_mcp_suffix() {
     let mcp = load(&fixtures());
     assert_eq!(mcp.len(), 134);
     let pool = assemble_tool_pool(&env, &rules, &catalog(), &mcp);
-    assert_eq!(pool.len(), get_tools(&env, &rules, &catalog()).len() + 134);
+    assert_eq!(
+        pool.len(),
+        offered_builtins(&env, &rules, &catalog()).len() + 134
+    );
     assert_partitioned(&pool);
 }
 

@@ -88,7 +88,7 @@ macro_rules! builtins {
 }
 
 builtins! {
-    /// The canonical order of the built-in set, as `get_all_base_tools` lists it
+    /// The canonical order of the built-in set, as `base_tools` lists it
     /// (`docs/design.md` §2.1): every tool compiled into this build, by type, each name read from
     /// its descriptor. A caller keeps the names whose gates hold. The order is part of the
     /// prompt-cache key, so it only ever changes on purpose; a new built-in takes its place here,

@@ -157,7 +157,7 @@ fn tool_search_answers_with_tool_reference_blocks_from_the_attached_engine() {
     use toolreg::{SearchEngine, Strategy, Tool, ToolInfo};
 
     let lazy = ToolInfo::new("mcp__nb__run_cell", "Run a jupyter notebook cell");
-    let engine = SearchEngine::new(vec![Arc::new(lazy)], Strategy::Seed);
+    let engine = SearchEngine::new(vec![Arc::new(lazy)], Strategy::Keyword);
     let switches = Switches::default();
     let ctx = ToolContext::new(std::path::Path::new("."), &switches).with_searcher(&engine);
     let found: ToolSearchTool = serde_json::from_value(json!({"query": "jupyter"})).unwrap();

@@ -8,8 +8,8 @@ use toolreg::env::{Features, Provider, ToolSearchMode, ToolSearchSettings};
 use toolreg::mcp::load_server;
 use toolreg::pool::deferral;
 use toolreg::search::{
-    RequestModel, TokenCounter, is_tool_search_enabled, is_tool_search_enabled_optimistic,
-    tool_search_mode, tool_search_needed,
+    RequestModel, TokenCounter, is_tool_search_enabled, tool_search_might_be_on, tool_search_mode,
+    tool_search_needed,
 };
 use toolreg::tool::Flags;
 use toolreg::{Env, ToolInfo};
@@ -117,7 +117,7 @@ fn settings(value: Option<&str>, provider: Provider, base_url: Option<&str>) -> 
 
 #[test]
 fn optimistic_check_is_false_in_standard_mode() {
-    assert!(!is_tool_search_enabled_optimistic(&settings(
+    assert!(!tool_search_might_be_on(&settings(
         Some("false"),
         Provider::FirstParty,
         None
@@ -131,16 +131,16 @@ fn optimistic_check_is_false_for_unset_variable_behind_a_proxy() {
         Provider::FirstParty,
         Some("https://gateway.example.com"),
     );
-    assert!(!is_tool_search_enabled_optimistic(&proxied));
+    assert!(!tool_search_might_be_on(&proxied));
     // Setting the variable explicitly opts in even behind a proxy.
     let opted_in = settings(
         Some("true"),
         Provider::FirstParty,
         Some("https://gateway.example.com"),
     );
-    assert!(is_tool_search_enabled_optimistic(&opted_in));
+    assert!(tool_search_might_be_on(&opted_in));
     // Other providers are not first-party, so a base URL does not matter.
-    assert!(is_tool_search_enabled_optimistic(&settings(
+    assert!(tool_search_might_be_on(&settings(
         None,
         Provider::Bedrock,
         Some("https://x")
@@ -149,12 +149,12 @@ fn optimistic_check_is_false_for_unset_variable_behind_a_proxy() {
 
 #[test]
 fn optimistic_check_is_true_on_the_first_party_host() {
-    assert!(is_tool_search_enabled_optimistic(&settings(
+    assert!(tool_search_might_be_on(&settings(
         None,
         Provider::FirstParty,
         None
     )));
-    assert!(is_tool_search_enabled_optimistic(&settings(
+    assert!(tool_search_might_be_on(&settings(
         None,
         Provider::FirstParty,
         Some("https://api.anthropic.com")

@@ -130,7 +130,10 @@ async fn run(args: Args) -> Result<()> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let dispatcher = Dispatcher::new(env.clone(), rules, pool.clone(), cwd)
         .with_state(toolreg_tools::default_state())
-        .with_searcher(Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Seed)))
+        .with_searcher(Arc::new(SearchEngine::new(
+            pool.to_vec(),
+            Strategy::Keyword,
+        )))
         .with_approver(Arc::new(approver(args.yes)));
 
     let mut conversation = match api {

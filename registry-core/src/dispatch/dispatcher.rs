@@ -111,7 +111,7 @@ impl Dispatcher {
     }
 
     /// The ToolSearch engine of this pool. Without one, the dispatcher builds a
-    /// [`SearchEngine`] over its pool (the seed strategy) the first time ToolSearch runs.
+    /// [`SearchEngine`] over its pool (the keyword strategy) the first time ToolSearch runs.
     pub fn with_searcher(mut self, searcher: Arc<dyn ToolSearcher>) -> Self {
         self.searcher = searcher;
         self
@@ -378,7 +378,7 @@ struct PoolSearch {
 impl ToolSearcher for PoolSearch {
     fn search(&self, query: &str, max_results: usize) -> SearchOutput {
         self.engine
-            .get_or_init(|| SearchEngine::new(self.pool.to_vec(), Strategy::Seed))
+            .get_or_init(|| SearchEngine::new(self.pool.to_vec(), Strategy::Keyword))
             .search(query, max_results)
     }
 }

@@ -94,7 +94,7 @@ pub trait Profile: fmt::Debug + Send + Sync {
     }
 
     /// Whether a built-in is in the base list but never offered by
-    /// [`get_tools`](crate::pool::get_tools): a host adds it itself when it needs it. Default: no.
+    /// [`offered_builtins`](crate::pool::offered_builtins): a host adds it itself when it needs it. Default: no.
     fn is_special(&self, name: &str) -> bool {
         let _ = name;
         false

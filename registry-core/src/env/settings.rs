@@ -48,7 +48,7 @@ pub enum ToolSearchMode {
 pub struct ToolSearchSettings {
     /// The mode the user chose; `None` when they chose none, which is
     /// [`Always`](ToolSearchMode::Always) except behind a proxy
-    /// ([`is_tool_search_enabled_optimistic`](crate::search::is_tool_search_enabled_optimistic)).
+    /// ([`tool_search_might_be_on`](crate::search::tool_search_might_be_on)).
     pub mode: Option<ToolSearchMode>,
     /// The kill switch: no beta fields at all, so tool search is off and requests carry only
     /// each tool's name, description, schema and cache mark.

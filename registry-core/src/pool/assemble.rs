@@ -6,10 +6,10 @@ use std::sync::Arc;
 use crate::Catalog;
 use crate::Env;
 use crate::PermissionContext;
-use crate::pool::get_tools;
+use crate::pool::offered_builtins;
 use crate::{Pool, ToolInfo};
 
-/// The pool for a request: the built-ins of [`get_tools`], the MCP tools no deny rule of
+/// The pool for a request: the built-ins of [`offered_builtins`], the MCP tools no deny rule of
 /// `rules` matches, each partition sorted by name, built-ins first, later duplicates by name
 /// removed (a built-in beats an MCP tool of the same name). Each tool's
 /// [deferral](ToolInfo::deferral) is decided for `env`.
@@ -40,7 +40,7 @@ pub fn assemble_tool_pool(
     catalog: &Catalog,
     mcp_tools: &[Arc<ToolInfo>],
 ) -> Pool {
-    let builtins = get_tools(env, rules, catalog);
+    let builtins = offered_builtins(env, rules, catalog);
     let mcp = mcp_tools
         .iter()
         .filter(|tool| rules.deny_rule_for_tool(tool.rule_target()).is_none())

@@ -1,12 +1,12 @@
 //! The built-in catalog: what a program composes from its own tools and the tool sets it
-//! chooses, and `get_all_base_tools` and `get_tools`, with the gates and the exact order of
+//! chooses, and `base_tools` and `offered_builtins`, with the gates and the exact order of
 //! operations of the design; what singles tools out by name is the profile's.
 
 use std::fmt;
 use std::sync::Arc;
 
 use crate::pool::deferral::decide_deferral;
-use crate::search::is_tool_search_enabled_optimistic;
+use crate::search::tool_search_might_be_on;
 use crate::tool::registry::{crate_name, first_clash, registered_in};
 use crate::tool::{Builtins, DuplicateTool, compare_names};
 use crate::{Env, PermissionContext, ToolDescriptor, ToolInfo};
@@ -20,7 +20,7 @@ use crate::{Env, PermissionContext, ToolDescriptor, ToolInfo};
 /// joined with [`with`](Catalog::with). Two tools of one name in a catalog are an error.
 ///
 /// The order is the base list's (`order`, then every other built-in by name); the pool sorts
-/// again, so it decides only what [`get_tools`](crate::pool::get_tools) lists.
+/// again, so it decides only what [`offered_builtins`](crate::pool::offered_builtins) lists.
 ///
 /// ```
 /// use toolreg::Catalog;
@@ -189,15 +189,14 @@ impl Catalog {
 
 /// Every tool that may exist in this environment, in base order: compiled in, its run-time gate
 /// holds, the profile keeps it in the base list, and ToolSearch only when tool search might be
-/// on.
-pub fn get_all_base_tools(env: &Env, catalog: &Catalog) -> Vec<&'static ToolDescriptor> {
+/// on. (The design's `getAllBaseTools`.)
+pub fn base_tools(env: &Env, catalog: &Catalog) -> Vec<&'static ToolDescriptor> {
     catalog
         .tools()
         .iter()
         .copied()
         .filter(|tool| {
-            tool.name != crate::search::TOOL_NAME
-                || is_tool_search_enabled_optimistic(&env.tool_search)
+            tool.name != crate::search::TOOL_NAME || tool_search_might_be_on(&env.tool_search)
         })
         .filter(|tool| env.profile.in_base_list(tool, env.gates()))
         .filter(|tool| tool.is_enabled(&env.switches))
@@ -207,8 +206,13 @@ pub fn get_all_base_tools(env: &Env, catalog: &Catalog) -> Vec<&'static ToolDesc
 /// The built-ins offered in this environment under these rules, in exactly the design's order
 /// of operations: the profile's reduced set, if it has one for this environment (and return);
 /// the base tools minus the profile's special ones; deny rules; the profile's hiding;
-/// `is_enabled`. Each tool's [deferral](ToolInfo::deferral) is decided for `env`.
-pub fn get_tools(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Vec<Arc<ToolInfo>> {
+/// `is_enabled`. Each tool's [deferral](ToolInfo::deferral) is decided for `env`. (The design's
+/// `getTools`.)
+pub fn offered_builtins(
+    env: &Env,
+    rules: &PermissionContext,
+    catalog: &Catalog,
+) -> Vec<Arc<ToolInfo>> {
     let mut tools = offered(env, rules, catalog);
     decide_deferral(&mut tools, env);
     tools
@@ -230,7 +234,7 @@ fn offered(env: &Env, rules: &PermissionContext, catalog: &Catalog) -> Vec<Arc<T
             .collect();
     }
 
-    let mut tools: Vec<Arc<ToolInfo>> = get_all_base_tools(env, catalog)
+    let mut tools: Vec<Arc<ToolInfo>> = base_tools(env, catalog)
         .into_iter()
         .filter(|tool| !profile.is_special(tool.name))
         .map(info)

@@ -28,7 +28,7 @@ pub(crate) mod deferral;
 
 pub use agents::{filter_tools_for_agent, is_allowed_for_agent};
 pub use assemble::merge_and_filter_tools;
-pub use catalog::{get_all_base_tools, get_tools};
+pub use catalog::{base_tools, offered_builtins};
 pub use deferral::deferral;
 
 /// The tools offered to the model for one request, in the order they are offered.

@@ -14,7 +14,7 @@ use crate::search::{Document, SearchOutput, ToolSearcher};
 ///     {"name": "send_message", "description": "Post a message to a Slack channel", "inputSchema": {"type": "object"}},
 ///     {"name": "list_channels", "description": "List the workspace's channels", "inputSchema": {"type": "object"}},
 /// ]);
-/// let engine = SearchEngine::new(load_server("slack", &listed).tools, Strategy::Ranked);
+/// let engine = SearchEngine::new(load_server("slack", &listed).tools, Strategy::Bm25f);
 /// assert_eq!(engine.search("post to a channel", 1).matches, ["mcp__slack__send_message"]);
 /// ```
 pub type SearchEngine = toolreg_search::SearchEngine<ToolInfo>;

@@ -16,7 +16,7 @@
 //!     {"name": "git_diff", "description": "Show changes", "inputSchema": {"type": "object"}},
 //! ]);
 //! let pool = load_server("git", &listed).tools;
-//! let engine = SearchEngine::new(pool, Strategy::Seed);
+//! let engine = SearchEngine::new(pool, Strategy::Keyword);
 //! assert_eq!(engine.search("commit log", 5).matches, ["mcp__git__git_log"]);
 //! assert_eq!(engine.search("select:mcp__git__git_diff", 5).matches, ["mcp__git__git_diff"]);
 //! ```
@@ -35,8 +35,8 @@ pub(crate) mod tool;
 
 pub use crate::tool::searcher::ToolSearcher;
 pub use mode::{
-    RequestModel, TokenCounter, is_tool_search_enabled, is_tool_search_enabled_optimistic,
-    tool_search_mode, tool_search_needed,
+    RequestModel, TokenCounter, is_tool_search_enabled, tool_search_might_be_on, tool_search_mode,
+    tool_search_needed,
 };
 pub use tool::{NAME as TOOL_NAME, ToolSearchTool};
 pub use toolreg_search::{DEFAULT_MAX_RESULTS, Document, SEED_BLEND_TERMS, SearchOutput};

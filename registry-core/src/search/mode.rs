@@ -17,8 +17,9 @@ pub fn tool_search_mode(settings: &ToolSearchSettings) -> ToolSearchMode {
 
 /// "Might tool search be on?": decides whether ToolSearch is in the catalog. False in standard
 /// mode; false when the user chose no mode, the provider is the first-party API and requests go
-/// through a proxy (proxies often reject the beta fields); true otherwise.
-pub fn is_tool_search_enabled_optimistic(settings: &ToolSearchSettings) -> bool {
+/// through a proxy (proxies often reject the beta fields); true otherwise. (The design's
+/// `isToolSearchEnabledOptimistic`.)
+pub fn tool_search_might_be_on(settings: &ToolSearchSettings) -> bool {
     if tool_search_mode(settings) == ToolSearchMode::Standard {
         return false;
     }

@@ -1,7 +1,7 @@
 //! The ToolSearch tool: loads deferred tools by name or keyword (`docs/design.md` §9). The core
 //! registers it, so every pool of deferred tools has a way to load them. It asks the search
 //! engine of the current pool: the one the host gave the [`Dispatcher`](crate::Dispatcher),
-//! or one the dispatcher builds over its pool on first use (the seed strategy).
+//! or one the dispatcher builds over its pool on first use (the keyword strategy).
 
 use serde::{Deserialize, Serialize};
 

@@ -18,7 +18,7 @@ fn select_with_many_names_is_deduplicated_in_linear_time() {
     let pool: Vec<_> = (0..10_000)
         .map(|i| deferred(&format!("mcp__s__tool{i}"), ""))
         .collect();
-    let engine = SearchEngine::new(pool, Strategy::Seed);
+    let engine = SearchEngine::new(pool, Strategy::Keyword);
     // Each tool named fifteen times, in an order that visits all of them every 10,000.
     let listed: Vec<String> = (0..150_000)
         .map(|i| format!("mcp__s__tool{}", (i * 7919) % 10_000))
@@ -35,7 +35,7 @@ fn huge_max_results_is_clamped_to_the_deferred_tools() {
             deferred(&format!("finder_{i}"), &description)
         })
         .collect();
-    for strategy in [Strategy::Seed, Strategy::Ranked] {
+    for strategy in [Strategy::Keyword, Strategy::Bm25f] {
         let engine = SearchEngine::new(pool.clone(), strategy);
         let every = engine.search("search files", pool.len());
         assert_eq!(every.matches.len(), pool.len(), "{strategy:?}");
@@ -70,13 +70,13 @@ fn a_query_of_many_distinct_terms_stays_linear() {
     };
     let noise: String = (0..30_000).map(word).collect();
     let query = format!("weather{noise}");
-    let seed = SearchEngine::new(pool.clone(), Strategy::Seed);
+    let seed = SearchEngine::new(pool.clone(), Strategy::Keyword);
     assert_eq!(
         names(seed.search(&query, 5)),
         names(seed.search("weather", 5))
     );
-    // Nothing else matches, so the ranked strategy finds just the three, in some order.
-    let ranked = SearchEngine::new(pool, Strategy::Ranked);
+    // Nothing else matches, so the BM25F strategy finds just the three, in some order.
+    let ranked = SearchEngine::new(pool, Strategy::Bm25f);
     let mut found = names(ranked.search(&query, 5));
     found.sort();
     assert_eq!(found, ["Forecast230", "Forecast499", "Forecast7"]);
@@ -107,7 +107,7 @@ fn terms_without_word_characters_are_matched_in_one_pass() {
     let pool: Vec<_> = (0..1_000)
         .map(|i| deferred(&format!("tool{i}"), &format!("alpha{}beta", mark(i + 7))))
         .collect();
-    let engine = SearchEngine::new(pool, Strategy::Seed);
+    let engine = SearchEngine::new(pool, Strategy::Keyword);
     let query: Vec<String> = (0..50_000).map(mark).collect();
     // Every tool has one of the terms: they tie, in pool order.
     assert_eq!(
@@ -123,7 +123,7 @@ fn a_term_of_many_runs_looks_up_each_distinct_word_once() {
         .map(|i| deferred(&format!("tool{i}"), "a b a.c"))
         .collect();
     pool.push(deferred("holder", &format!("{term}z")));
-    let engine = SearchEngine::new(pool, Strategy::Seed);
+    let engine = SearchEngine::new(pool, Strategy::Keyword);
     assert_eq!(names(engine.search(&term, 5)), ["holder"]);
     assert_eq!(names(engine.search(&format!("+{term} a"), 5)), ["holder"]);
 }

@@ -21,7 +21,7 @@ use crate::text::js_trim;
 use crate::text::query::{Terms, parse_terms, select_names};
 use crate::util::distinct::push_new;
 
-/// The ranked strategy picks its `max_results` tools from this many times as many of the best
+/// The BM25F strategy picks its `max_results` tools from this many times as many of the best
 /// blended ones ([`RankedIndex::diversify`]).
 const DIVERSIFY_DEPTH: usize = 3;
 
@@ -29,11 +29,14 @@ const DIVERSIFY_DEPTH: usize = 3;
 /// terms mean the same in every strategy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Strategy {
-    /// The design's scoring, exactly (the default).
+    /// Keyword scoring: each query word weighed by where it matches in a tool's name, search
+    /// hint and description, exactly as the design's ToolSearch scores (the default; the
+    /// `seed` modules).
     #[default]
-    Seed,
-    /// BM25F over the tools' fields with server priors, blended with the seed score.
-    Ranked,
+    Keyword,
+    /// BM25F over the tools' fields with server priors, blended with the keyword score (the
+    /// `ranked` modules).
+    Bm25f,
 }
 
 /// ToolSearch over one pool.
@@ -77,7 +80,7 @@ impl<D: Document> SearchEngine<D> {
             builds: 1,
             semantic: None,
         };
-        if strategy == Strategy::Ranked {
+        if strategy == Strategy::Bm25f {
             engine.ranked();
         }
         engine
@@ -204,7 +207,7 @@ impl<D: Document> SearchEngine<D> {
         None
     }
 
-    /// Fuses `embedder`'s meaning of queries and tools into the ranked strategy, embedding
+    /// Fuses `embedder`'s meaning of queries and tools into the BM25F strategy, embedding
     /// every deferred tool now (see the `semantic` module for the rule and the cost). The seed
     /// strategy is unchanged.
     pub fn with_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
@@ -222,7 +225,7 @@ impl<D: Document> SearchEngine<D> {
         }
     }
 
-    /// The lexical side of the ranked strategy for one query: `ranked`'s BM25F scores blended
+    /// The lexical side of the BM25F strategy for one query: `ranked`'s BM25F scores blended
     /// with the seed index's scores of `terms`.
     fn lexical<'a>(&'a self, ranked: &'a RankedScores<'a>, terms: &'a Terms) -> Lexical<'a, D> {
         Lexical {
@@ -244,8 +247,8 @@ impl<D: Document> SearchEngine<D> {
             let lower = query.to_lowercase();
             let terms = parse_terms(js_trim(&lower));
             let ranked = match self.strategy {
-                Strategy::Seed => self.seed.rank(&terms, max_results),
-                Strategy::Ranked => {
+                Strategy::Keyword => self.seed.rank(&terms, max_results),
+                Strategy::Bm25f => {
                     let allowed = self.seed.required(&terms.required);
                     if allowed.as_ref().is_some_and(Vec::is_empty) {
                         Vec::new()

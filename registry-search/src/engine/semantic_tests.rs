@@ -92,8 +92,7 @@ fn fuse_every_tool(engine: &SearchEngine<ToolDoc>, query: &str, depth: usize) ->
 fn fusion_equals_scoring_every_tool() {
     let embedder = Arc::new(Topics::default());
     for weight in [0.0, 0.3, 1.0, 5.0] {
-        let mut engine =
-            SearchEngine::new(pool(), Strategy::Ranked).with_embedder(embedder.clone());
+        let mut engine = SearchEngine::new(pool(), Strategy::Bm25f).with_embedder(embedder.clone());
         engine.weights.semantic = weight;
         for query in [
             "umbrella tomorrow",
@@ -118,7 +117,7 @@ fn fusion_equals_scoring_every_tool() {
 
 #[test]
 fn meaning_finds_a_tool_that_shares_no_word_with_the_query() {
-    let lexical = SearchEngine::new(pool(), Strategy::Ranked);
+    let lexical = SearchEngine::new(pool(), Strategy::Bm25f);
     assert!(lexical.search("umbrella", 3).matches.is_empty());
     let engine = lexical.with_embedder(Arc::new(Topics::default()));
     let found = engine.search("umbrella", 3).matches;
@@ -127,16 +126,16 @@ fn meaning_finds_a_tool_that_shares_no_word_with_the_query() {
         found.iter().all(|name| name.starts_with("mcp__weather")),
         "{found:?}"
     );
-    // The seed strategy does not embed.
+    // The keyword strategy does not embed.
     let mut engine = engine;
-    engine.set_strategy(Strategy::Seed);
+    engine.set_strategy(Strategy::Keyword);
     assert!(engine.search("umbrella", 3).matches.is_empty());
 }
 
 #[test]
 fn update_embeds_only_the_tools_whose_text_changed() {
     let embedder = Arc::new(Topics::default());
-    let mut engine = SearchEngine::new(pool(), Strategy::Ranked).with_embedder(embedder.clone());
+    let mut engine = SearchEngine::new(pool(), Strategy::Bm25f).with_embedder(embedder.clone());
     assert_eq!(embedder.calls.load(Ordering::Relaxed), 27);
     let mut changed = pool();
     changed.truncate(26);
@@ -168,8 +167,8 @@ fn a_vector_of_the_wrong_length_is_near_nothing() {
             }
         }
     }
-    let engine = SearchEngine::new(pool(), Strategy::Ranked).with_embedder(Arc::new(Broken));
-    let lexical = SearchEngine::new(pool(), Strategy::Ranked);
+    let engine = SearchEngine::new(pool(), Strategy::Bm25f).with_embedder(Arc::new(Broken));
+    let lexical = SearchEngine::new(pool(), Strategy::Bm25f);
     // The query's vector is unusable: the lexical ranking stands.
     assert_eq!(engine.search("forecast", 5), lexical.search("forecast", 5));
     // The tools with usable vectors are all near `mail`; the forecast tools are not.

@@ -60,7 +60,7 @@ fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
         ));
         pool.push(deferred(&format!("mcp__{server}__reader"), "reads files"));
     }
-    let engine = SearchEngine::new(pool, Strategy::Ranked);
+    let engine = SearchEngine::new(pool, Strategy::Bm25f);
     let queries = [
         "search",
         "search files",

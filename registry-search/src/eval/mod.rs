@@ -11,7 +11,7 @@
 //! so that the pool is named and checked as its users' pools are.
 //!
 //! Figures come with a 95% bootstrap interval over the queries ([`bootstrap`]), and beside the
-//! plain BM25 baseline ([`Bm25Baseline`]). The ranked strategy's defaults were chosen on
+//! plain BM25 baseline ([`Bm25Baseline`]). The BM25F strategy's defaults were chosen on
 //! [`TUNING_SET`]; its figures there are not held out.
 
 mod baseline;
@@ -237,7 +237,7 @@ impl<D: Document> EvalSet<D> {
     }
 }
 
-/// The set the ranked strategy's weights and word lists were chosen on (all of its queries,
+/// The set the BM25F strategy's weights and word lists were chosen on (all of its queries,
 /// over several rounds): figures on it are tuned, not held out. Every other set is held out.
 pub const TUNING_SET: &str = "stabletoolbench";
 
@@ -369,7 +369,7 @@ mod tests {
         let queries = r#"{"qid": "1", "query": "what is the weather in Paris", "relevant": ["a"]}"#;
         let set = EvalSet::load("demo", tools, queries, eval_loader).unwrap();
         assert_eq!(set.pool[0].name(), "mcp__demo__getWeather");
-        let metrics = evaluate(&set, Strategy::Ranked, 5);
+        let metrics = evaluate(&set, Strategy::Bm25f, 5);
         assert_eq!((metrics.recall, metrics.hit, metrics.mrr), (1.0, 1.0, 1.0));
         let names = set.name_keyword_queries();
         assert_eq!(names.queries[1].query, "send email");

@@ -1,4 +1,4 @@
-//! The ranked strategy's lexical score: BM25F blended with the seed score for short queries,
+//! The BM25F strategy's lexical score: BM25F blended with the seed score for short queries,
 //! and its exact top-k over both.
 
 use crate::document::Document;
@@ -7,11 +7,11 @@ use crate::seed::shards::{ShardScorer, Shards};
 use crate::text::query::Terms;
 use crate::util::topk::{key, unkey};
 
-/// The most query terms the seed score is blended into the ranked strategy for: keyword
+/// The most query terms the seed score is blended into the BM25F strategy for: keyword
 /// queries. Past this the seed weight is divided by 25 or more.
 pub const SEED_BLEND_TERMS: usize = 4;
 
-/// How many candidates the BM25F side first proposes to the ranked strategy's blend, at least.
+/// How many candidates the BM25F side first proposes to the BM25F strategy's blend, at least.
 const CANDIDATES: usize = 10;
 
 /// How many candidates the seed side first proposes. A seed list shorter than asked holds
@@ -36,7 +36,7 @@ const SEED_ENTRIES: usize = 4096;
 pub(crate) struct Lexical<'a, D> {
     /// The seed index.
     pub(crate) seed: &'a Shards<D>,
-    /// The ranked strategy's weights ([`Weights::seed`] is the blend's).
+    /// The BM25F strategy's weights ([`Weights::seed`] is the blend's).
     pub(crate) weights: Weights,
     /// The query's BM25F scores.
     pub(crate) ranked: &'a RankedScores<'a>,
@@ -45,7 +45,7 @@ pub(crate) struct Lexical<'a, D> {
 }
 
 impl<D: Document> Lexical<'_, D> {
-    /// The ranked strategy: BM25F plus the seed score weighted by [`Weights::seed`] over the
+    /// The BM25F strategy: BM25F plus the seed score weighted by [`Weights::seed`] over the
     /// squared number of terms, exactly, for queries of at most [`SEED_BLEND_TERMS`] terms;
     /// BM25F alone for longer ones, where the seed's share has faded to noise.
     ///

@@ -1,4 +1,4 @@
-//! The ranked strategy with an embedder: the lexical score fused with the cosine of the
+//! The BM25F strategy with an embedder: the lexical score fused with the cosine of the
 //! query's and the tools' embeddings (the `semantic` module tells the rule).
 
 use std::sync::Arc;

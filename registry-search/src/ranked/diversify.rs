@@ -1,4 +1,4 @@
-//! The last step of the ranked strategy: tools that answer only what the tools above them
+//! The last step of the BM25F strategy: tools that answer only what the tools above them
 //! already answer give way a little.
 //!
 //! A request asking for two things often finds several tools for the first (the C, C++ 14 and

@@ -1,4 +1,4 @@
-//! What the ranked strategy reads of a tool: the terms of its fields (name, search hint,
+//! What the BM25F strategy reads of a tool: the terms of its fields (name, search hint,
 //! description, parameters) and of its server's name.
 
 use std::borrow::Cow;
@@ -16,7 +16,7 @@ struct Schema<'a> {
     properties: Option<HashMap<Cow<'a, str>, &'a RawValue>>,
 }
 
-/// What the ranked strategy reads of one property.
+/// What the BM25F strategy reads of one property.
 #[derive(serde::Deserialize)]
 struct Property<'a> {
     #[serde(borrow)]

@@ -1,4 +1,4 @@
-//! The ranked strategy: BM25F over a tool's fields, with server signals and request analysis.
+//! The BM25F strategy: BM25F over a tool's fields, with server signals and request analysis.
 //!
 //! Fields, each with its own weight and length normalization: the tool's name (its parts; for
 //! an MCP tool the tool part), the search hint, the description, the parameter names and
@@ -68,7 +68,7 @@ use crate::document::Document;
 use crate::util::dense::{Buffers, Dense, Lease};
 use crate::util::sorted::SortedStrs;
 
-/// The ranked strategy's maps, hashed with foldhash (the keys are the pool's own text and
+/// The BM25F strategy's maps, hashed with foldhash (the keys are the pool's own text and
 /// indices; iteration order never decides a result).
 type HashMap<K, V> = StdHashMap<K, V, foldhash::fast::RandomState>;
 

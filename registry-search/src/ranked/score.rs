@@ -1,4 +1,4 @@
-//! Query-time scoring of the ranked strategy.
+//! Query-time scoring of the BM25F strategy.
 //!
 //! The server signals give every tool of a server the same amount, and in a large pool most of
 //! a matching server's tools match nothing themselves. So scores are kept in two parts: what a

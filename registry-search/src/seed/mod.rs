@@ -1,4 +1,4 @@
-//! The seed strategy: the design's ToolSearch, exactly (`docs/design.md` §9).
+//! The keyword strategy: the design's ToolSearch, exactly (`docs/design.md` §9).
 //!
 //! 1. `select:a,b` (case-insensitive prefix, no leading space): each name looked up exactly
 //!    among deferred tools, then the whole pool; canonical names, de-duplicated, request order,

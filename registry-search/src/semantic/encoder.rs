@@ -35,7 +35,7 @@ use super::bert::{Bert, Layer, LayerNorm, Linear};
 ///     Arc::new(ToolDoc::new("mcp__nb__interrupt_kernel", "Interrupt the running kernel")),
 ///     Arc::new(ToolDoc::new("mcp__nb__kernel_state", "The kernel's state")),
 /// ];
-/// let engine = SearchEngine::new(pool, Strategy::Ranked).with_embedder(Arc::new(encoder));
+/// let engine = SearchEngine::new(pool, Strategy::Bm25f).with_embedder(Arc::new(encoder));
 /// assert_eq!(engine.search("halt the notebook kernel", 1).matches, ["mcp__nb__interrupt_kernel"]);
 /// # Ok(())
 /// # }

@@ -1,10 +1,10 @@
-//! The semantic side of the ranked strategy: sentence embeddings of the tools and the query,
+//! The semantic side of the BM25F strategy: sentence embeddings of the tools and the query,
 //! fused with the lexical score.
 //!
 //! Lexical ranking finds the tools whose words a request uses. A request that says what it
 //! wants in other words (`halt the notebook kernel` for `interrupt_kernel`) needs the meaning
 //! of the words. With an [`Embedder`] attached
-//! ([`SearchEngine::with_embedder`](crate::SearchEngine::with_embedder)), the ranked strategy
+//! ([`SearchEngine::with_embedder`](crate::SearchEngine::with_embedder)), the BM25F strategy
 //! embeds every deferred tool once (its server, its name's words and its description), embeds
 //! each keyword query, and ranks by
 //!
@@ -12,10 +12,10 @@
 //!
 //! with `w` = 0.3 (chosen on the tuning set; the ranked weights are not a public setting),
 //! exactly: over the best tools by each part, widened until no other tool can score higher.
-//! The lexical part is the ranked strategy's score (BM25F, the server and request signals, the
+//! The lexical part is the BM25F strategy's score (BM25F, the server and request signals, the
 //! seed blend), divided by the query's best so that `w` means the same for every query; the
 //! redundancy step then picks the results from the fused candidates. `select:`, exact names,
-//! the `mcp__` prefix and `+required` terms are unchanged, and so is the seed strategy.
+//! the `mcp__` prefix and `+required` terms are unchanged, and so is the keyword strategy.
 //!
 //! The embedder is the user's: anything that maps a text to a vector. With the `semantic`
 //! feature the crate runs two kinds itself, read from a directory on disk (nothing is fetched
@@ -57,7 +57,7 @@
 //!     Arc::new(ToolDoc::new("mcp__aq__forecast", "Air quality forecast for a city")),
 //!     Arc::new(ToolDoc::new("mcp__fx__convert", "Convert an amount between currencies")),
 //! ];
-//! let engine = SearchEngine::new(pool, Strategy::Ranked).with_embedder(Arc::new(Topics));
+//! let engine = SearchEngine::new(pool, Strategy::Bm25f).with_embedder(Arc::new(Topics));
 //! // No word in common with either tool; the meaning picks the first.
 //! assert_eq!(engine.search("how bad is the smog tomorrow", 1).matches, ["mcp__aq__forecast"]);
 //! ```

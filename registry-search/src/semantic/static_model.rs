@@ -33,7 +33,7 @@ use super::encoder::{LoadError, invalid, read, read_json};
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let model = StaticEmbedder::load("models/m2v-all-MiniLM-L6-v2")?;
 /// let pool = vec![Arc::new(ToolDoc::new("mcp__nb__interrupt_kernel", "Interrupt the kernel"))];
-/// let engine = SearchEngine::new(pool, Strategy::Ranked).with_embedder(Arc::new(model));
+/// let engine = SearchEngine::new(pool, Strategy::Bm25f).with_embedder(Arc::new(model));
 /// # Ok(())
 /// # }
 /// ```

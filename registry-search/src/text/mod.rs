@@ -3,7 +3,7 @@
 //! - The seed rules read text as the design's JavaScript does: white space as `\s`, words as
 //!   runs of `[A-Za-z0-9_]`, word boundaries as `\b` (this module), name parts as
 //!   [`names`] splits them.
-//! - The ranked strategy reads [`terms`]: alphanumeric runs cut at case humps, stop words
+//! - The BM25F strategy reads [`terms`]: alphanumeric runs cut at case humps, stop words
 //!   dropped, abbreviations spelled out, light stemming; requests as sentences and clauses.
 //! - The evaluation baseline and its name-keyword queries read [`plain_words`]: alphanumeric
 //!   runs cut where a lower-case letter or digit meets an upper-case one, lower-cased.

@@ -1,4 +1,4 @@
-//! The ranked strategy's terms: words cut at case humps, stop words dropped, abbreviations
+//! The BM25F strategy's terms: words cut at case humps, stop words dropped, abbreviations
 //! spelled out, light stemming; requests read as sentences and request clauses.
 
 /// Common English words dropped from tool text and queries, sorted.

@@ -57,7 +57,7 @@ fn setup() -> &'static Setup {
         let schemas = (pool.iter())
             .map(|tool| serde_json::from_str(&tool.input_schema).expect("schemas are JSON"))
             .collect();
-        let engine = Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Seed));
+        let engine = Arc::new(SearchEngine::new(pool.to_vec(), Strategy::Keyword));
         let env = Arc::new(env);
         let dispatcher = Dispatcher::new(
             Arc::clone(&env),

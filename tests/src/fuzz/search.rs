@@ -120,7 +120,7 @@ fn check(env: &Env, pool: &[Arc<ToolInfo>], engine: &SearchEngine, q: &str, max:
 ///
 /// Asserts: every match is a tool of the pool, no match is repeated, `total_deferred_tools`
 /// counts the deferred tools; except for `select:` and exact-name queries, every match is
-/// deferred and there are at most `max_results`; and the seed strategy's indexed engine gives
+/// deferred and there are at most `max_results`; and the keyword strategy's indexed engine gives
 /// exactly the matches of the straight scan (`search::seed::search`).
 pub fn search(data: &[u8]) {
     let mut g = Gen::new(data);
@@ -128,11 +128,11 @@ pub fn search(data: &[u8]) {
     let queries: Vec<(String, usize)> = (0..=g.below(4))
         .map(|_| (query(&mut g, &pool), g.usize_any()))
         .collect();
-    for strategy in [Strategy::Seed, Strategy::Ranked] {
+    for strategy in [Strategy::Keyword, Strategy::Bm25f] {
         let engine = SearchEngine::new(pool.to_vec(), strategy);
         for (q, max) in &queries {
             check(&env, &pool, &engine, q, *max);
-            if strategy == Strategy::Seed {
+            if strategy == Strategy::Keyword {
                 let scan = seed::search(q, *max, &pool, engine.deferred(), &[]);
                 assert_eq!(
                     engine.search(q, *max).matches,

@@ -99,7 +99,7 @@ pub mod feature {
     pub const INTERNAL_BUILD: &str = "INTERNAL_BUILD";
 }
 
-/// Tools that are in the base list but not offered by [`get_tools`](toolreg::pool::get_tools): the MCP
+/// Tools that are in the base list but not offered by [`offered_builtins`](toolreg::pool::offered_builtins): the MCP
 /// resource tools come back with a server that offers resources, StructuredOutput is added by
 /// the hosts that need it.
 pub const SPECIAL_TOOLS: [&str; 3] = [
