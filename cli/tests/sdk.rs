@@ -13,8 +13,6 @@
 
 use std::collections::HashSet;
 use std::process::Output;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use toolreg_tests::sdk_check;
 
@@ -62,32 +60,17 @@ struct Render {
     strict_rules: Value,
 }
 
-/// Runs every render, a few processes at a time (the machine's cores, and no fewer than two:
-/// each process also waits on its files), and returns their outputs in the renders' order.
+/// Runs every render, as many processes at a time as the machine has cores (and no fewer than
+/// two: each process also waits on its files); their outputs in the renders' order.
 fn run_all(jobs: &[Render]) -> Vec<Output> {
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
-    let next = AtomicUsize::new(0);
-    let outputs: Vec<Mutex<Option<Output>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = jobs.get(index) else { break };
-                    let output = toolreg()
-                        .envs(job.env.iter().copied())
-                        .args(&job.args)
-                        .output()
-                        .expect("run");
-                    *outputs[index].lock().unwrap() = Some(output);
-                }
-            });
-        }
-    });
-    outputs
-        .into_iter()
-        .map(|output| output.into_inner().unwrap().expect("every render ran"))
-        .collect()
+    toolreg_tests::in_order(&mut vec![(); workers], jobs, |(), job| {
+        toolreg()
+            .envs(job.env.iter().copied())
+            .args(&job.args)
+            .output()
+            .expect("run")
+    })
 }
 
 fn run(args: &[String], env: &[(&str, &str)]) -> String {

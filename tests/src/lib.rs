@@ -11,6 +11,9 @@
 
 pub mod fuzz;
 pub mod sdk_check;
+mod work;
+
+pub use work::in_order;
 
 use std::path::PathBuf;
 

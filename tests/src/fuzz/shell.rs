@@ -20,7 +20,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use toolreg::permissions::{RuleTarget, Subject, Verdict, shell};
@@ -273,9 +272,6 @@ pub fn differential(
     differential_on(std::slice::from_mut(sandbox), oracle, lines, tally)
 }
 
-/// What one batch's run gave: an outcome per line, or why the sandbox failed.
-type BatchOutcome = Result<Vec<Outcome>, SandboxError>;
-
 /// [`differential`] with the batches shared among `sandboxes`, one thread each (a line mostly
 /// waits on its processes), and their outcomes added to `tally` in the lines' order.
 pub fn differential_on(
@@ -285,25 +281,11 @@ pub fn differential_on(
     tally: &mut Tally,
 ) -> Result<(), SandboxError> {
     let batches: Vec<&[Line]> = lines.chunks(BATCH).collect();
-    let next = AtomicUsize::new(0);
-    let outcomes: Vec<Mutex<Option<BatchOutcome>>> =
-        batches.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for sandbox in sandboxes.iter_mut() {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(batch) = batches.get(index) else {
-                        break;
-                    };
-                    let texts: Vec<String> = batch.iter().map(|l| l.text.clone()).collect();
-                    *outcomes[index].lock().unwrap() = Some(sandbox.run(&texts));
-                }
-            });
-        }
+    let outcomes = crate::in_order(sandboxes, &batches, |sandbox, batch| {
+        let texts: Vec<String> = batch.iter().map(|l| l.text.clone()).collect();
+        sandbox.run(&texts)
     });
     for (batch, result) in batches.iter().zip(outcomes) {
-        let result = result.into_inner().unwrap().expect("every batch ran");
         for (line, outcome) in batch.iter().zip(result?) {
             tally.add(line, outcome, oracle.verdicts(&line.text));
         }
