@@ -49,6 +49,11 @@ pub struct PoolArgs {
     /// An ask rule: the call needs an approver, which the CLI does not have; repeatable.
     #[arg(long = "ask", value_name = "RULE", global = true)]
     pub ask: Vec<String>,
+    /// Tools that code the model runs in the Anthropic code execution tool may call, besides
+    /// the model (`Read`, `mcp__server`, `mcp__server__*`): sent with `allowed_callers`, and
+    /// their calls from code run (without it, such a call is refused); repeatable.
+    #[arg(long = "callable-from-code", value_name = "RULE", global = true)]
+    pub callable_from_code: Vec<String>,
     /// The permission mode: `accept-edits` lets file writes in the working directories run
     /// without asking, `bypass` asks nothing (deny rules still apply).
     #[arg(long, value_enum, default_value_t = Mode::Default, global = true)]

@@ -9,6 +9,7 @@ use toolreg::env::AgentKind;
 use toolreg::mcp::load_servers;
 use toolreg::pool::filter_tools_for_agent;
 use toolreg::sandbox::{EnvPolicy, Sandboxing};
+use toolreg::tool::AllowedCallers;
 use toolreg::{Behavior, Env, PermissionContext, PermissionMode, RuleSource, assemble_tool_pool};
 use toolreg_tools::profile::{self, switch};
 
@@ -215,6 +216,11 @@ pub fn setup(args: &PoolArgs, hidden: &[String]) -> Result<Setup, String> {
         if on {
             env.switches.set(flag, true);
         }
+    }
+    for rule in &args.callable_from_code {
+        env.callers
+            .allow(rule, AllowedCallers::DIRECT_AND_CODE)
+            .map_err(|error| format!("--callable-from-code: {error}"))?;
     }
     let mut permissions = profile::permissions_from_env();
     for (behavior, flag, rules) in [

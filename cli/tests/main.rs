@@ -207,4 +207,5 @@ mod rules;
 mod sdk;
 mod search;
 mod secrets;
+mod tool_definition;
 mod turn;

@@ -2,7 +2,7 @@
 //! rules the types cannot say, by `tests/sdk-check/check.mjs` (tsc --strict, `satisfies` on
 //! each body; see its header). The matrix: format × strategy × strict × tool-search mode ×
 //! provider (first-party, Bedrock, Vertex, Foundry, kill switch) × catalog (the demo, the 11
-//! captured MCP servers) × agent context × conversation (none, or one that loaded tools with a
+//! captured MCP servers with tools callable from code) × agent context × conversation (none, or one that loaded tools with a
 //! real ToolSearch call) × beta set × MCP servers as namespaces (Responses). Identical requests
 //! are checked once.
 //!
@@ -195,9 +195,21 @@ fn every_render_of_the_matrix_type_checks_against_the_sdks_and_keeps_the_api_rul
             select: "mcp__chat__send_message,mcp__calendar__list_events,Read",
             found: "mcp__tracker__create_issue",
         },
+        // With tools callable from code (`allowed_callers`): a built-in and a server's tools.
         Catalog {
             name: "fixtures",
-            args: every_fixture(),
+            args: every_fixture()
+                .into_iter()
+                .chain(
+                    [
+                        "--callable-from-code",
+                        "Read",
+                        "--callable-from-code",
+                        "mcp__git",
+                    ]
+                    .map(String::from),
+                )
+                .collect(),
             select: "mcp__github__create_issue,mcp__git__git_status,Read",
             found: "mcp__memory__create_entities",
         },

@@ -91,6 +91,8 @@
 //! | `destructive` | flag | asks before it runs unless a rule allows it. |
 //! | `strict` | flag | sends the strict schema with `strict: true` where supported. A compile error naming the field and the keyword when the input has no strict form (a map, an untyped `serde_json::Value`, a bound the strict subsets refuse: see [`schema`]). |
 //! | `max_result_size_chars` | `N` | dispatch cuts longer output and marks the cut. |
+//! | `input_examples` | `[r#"{...}"#, ...]` | example inputs, each a JSON object's text, sent as Anthropic's `input_examples` (OpenAI's tools have no such field: left out). Each is checked against the tool's input type and schema by a test `#[tool]` generates and again before it is rendered; an example the schema refuses fails that test and the render, naming the example, the JSON path and the rule. A strict tool's examples give every property that has a default; nullable ones left out are sent as `null`. |
+//! | `allowed_callers` | `["direct", "code_execution_20260120", ...]` | who may call the tool: the model (`direct`), or code it runs in the code execution tool (`code_execution_20250825`, `code_execution_20260120`). Sent as `allowed_callers`; a call from a caller not listed gets an `is_error` result and does not run. Default: the model only. An application sets it for any tool with `Env::callers`. |
 //! | `output` | `Type` | structured output: the tool returns [`Structured<Type>`](Structured), whose schema is built at compile time. |
 //! | `feature` | `"X"`, `any(...)`, `all(...)`, `not(...)` | the compile-time gate: everything generated sits under `#[cfg(feature = ...)]`. |
 //! | `enabled` | `path::to_fn` | the run-time gate: `fn() -> bool` or `fn(&Switches) -> bool`. |
@@ -194,6 +196,7 @@ pub mod __private {
     };
     pub use crate::tool::body::parse_input;
     pub use crate::tool::registry::{Registration, crate_name};
+    pub use crate::wire::examples::check_examples;
     #[cfg(feature = "schemars")]
     pub use schemars;
 

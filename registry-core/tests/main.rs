@@ -5,6 +5,7 @@
 //! `duplicates.rs` links alone: two tools of one name make the whole binary's registry an error.
 
 mod assembly;
+mod callers;
 mod catalog;
 mod conversation;
 mod conversation_loop;

@@ -4,10 +4,11 @@
 //! parser moves on to the next comma, so the user sees all their mistakes at once.
 
 mod cfg;
+mod lists;
 mod schema_attrs;
 mod serde_attrs;
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::{Attribute, Ident, LitInt, LitStr};
 
 use crate::ctxt::Ctxt;
@@ -22,6 +23,8 @@ const KEYS: &[&str] = &[
     "description",
     "search_hint",
     "aliases",
+    "input_examples",
+    "allowed_callers",
     "defer",
     "always_load",
     "read_only",
@@ -90,6 +93,8 @@ pub struct ToolAttrs {
     pub description: Slot<LitStr>,
     pub search_hint: Slot<LitStr>,
     pub aliases: Slot<Vec<LitStr>>,
+    pub input_examples: Slot<Vec<LitStr>>,
+    pub allowed_callers: Slot<Vec<LitStr>>,
     pub defer: Slot<()>,
     pub always_load: Slot<()>,
     pub read_only: Slot<()>,
@@ -111,6 +116,8 @@ impl ToolAttrs {
             description: Slot::new("description"),
             search_hint: Slot::new("search_hint"),
             aliases: Slot::new("aliases"),
+            input_examples: Slot::new("input_examples"),
+            allowed_callers: Slot::new("allowed_callers"),
             defer: Slot::new("defer"),
             always_load: Slot::new("always_load"),
             read_only: Slot::new("read_only"),
@@ -201,8 +208,31 @@ impl ToolAttrs {
                 let Some(value) = need_value(cx, &key, value) else {
                     return;
                 };
-                if let Some(list) = parse_aliases(cx, value) {
+                if let Some(list) = lists::parse_str_list(cx, "aliases", value, "\"OldName\"") {
                     self.aliases.set(cx, &key, list);
+                }
+            }
+            "input_examples" => {
+                let Some(value) = need_value(cx, &key, value) else {
+                    return;
+                };
+                let example = "r#\"{\"pattern\": \"*.rs\"}\"#";
+                if let Some(list) = lists::parse_str_list(cx, "input_examples", value, example)
+                    && lists::check_examples(cx, &list)
+                {
+                    self.input_examples.set(cx, &key, list);
+                }
+            }
+            "allowed_callers" => {
+                let Some(value) = need_value(cx, &key, value) else {
+                    return;
+                };
+                let example = "\"direct\", \"code_execution_20260120\"";
+                if let Some(list) =
+                    lists::parse_str_list(cx, "allowed_callers", value.clone(), example)
+                    && lists::check_callers(cx, &value, &list)
+                {
+                    self.allowed_callers.set(cx, &key, list);
                 }
             }
             "max_result_size_chars" => {
@@ -313,56 +343,13 @@ fn parse_str(cx: &Ctxt, key: &Ident, value: TokenStream) -> Option<LitStr> {
     }
 }
 
-fn parse_aliases(cx: &Ctxt, value: TokenStream) -> Option<Vec<LitStr>> {
-    let mut tokens = value.clone().into_iter();
-    let group = match (tokens.next(), tokens.next()) {
-        (Some(TokenTree::Group(group)), None) if group.delimiter() == Delimiter::Bracket => group,
-        (Some(TokenTree::Literal(lit)), None) => {
-            cx.error_spanned_by(
-                &lit,
-                format!("`aliases` takes a list, even of one name: write `aliases = [{lit}]`"),
-            );
-            return None;
-        }
-        _ => {
-            cx.error_spanned_by(
-                value,
-                "`aliases` takes a list of string literals: `aliases = [\"OldName\"]`",
-            );
-            return None;
-        }
-    };
-    let mut aliases = Some(Vec::new());
-    for entry in split_commas(group.stream()) {
-        let entry: TokenStream = entry.into_iter().collect();
-        if entry.is_empty() {
-            continue;
-        }
-        match syn::parse2::<LitStr>(entry.clone()) {
-            Ok(alias) => {
-                if let Some(list) = &mut aliases {
-                    list.push(alias);
-                }
-            }
-            Err(_) => {
-                cx.error_spanned_by(
-                    &entry,
-                    format!(
-                        "an alias is a string literal: write `\"{entry}\"` instead of `{entry}`"
-                    ),
-                );
-                aliases = None;
-            }
-        }
-    }
-    aliases
-}
-
 /// How a key is written, for messages about a malformed key.
 fn usage(key: &str) -> String {
     let example = match key {
         "name" | "description" | "search_hint" => "= \"...\"",
         "aliases" => "= [\"OldName\"]",
+        "input_examples" => "= [r#\"{\"pattern\": \"*.rs\"}\"#]",
+        "allowed_callers" => "= [\"direct\", \"code_execution_20260120\"]",
         "max_result_size_chars" => "= 100000",
         "feature" => "= \"MONITOR_TOOL\"",
         "enabled" | "prompt" => "= path::to_fn",

@@ -144,6 +144,13 @@ pub fn tool(
         }
         None => quote!(::core::option::Option::None),
     };
+    let input_examples = attrs
+        .input_examples
+        .get()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let allowed_callers = allowed_callers(attrs.allowed_callers.get());
+    let examples_test = examples_test(ident, attrs, cfg.as_ref());
     let enabled = function_ref(&attrs.enabled, quote!(bool));
     let prompt = function_ref(&attrs.prompt, quote!(::std::string::String));
     let type_name = ident.to_string();
@@ -264,6 +271,8 @@ pub fn tool(
                         ""
                     },
                     output_schema: #output_schema,
+                    input_examples: &[#(#input_examples),*],
+                    allowed_callers: #allowed_callers,
                     feature: #feature,
                     enabled: #enabled,
                     parse: #parse,
@@ -281,6 +290,49 @@ pub fn tool(
                 )
             }
         };
+
+        #examples_test
+    }
+}
+
+/// `Some(AllowedCallers)` of the `allowed_callers` list (names checked when parsed), or `None`.
+fn allowed_callers(callers: Option<&Vec<LitStr>>) -> TokenStream {
+    let Some(callers) = callers else {
+        return quote!(::core::option::Option::None);
+    };
+    let kinds = callers.iter().map(|caller| {
+        let variant = match caller.value().as_str() {
+            "direct" => format_ident!("Direct"),
+            "code_execution_20250825" => format_ident!("CodeExecution20250825"),
+            _ => format_ident!("CodeExecution20260120"),
+        };
+        quote!(.with(::toolreg::tool::CallerKind::#variant))
+    });
+    quote!(::core::option::Option::Some(
+        ::toolreg::tool::AllowedCallers::NONE #(#kinds)*
+    ))
+}
+
+/// A function, in the tool's module, that checks each of its `input_examples` against its input
+/// type and input schema and panics, naming the example and the rule, at the first that breaks
+/// them; a `#[test]` under `cfg(test)`, so `cargo test` runs it. (Rendering checks them again
+/// before any is sent.)
+fn examples_test(ident: &Ident, attrs: &ToolAttrs, cfg: Option<&TokenStream>) -> TokenStream {
+    if attrs.input_examples.get().is_none_or(Vec::is_empty) {
+        return quote!();
+    }
+    let test = format_ident!("__toolreg_input_examples_of_{}", ident);
+    quote! {
+        #cfg
+        #[cfg_attr(test, test)]
+        #[allow(non_snake_case, dead_code)]
+        fn #test() {
+            if let ::core::result::Result::Err(error) = ::toolreg::__private::check_examples(
+                &<#ident as ::toolreg::ToolSpec>::DESCRIPTOR,
+            ) {
+                ::core::panic!("{}", error);
+            }
+        }
     }
 }
 

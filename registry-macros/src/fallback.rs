@@ -40,6 +40,8 @@ pub fn tool(
                     generated_input_schema: ::core::option::Option::None,
                     strict_input_schema: "{}",
                     output_schema: ::core::option::Option::None,
+                    input_examples: &[],
+                    allowed_callers: ::core::option::Option::None,
                     feature: ::core::option::Option::None,
                     enabled: ::core::option::Option::None,
                     parse: |_| ::core::unreachable!(),

@@ -16,7 +16,9 @@ use crate::common;
 /// them — the assistant message kept, the calls run by real tools and answered — checked as
 /// the next request, with the rules the types cannot say (every call answered once, in order,
 /// by id). With tool changes, a server that connects between two requests enters as
-/// `tool_addition` blocks, checked with the beta request type.
+/// `tool_addition` blocks, checked with the beta request type. A response whose script, run by
+/// the code execution tool, calls tools callable from code is answered the same way, and the
+/// next request names its container.
 #[test]
 fn every_recorded_response_and_every_conversation_built_on_it_type_checks() {
     use toolreg::conversation::Conversation;
@@ -203,6 +205,62 @@ fn every_recorded_response_and_every_conversation_built_on_it_type_checks() {
             );
         }
     }
+    // Tools called from code: the recorded response whose script calls Glob and Read, its
+    // calls run with both tools callable from code, and the requests around it (the tools'
+    // `allowed_callers`; then the container named and the script's blocks sent back).
+    let recorded: Value = serde_json::from_str(
+        &std::fs::read_to_string(data.join("anthropic-code-execution.json")).unwrap(),
+    )
+    .unwrap();
+    write(
+        "anthropic/code-execution/recorded",
+        "anthropic-response",
+        json!({}),
+        recorded.clone(),
+    );
+    let mut env = Env::default();
+    for tool in ["Read", "Glob"] {
+        env.callers
+            .allow(tool, toolreg::tool::AllowedCallers::DIRECT_AND_CODE)
+            .unwrap();
+    }
+    let pool = toolreg::assemble_tool_pool(
+        &env,
+        &PermissionContext::new(),
+        &toolreg_tools::catalog().unwrap(),
+        &[],
+    );
+    let mut conversation = Conversation::anthropic(RenderOptions::default());
+    conversation.push_user("Count the Rust files and read the manifest's first lines.");
+    let mut send = |step: &str, request: toolreg::conversation::Request| {
+        let mut body = Value::Object(request.body);
+        body["model"] = json!("claude-sonnet-4-5");
+        body["max_tokens"] = json!(1024);
+        write(
+            &format!("anthropic/code-execution/{step}"),
+            "anthropic",
+            json!({}),
+            body,
+        );
+    };
+    send("first", conversation.request(&env, &pool).unwrap());
+    let response = conversation.receive(&recorded).unwrap();
+    let dispatcher = Dispatcher::new(
+        env.clone(),
+        PermissionContext::new(),
+        pool.clone(),
+        project.path(),
+    );
+    let turn = runtime.block_on(dispatcher.run_turn(&response.calls, &TurnOptions::default()));
+    assert!(
+        turn.results.iter().all(|result| !result.is_error()),
+        "{:?}",
+        turn.results
+    );
+    conversation.answer(&response, &turn, &pool).unwrap();
+    let next = conversation.request(&env, &pool).unwrap();
+    assert_eq!(next.body["container"], recorded["container"]["id"]);
+    send("second", next);
     let stdout = sdk_check::check(&cases, &node_modules, "");
     assert!(
         stdout.contains(&format!("sdk-check: {written} cases")),

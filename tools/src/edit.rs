@@ -26,7 +26,11 @@ const SNIPPET_CONTEXT: usize = 4;
     name = "Edit",
     destructive,
     search_hint = "modify file contents in place",
-    max_result_size_chars = 100000
+    max_result_size_chars = 100000,
+    input_examples = [
+        r#"{"file_path": "/home/user/project/src/config.rs", "old_string": "    timeout: 30,\n", "new_string": "    timeout: 60,\n", "replace_all": false}"#,
+        r#"{"file_path": "/home/user/project/src/lib.rs", "old_string": "parse_config", "new_string": "read_config", "replace_all": true}"#,
+    ]
 )]
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct EditTool {

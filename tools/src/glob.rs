@@ -40,7 +40,11 @@ pub const MAX_RESULTS: usize = 100;
     read_only,
     concurrency_safe,
     search_hint = "find files by name pattern or wildcard",
-    max_result_size_chars = 100000
+    max_result_size_chars = 100000,
+    input_examples = [
+        r#"{"pattern": "**/*.rs"}"#,
+        r#"{"pattern": "src/**/*.{ts,tsx}", "path": "/home/user/project"}"#,
+    ]
 )]
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct GlobTool {

@@ -59,7 +59,12 @@ pub const MAX_REGEX_CACHE_BYTES: usize = 10 * 1024 * 1024;
     read_only,
     concurrency_safe,
     search_hint = "search file contents with regex (ripgrep)",
-    max_result_size_chars = 20000
+    max_result_size_chars = 20000,
+    input_examples = [
+        r#"{"pattern": "fn\\s+\\w+_test", "type": "rust", "output_mode": "content", "-n": true, "-C": 2}"#,
+        r#"{"pattern": "TODO|FIXME", "glob": "*.{ts,tsx}", "output_mode": "count"}"#,
+        r#"{"pattern": "interface\\{\\}", "path": "src", "head_limit": 20}"#,
+    ]
 )]
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct GrepTool {

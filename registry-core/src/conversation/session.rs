@@ -65,6 +65,8 @@ pub struct Conversation {
     changes: Option<ToolChanges>,
     /// The system prompt ([`with_system`](Self::with_system)).
     system: Option<String>,
+    /// Anthropic: the code execution container the last response ran in.
+    container: Option<String>,
 }
 
 impl Conversation {
@@ -93,6 +95,7 @@ impl Conversation {
             noted: BTreeSet::new(),
             changes: None,
             system: None,
+            container: None,
         }
     }
 
@@ -138,6 +141,18 @@ impl Conversation {
         self
     }
 
+    /// Anthropic: goes on in the code execution container `id` (a response's `container.id`,
+    /// which [`receive`](Self::receive) keeps by itself): the next requests name it.
+    pub fn with_container(mut self, id: impl Into<String>) -> Self {
+        self.container = Some(id.into());
+        self
+    }
+
+    /// The code execution container the next request names, if any.
+    pub fn container(&self) -> Option<&str> {
+        self.container.as_deref()
+    }
+
     /// The API.
     pub fn api(&self) -> Api {
         self.api
@@ -164,13 +179,17 @@ impl Conversation {
         found
     }
 
-    /// Reads the model's response and keeps it in the history.
+    /// Reads the model's response and keeps it in the history (every block, the API's own
+    /// tools' included), and the code execution container it ran in.
     ///
     /// # Errors
     /// As [`parse_response`].
     pub fn receive(&mut self, body: &Value) -> Result<ModelResponse, ResponseError> {
         let response = parse_response(self.api, body)?;
         self.history.extend(response.history.iter().cloned());
+        if let Some(container) = &response.container {
+            self.container = Some(container.clone());
+        }
         Ok(response)
     }
 
@@ -234,6 +253,9 @@ impl Conversation {
                 body.insert("messages".into(), Value::Array(messages));
                 if let Some(system) = &self.system {
                     body.insert("system".into(), system.as_str().into());
+                }
+                if let Some(container) = &self.container {
+                    body.insert("container".into(), container.as_str().into());
                 }
                 if !betas.is_empty() {
                     headers.push((BETA_HEADER.to_owned(), betas.join(",")));

@@ -4,6 +4,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::tool::Caller;
+
 /// One tool call the model made, in the order it made it: an Anthropic `tool_use` block, a Chat
 /// Completions `tool_calls[]` entry, a Responses `function_call` (or client `tool_search_call`)
 /// item. A response's parser ([`parse_response`](crate::wire::parse_response)) reads them, the
@@ -20,6 +22,11 @@ use serde_json::Value;
 /// let block = json!({"type": "tool_use", "id": "t2", "name": "Read", "input": {}});
 /// let call: ToolCall = serde_json::from_value(block).unwrap();
 /// assert_eq!(call.id, "t2");
+/// // A call from code the model runs in the code execution tool names its caller.
+/// let block = json!({"type": "tool_use", "id": "t3", "name": "Read", "input": {},
+///     "caller": {"type": "code_execution_20260120", "tool_id": "srvtoolu_1"}});
+/// let call: ToolCall = serde_json::from_value(block).unwrap();
+/// assert_eq!(call.caller.name(), "code_execution_20260120");
 /// ```
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(from = "Block")]
@@ -33,6 +40,10 @@ pub struct ToolCall {
     /// Responses send them as a JSON string, which a model can get wrong): such a call is
     /// answered with an `is_error` result naming the problem, without running.
     pub input: Result<Value, String>,
+    /// Who made the call: the model, or code it runs in the code execution tool (an
+    /// Anthropic `tool_use` block's `caller`). The dispatcher runs a call only when the tool
+    /// [allows](crate::ToolInfo::callers) its caller.
+    pub caller: Caller,
 }
 
 impl ToolCall {
@@ -42,7 +53,14 @@ impl ToolCall {
             id: id.into(),
             name: name.into(),
             input: Ok(input),
+            caller: Caller::Direct,
         }
+    }
+
+    /// The call made by `caller`.
+    pub fn with_caller(mut self, caller: Caller) -> Self {
+        self.caller = caller;
+        self
     }
 }
 
@@ -53,10 +71,12 @@ struct Block {
     name: String,
     #[serde(default)]
     input: Value,
+    caller: Option<Value>,
 }
 
 impl From<Block> for ToolCall {
     fn from(block: Block) -> Self {
         ToolCall::new(block.id, block.name, block.input)
+            .with_caller(Caller::from_value(block.caller.as_ref()))
     }
 }

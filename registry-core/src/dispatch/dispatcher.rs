@@ -206,6 +206,16 @@ impl Dispatcher {
                 },
             );
         };
+        if !tool.callers().allows(&call.caller) {
+            return ToolResult::from_error(
+                &call.id,
+                DispatchError::CallerNotAllowed {
+                    tool: tool.name.clone(),
+                    caller: call.caller.clone(),
+                    allowed: tool.callers(),
+                },
+            );
+        }
         let mut ctx = ToolContext::new(&self.cwd, &self.env.switches)
             .with_tool_use_id(&call.id)
             .with_state(&self.state)

@@ -5,6 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::permissions::Refusal;
+use crate::tool::{AllowedCallers, Caller};
 
 /// Why a `tool_use` ended in an `is_error` result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +30,16 @@ pub enum DispatchError {
         tool: String,
         /// Its reason.
         reason: String,
+    },
+    /// The tool does not allow the call's caller: a call from code to a tool only the model
+    /// may call, or a direct call to a tool only code may call. It did not run.
+    CallerNotAllowed {
+        /// The tool.
+        tool: String,
+        /// Who made the call.
+        caller: Caller,
+        /// Who may.
+        allowed: AllowedCallers,
     },
     /// The input does not fit the tool's schema, or its own validation.
     InvalidInput {
@@ -106,6 +117,7 @@ impl DispatchError {
             DispatchError::NotInPool { name } => name,
             DispatchError::Denied { tool, .. }
             | DispatchError::DeniedByTool { tool, .. }
+            | DispatchError::CallerNotAllowed { tool, .. }
             | DispatchError::InvalidInput { tool, .. }
             | DispatchError::NeedsApproval { tool, .. }
             | DispatchError::NotApproved { tool, .. }
@@ -149,6 +161,23 @@ impl fmt::Display for DispatchError {
             DispatchError::DeniedByTool { tool, reason } => {
                 write!(f, "Permission to use {tool} was denied: {reason}")
             }
+            DispatchError::CallerNotAllowed {
+                tool,
+                caller: Caller::Direct,
+                allowed,
+            } => write!(
+                f,
+                "Error: {tool} can only be called from code ({allowed}), not directly; it was not run."
+            ),
+            DispatchError::CallerNotAllowed {
+                tool,
+                caller,
+                allowed,
+            } => write!(
+                f,
+                "Error: {tool} cannot be called from code run by {} (it allows: {allowed}); it was not run.",
+                caller.name()
+            ),
             DispatchError::InvalidInput {
                 tool,
                 path,

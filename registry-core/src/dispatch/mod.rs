@@ -41,7 +41,7 @@ pub(crate) mod error;
 pub(crate) mod mcp;
 mod permission;
 pub(crate) mod result;
-mod schema_check;
+pub(crate) mod schema_check;
 pub(crate) mod turn;
 
 pub use mcp::{McpCall, McpCaller, McpRequest};

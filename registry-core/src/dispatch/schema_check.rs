@@ -40,6 +40,19 @@ pub(crate) fn check(schema: &'static str, input: &Value) -> Result<(), Violation
     }
 }
 
+/// Checks `input` against `schema` as it is, `null` members included (a strict schema's
+/// nullable members).
+pub(crate) fn check_exact(schema: &'static str, input: &Value) -> Result<(), Violation> {
+    let validator = validator(schema).map_err(|message| Violation {
+        path: ".".into(),
+        message: format!("the tool's input schema does not compile: {message}"),
+    })?;
+    match validator.iter_errors(input).next() {
+        None => Ok(()),
+        Some(error) => Err(violation(&error, schema)),
+    }
+}
+
 /// The violation `error` reports: inside a `oneOf` / `anyOf`, the failure in the variant whose
 /// tag matched, when exactly one did.
 fn violation(error: &ValidationError<'_>, schema: &str) -> Violation {

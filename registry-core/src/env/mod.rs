@@ -7,9 +7,11 @@
 //! (`toolreg_tools::profile::env_from_env` for the design's: its
 //! variables, their grammar and the provider hosts live there).
 
+pub(crate) mod callers;
 pub(crate) mod profile;
 pub(crate) mod settings;
 
 pub use crate::tool::switches::{Features, Switches, is_falsy, is_truthy};
+pub use callers::CallerRules;
 pub use profile::{AgentKind, Betas, Gates};
 pub use settings::{Provider, ToolSearchMode, ToolSearchSettings};

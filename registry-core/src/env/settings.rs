@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::Gates;
+use super::{CallerRules, Gates};
 use crate::tool::switches::{Features, Switches};
 
 use crate::{Generic, Profile};
@@ -79,6 +79,8 @@ pub struct Env {
     pub switches: Switches,
     /// The tool-search settings.
     pub tool_search: ToolSearchSettings,
+    /// Who may call which tools, beyond what each tool declares.
+    pub callers: CallerRules,
 }
 
 impl Default for Env {
@@ -96,6 +98,7 @@ impl Env {
             features: Features::none(),
             switches: Switches::none(),
             tool_search: ToolSearchSettings::default(),
+            callers: CallerRules::new(),
         }
     }
 

@@ -386,6 +386,8 @@ fn tool_info<'a>(
         input_schema: Arc::from(input_schema),
         strict_input_schema: None,
         output_schema,
+        input_examples: None,
+        allowed_callers: None,
         flags: Flags {
             always_load,
             read_only,

@@ -133,6 +133,12 @@ pub enum RuleError {
         /// The rule.
         rule: String,
     },
+    /// Content where only a whole tool can be named (a [caller rule](crate::env::CallerRules)):
+    /// `Bash(git status)`.
+    Content {
+        /// The rule.
+        rule: String,
+    },
 }
 
 impl RuleError {
@@ -152,6 +158,9 @@ impl RuleError {
                 "the tool name holds white space (write `Tool(content)`, no space before `(`)"
                     .into()
             }
+            RuleError::Content { .. } => {
+                "this rule names whole tools, not content: write the tool's name alone".into()
+            }
         }
     }
 }
@@ -163,7 +172,8 @@ impl fmt::Display for RuleError {
             RuleError::NoTool { rule }
             | RuleError::Unclosed { rule, .. }
             | RuleError::Unopened { rule }
-            | RuleError::Space { rule } => write!(f, "rule `{rule}`: {}", self.reason()),
+            | RuleError::Space { rule }
+            | RuleError::Content { rule } => write!(f, "rule `{rule}`: {}", self.reason()),
         }
     }
 }

@@ -19,10 +19,12 @@ use std::sync::Arc;
 
 use crate::tool::compare_names;
 use crate::{Env, ToolInfo};
+use callers::decide_callers;
 use deferral::decide_deferral;
 
 pub(crate) mod agents;
 pub(crate) mod assemble;
+pub(crate) mod callers;
 pub(crate) mod catalog;
 pub(crate) mod deferral;
 
@@ -95,6 +97,7 @@ impl Pool {
             .filter(|tool| seen.insert(tool.name.clone()))
             .collect();
         decide_deferral(&mut tools, env);
+        decide_callers(&mut tools, env);
         Pool::indexed(tools)
     }
 

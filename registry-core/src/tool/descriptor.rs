@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::callers::AllowedCallers;
 use super::switches::Switches;
 use crate::tool::{InputError, ParsedInput};
 
@@ -69,6 +70,14 @@ pub struct ToolDescriptor {
     pub strict_input_schema: &'static str,
     /// The JSON Schema of the structured output (`#[tool(output = T)]`), minified.
     pub output_schema: Option<&'static str>,
+    /// Example inputs, each a JSON object's text, sent as the tool's `input_examples` where
+    /// the API takes them (`#[tool(example = r#"{…}"#)]`); each is checked against the input
+    /// schema before it can be sent.
+    pub input_examples: &'static [&'static str],
+    /// Who may call the tool (`#[tool(allowed_callers = [...])]`); `None`: the model directly,
+    /// the API's default. An application can set it for any tool
+    /// ([`CallerRules`](crate::env::CallerRules)).
+    pub allowed_callers: Option<AllowedCallers>,
     /// The compile-time gate, as written (`feature = "MONITOR_TOOL"`), or `None`.
     pub feature: Option<&'static str>,
     /// The run-time gate; `None` means always enabled.

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::callers::AllowedCallers;
 use super::descriptor::{Flags, ToolDescriptor};
 use super::mcp_info::McpInfo;
 use super::switches::Switches;
@@ -25,6 +26,13 @@ pub struct ToolInfo {
     pub strict_input_schema: Option<Arc<str>>,
     /// The JSON Schema of the tool's structured output, when it declares one.
     pub output_schema: Option<Arc<str>>,
+    /// Example inputs, as the JSON text of an array of objects, sent as `input_examples` where
+    /// the API takes them; `None` for none (an MCP tool's unless the application sets them).
+    pub input_examples: Option<Arc<str>>,
+    /// Who may call the tool, as decided for the pool ([`CallerRules`](crate::env::CallerRules),
+    /// else the tool's declaration); `None`: the model directly, the API's default. Read it
+    /// with [`callers`](Self::callers).
+    pub allowed_callers: Option<AllowedCallers>,
     /// The flags.
     pub flags: Flags,
     /// The largest result in characters, if limited.
@@ -65,6 +73,8 @@ impl ToolInfo {
             strict_input_schema: (!tool.strict_input_schema.is_empty())
                 .then(|| Arc::from(tool.strict_input_schema)),
             output_schema: tool.output_schema.map(Arc::from),
+            input_examples: examples_text(tool.input_examples),
+            allowed_callers: tool.allowed_callers,
             flags: tool.flags,
             max_result_size_chars: tool.max_result_size_chars,
             origin: Origin::Builtin(tool),
@@ -83,6 +93,8 @@ impl ToolInfo {
             input_schema: Arc::from(r#"{"type":"object","properties":{}}"#),
             strict_input_schema: None,
             output_schema: None,
+            input_examples: None,
+            allowed_callers: None,
             flags: Flags::NONE,
             max_result_size_chars: None,
             origin: Origin::Host,
@@ -97,6 +109,11 @@ impl ToolInfo {
     pub fn is_deferred(&self) -> bool {
         self.deferral
             .unwrap_or(!self.flags.always_load && (self.flags.defer || self.is_mcp()))
+    }
+
+    /// Who may call the tool: what the pool decided, or the model directly.
+    pub fn callers(&self) -> AllowedCallers {
+        self.allowed_callers.unwrap_or(AllowedCallers::DIRECT)
     }
 
     /// The MCP side, for a tool from a server.
@@ -140,4 +157,9 @@ impl ToolInfo {
     pub fn answers_to(&self, name: &str) -> bool {
         self.name == name || self.aliases.iter().any(|alias| alias == name)
     }
+}
+
+/// The JSON array of `examples` (each a JSON object's text), or `None` for none.
+fn examples_text(examples: &[&str]) -> Option<Arc<str>> {
+    (!examples.is_empty()).then(|| Arc::from(format!("[{}]", examples.join(","))))
 }

@@ -15,6 +15,7 @@
 //! rules and the sandbox.
 
 pub(crate) mod body;
+pub(crate) mod callers;
 pub(crate) mod context;
 pub(crate) mod delegate;
 pub(crate) mod descriptor;
@@ -28,6 +29,7 @@ pub(crate) mod switches;
 
 pub(crate) use body::json_kind;
 pub use body::{BoxFuture, ParsedInput};
+pub use callers::{AllowedCallers, Caller, CallerKind};
 pub use context::{Progress, ProgressSink};
 pub use descriptor::{Flags, Source};
 pub use error::InputError;

@@ -23,11 +23,45 @@ impl fmt::Display for InvalidSchema {
 
 impl std::error::Error for InvalidSchema {}
 
+/// A tool's input example that its input does not accept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidExample {
+    /// The tool.
+    pub tool: String,
+    /// The example's position in the tool's list (`None`: the list itself is malformed).
+    pub index: Option<usize>,
+    /// The JSON path in the example (`.` for the root).
+    pub path: String,
+    /// The rule broken.
+    pub message: String,
+}
+
+impl fmt::Display for InvalidExample {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.index {
+            Some(index) => write!(
+                f,
+                "input example {index} of tool `{}` is not an input the tool takes, at `{}`: {}",
+                self.tool, self.path, self.message
+            ),
+            None => write!(
+                f,
+                "the input examples of tool `{}` are not a JSON array of objects: {}",
+                self.tool, self.message
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InvalidExample {}
+
 /// Why a request could not be rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RenderError {
     /// A tool's input schema is not JSON.
     InvalidSchema(InvalidSchema),
+    /// A tool's input example is not an input the tool takes.
+    InvalidExample(InvalidExample),
     /// More deferred tools than the Anthropic API takes in one request.
     TooManyDeferred {
         /// The deferred tools the request would carry.
@@ -59,6 +93,7 @@ impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RenderError::InvalidSchema(error) => error.fmt(f),
+            RenderError::InvalidExample(error) => error.fmt(f),
             RenderError::TooManyDeferred { count, limit } => write!(
                 f,
                 "{count} deferred tools: the Anthropic API takes at most {limit} tools with \
@@ -92,5 +127,11 @@ impl std::error::Error for RenderError {}
 impl From<InvalidSchema> for RenderError {
     fn from(error: InvalidSchema) -> Self {
         RenderError::InvalidSchema(error)
+    }
+}
+
+impl From<InvalidExample> for RenderError {
+    fn from(error: InvalidExample) -> Self {
+        RenderError::InvalidExample(error)
     }
 }

@@ -45,13 +45,14 @@ use serde_json::Value;
 pub mod anthropic;
 pub mod chat_completions;
 pub(crate) mod error;
+pub(crate) mod examples;
 pub mod openai;
 pub(crate) mod response;
 pub mod responses;
 pub(crate) mod stream;
 pub(crate) mod tools;
 
-pub use error::{InvalidSchema, RenderError};
+pub use error::{InvalidExample, InvalidSchema, RenderError};
 pub use response::{Api, ModelResponse, ResponseError, Stop};
 pub use stream::{MAX_EVENT_BYTES, PartialCall, StreamAssembler, StreamError, partial_json};
 pub use tools::ToolsArray;

@@ -53,6 +53,9 @@ pub struct ModelResponse {
     /// What goes into the history: one assistant message (Anthropic, Chat Completions), or
     /// the response's output items (Responses), in the form the request takes them.
     pub history: Vec<Value>,
+    /// The id of the container the API's code execution tool ran in (Anthropic `container`):
+    /// the next request names it to go on in the same one.
+    pub container: Option<String>,
 }
 
 /// A response that does not have the shape its API documents.

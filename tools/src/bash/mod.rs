@@ -42,7 +42,11 @@ const DRAIN_GRACE: Duration = Duration::from_millis(500);
     name = "Bash",
     destructive,
     search_hint = "execute shell commands in a terminal",
-    max_result_size_chars = 30000
+    max_result_size_chars = 30000,
+    input_examples = [
+        r#"{"command": "git status --short && git diff --stat", "description": "Show what changed in the working tree"}"#,
+        r#"{"command": "cargo test --workspace 2>&1 | tail -n 40", "description": "Run the tests and show the summary", "timeout": 300000}"#,
+    ]
 )]
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct BashTool {

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::value::RawValue;
 
 use crate::ToolInfo;
-use crate::wire::InvalidSchema;
+use crate::wire::{InvalidSchema, RenderError, examples};
 
 /// How the base of a tool is rendered this session.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -30,6 +30,8 @@ pub struct CachedTool {
     pub description: String,
     /// The input schema JSON (the strict variant when `strict` is set and the tool has one).
     pub input_schema: Box<RawValue>,
+    /// The tool's input examples (`input_examples`), checked against its input.
+    pub input_examples: Option<Box<RawValue>>,
     /// `Some(true)` when the tool is strict and strict tools are on and supported.
     pub strict: Option<bool>,
     /// `Some(true)` on the first-party API when enabled.
@@ -72,11 +74,15 @@ impl SchemaCache {
     }
 
     /// The tool's rendered base: from the cache, or rendered now and locked for the session.
+    ///
+    /// # Errors
+    /// [`RenderError::InvalidSchema`] for a schema that is not JSON,
+    /// [`RenderError::InvalidExample`] for an input example the tool does not take.
     pub fn get_or_render(
         &self,
         tool: &ToolInfo,
         settings: &CacheSettings,
-    ) -> Result<Arc<CachedTool>, InvalidSchema> {
+    ) -> Result<Arc<CachedTool>, RenderError> {
         let key = Self::key(tool);
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(cached) = entries.get(&key) {
@@ -117,7 +123,7 @@ impl SchemaCache {
     }
 }
 
-fn render_base(tool: &ToolInfo, settings: &CacheSettings) -> Result<CachedTool, InvalidSchema> {
+fn render_base(tool: &ToolInfo, settings: &CacheSettings) -> Result<CachedTool, RenderError> {
     let strict = tool.flags.strict && settings.strict_tools && settings.model_supports_strict;
     let schema = match (&tool.strict_input_schema, strict) {
         (Some(strict_schema), true) => strict_schema,
@@ -132,6 +138,7 @@ fn render_base(tool: &ToolInfo, settings: &CacheSettings) -> Result<CachedTool, 
         name: tool.name.clone(),
         description: tool.description.clone(),
         input_schema,
+        input_examples: examples::checked(tool, strict && tool.strict_input_schema.is_some())?,
         strict: strict.then_some(true),
         eager_input_streaming: (settings.first_party && settings.eager_input_streaming)
             .then_some(true),

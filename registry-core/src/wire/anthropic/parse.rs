@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::ToolCall;
+use crate::tool::Caller;
 use crate::wire::response::{
     Api, ModelResponse, ResponseError, Stop, arguments, array_at, error, str_at,
 };
@@ -25,6 +26,10 @@ pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
         text: String::new(),
         server_discovered: Vec::new(),
         history: Vec::new(),
+        container: body
+            .pointer("/container/id")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     };
     for (index, block) in content.iter().enumerate() {
         let path = format!("content[{index}]");
@@ -41,6 +46,7 @@ pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
                     id: str_at(block, "id", &path)?.to_owned(),
                     name: str_at(block, "name", &path)?.to_owned(),
                     input,
+                    caller: Caller::from_value(block.get("caller")),
                 });
             }
             Some("tool_search_tool_result") => {

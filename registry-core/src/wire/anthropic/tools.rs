@@ -12,7 +12,7 @@ use super::options::{
     CacheControl, DeferStrategy, MAX_DEFERRED_TOOLS, RenderOptions, ServerSearch,
 };
 use crate::env::Betas;
-use crate::tool::compare_names;
+use crate::tool::{AllowedCallers, compare_names};
 use crate::wire::RenderError;
 use crate::wire::tools::{Entry, Named, ToolsArray, announce};
 use crate::{Env, Pool, ToolInfo};
@@ -38,6 +38,7 @@ struct AnthropicTool {
     /// The base's `strict` and `eager_input_streaming`, unless the kill switch drops them.
     beta_fields: bool,
     defer_loading: bool,
+    allowed_callers: Option<AllowedCallers>,
     cache_control: Option<Value>,
 }
 
@@ -47,6 +48,10 @@ struct ToolFields<'a> {
     name: &'a str,
     description: &'a str,
     input_schema: &'a RawValue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_examples: Option<&'a RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed_callers: Option<AllowedCallers>,
     #[serde(skip_serializing_if = "Option::is_none")]
     strict: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,6 +69,8 @@ impl Serialize for AnthropicTool {
             name: &base.name,
             description: &base.description,
             input_schema: &base.input_schema,
+            input_examples: base.input_examples.as_deref(),
+            allowed_callers: self.allowed_callers,
             strict: base.strict.filter(|_| self.beta_fields),
             eager_input_streaming: base.eager_input_streaming.filter(|_| self.beta_fields),
             defer_loading: self.defer_loading.then_some(true),
@@ -121,6 +128,7 @@ enum Prepared {
     Tool {
         base: Arc<CachedTool>,
         defer_loading: bool,
+        allowed_callers: Option<AllowedCallers>,
     },
     Server(ServerSearch),
 }
@@ -149,6 +157,7 @@ impl Prepared {
 ///
 /// # Errors
 /// [`RenderError::InvalidSchema`] for a tool whose schema is not JSON;
+/// [`RenderError::InvalidExample`] for an input example the tool does not take;
 /// [`RenderError::TooManyDeferred`] past [`MAX_DEFERRED_TOOLS`].
 ///
 /// ```
@@ -234,6 +243,7 @@ pub fn render_anthropic(
             } => Prepared::Tool {
                 base: cache.get_or_render(tool, &options.settings)?,
                 defer_loading,
+                allowed_callers: tool.allowed_callers,
             },
             Chosen::Server(server) => Prepared::Server(server),
         });
@@ -253,10 +263,12 @@ pub fn render_anthropic(
                 Prepared::Tool {
                     base,
                     defer_loading,
+                    allowed_callers,
                 } => Box::new(AnthropicTool {
                     base,
                     beta_fields: !kill_switch,
                     defer_loading,
+                    allowed_callers,
                     cache_control,
                 }) as Box<dyn Entry>,
                 Prepared::Server(server) => Box::new(ServerSearchTool {

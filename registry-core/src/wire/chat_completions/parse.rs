@@ -37,6 +37,7 @@ pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
             id: id.to_owned(),
             name: name.to_owned(),
             input: arguments(text),
+            caller: crate::tool::Caller::Direct,
         });
         sent_calls.push(json!({
             "id": id,
@@ -73,5 +74,6 @@ pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
         text: text.to_owned(),
         server_discovered: Vec::new(),
         history: vec![Value::Object(kept)],
+        container: None,
     })
 }

@@ -41,6 +41,7 @@ pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
                     id: str_at(item, "call_id", &path)?.to_owned(),
                     name,
                     input: arguments(str_at(item, "arguments", &path)?),
+                    caller: crate::tool::Caller::Direct,
                 });
             }
             Some("tool_search_call")
@@ -55,6 +56,7 @@ pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
                     id: str_at(item, "call_id", &path)?.to_owned(),
                     name: crate::search::TOOL_NAME.to_owned(),
                     input,
+                    caller: crate::tool::Caller::Direct,
                 });
             }
             Some("tool_search_output") => loaded_by(item, &mut server_discovered),
@@ -83,5 +85,6 @@ pub(crate) fn parse(body: &Value) -> Result<ModelResponse, ResponseError> {
         text,
         server_discovered,
         history,
+        container: None,
     })
 }

@@ -31,6 +31,8 @@ fn shell_prompt(switches: &Switches) -> String {
     strict,
     max_result_size_chars = 100000,
     enabled = edit_enabled,
+    input_examples = [r#"{"file_path": "src/lib.rs"}"#],
+    allowed_callers = ["direct", "code_execution_20260120"],
 )]
 #[derive(Deserialize)]
 pub struct FileEditTool {
@@ -71,6 +73,9 @@ fn main() {
     assert_eq!(edit.max_result_size_chars, Some(100000));
     assert!(edit.is_enabled(&Switches::default()));
     assert!(edit.prompt.is_none());
+    assert_eq!(edit.input_examples, &[r#"{"file_path": "src/lib.rs"}"#]);
+    let callers = edit.allowed_callers.unwrap();
+    assert_eq!(callers.to_string(), "direct, code_execution_20260120");
     assert_eq!(
         edit.input_schema,
         r#"{"type":"object","properties":{"file_path":{"description":"The file to edit.","type":"string"}},"required":["file_path"]}"#
