@@ -96,6 +96,39 @@
 //! | `output` | `Type` | structured output: the tool returns [`Structured<Type>`](Structured), whose schema is built at compile time. |
 //! | `feature` | `"X"`, `any(...)`, `all(...)`, `not(...)` | the compile-time gate: everything generated sits under `#[cfg(feature = ...)]`. |
 //! | `enabled` | `path::to_fn` | the run-time gate: `fn() -> bool` or `fn(&Switches) -> bool`. |
+//! | `crate` | `"path"` | the path the generated code reaches this crate by, when your Cargo.toml renames the dependency (`tr = { package = "toolreg", ... }`: `crate = "tr"`) or a crate of yours re-exports it; as serde's `crate`. Default: `::toolreg`. A type deriving [`InputSchema`] takes the same as `#[schema(crate = "...")]`. |
+//!
+//! ```
+//! // As with `tr = { package = "toolreg", ... }` in Cargo.toml: no `toolreg` in scope, `tr` instead.
+//! use toolreg as tr;
+//! use tr::{Tool, ToolContext, ToolError};
+//!
+//! #[derive(serde::Deserialize, tr::InputSchema)]
+//! #[schema(crate = "tr")]
+//! pub struct Key {
+//!     /// The key's name.
+//!     pub id: String,
+//! }
+//!
+//! /// Looks a key up.
+//! #[tr::tool(crate = "tr", read_only)]
+//! #[derive(serde::Deserialize)]
+//! pub struct Lookup {
+//!     /// What to look up.
+//!     pub key: Key,
+//! }
+//!
+//! impl Tool for Lookup {
+//!     type Output = String;
+//!     async fn call(self, _: &ToolContext<'_>) -> Result<String, ToolError> {
+//!         Ok(self.key.id)
+//!     }
+//! }
+//! # fn main() {
+//! # use tr::ToolSpec;
+//! # assert!(Lookup::DESCRIPTOR.input_schema.contains(r#""key":{"description":"What to look up.","type":"object""#));
+//! # }
+//! ```
 //!
 //! Field types contribute their schema through [`InputSchema`], derived for structs and enums
 //! in any of serde's representations; the schema follows serde's attributes, a field's

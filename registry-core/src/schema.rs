@@ -53,6 +53,7 @@
 //! | `examples = [literal, …]`; schemars `example = literal` (repeatable) | field | `examples` |
 //! | `deprecated`; Rust's `#[deprecated]` | field | `"deprecated":true` |
 //! | validator `custom`, `nested`, `must_match`, `credit_card`, `non_control_character`, `does_not_contain`, `required`, `phone`, `regex(path = …)` beside a `#[schema(pattern = …)]`; `schema(…)` on a struct | field | nothing: checks of your own code that no schema keyword states |
+//! | `crate = "path"` | struct, enum deriving `InputSchema` | nothing: the path the generated code reaches toolreg by, for a dependency renamed in Cargo.toml or re-exported (default `::toolreg`; a `#[tool]` takes it as `#[tool(crate = "...")]`). The only key of `#[schema]` a struct or enum takes |
 //!
 //! Values are literals (strings, numbers, `true`/`false`, and `[…]` of them for `default` and
 //! `examples`): the schema is built at compile time, so a `const` or an expression cannot be

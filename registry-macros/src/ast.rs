@@ -135,11 +135,10 @@ pub fn schema_item<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Item<'a>> {
         },
         Data::Enum(data) => {
             let serde = attr::container_serde(cx, &input.attrs, Container::Enum);
-            attr::item_schema(cx, &input.attrs, false);
             let mut variants = Vec::new();
             for variant in &data.variants {
                 let member = attr::member_serde(cx, &variant.attrs, Member::Variant);
-                let described = attr::item_schema(cx, &variant.attrs, true);
+                let described = attr::variant_schema(cx, &variant.attrs);
                 // serde never reads a skipped variant.
                 if member.skip {
                     continue;
@@ -213,7 +212,6 @@ fn reject_generics(cx: &Ctxt, input: &DeriveInput, what: &str) {
 
 fn read_struct<'a>(cx: &Ctxt, input: &'a DeriveInput, fields: &'a Fields) -> Struct<'a> {
     let serde = attr::container_serde(cx, &input.attrs, Container::Struct);
-    attr::item_schema(cx, &input.attrs, false);
     let fields = read_fields(cx, fields, serde.rename_all, serde.default);
     Struct {
         ident: &input.ident,

@@ -4,6 +4,7 @@
 //! parser moves on to the next comma, so the user sees all their mistakes at once.
 
 mod cfg;
+mod item_schema;
 mod lists;
 mod schema_attrs;
 mod serde_attrs;
@@ -14,7 +15,8 @@ use syn::{Attribute, Ident, LitInt, LitStr};
 use crate::ctxt::Ctxt;
 
 pub use cfg::CfgExpr;
-pub use schema_attrs::{FieldSchema, Keyed, field_schema, item_schema};
+pub use item_schema::{On, container_schema, variant_schema};
+pub use schema_attrs::{FieldSchema, Keyed, field_schema};
 pub use serde_attrs::{Container, ContainerSerde, Member, container_serde, member_serde};
 
 /// The keys `#[tool]` accepts, for error messages.
@@ -36,6 +38,7 @@ const KEYS: &[&str] = &[
     "enabled",
     "prompt",
     "output",
+    "crate",
 ];
 
 /// A value that may be set once; a second setting is reported on its key.
@@ -106,6 +109,8 @@ pub struct ToolAttrs {
     pub enabled: Slot<syn::Path>,
     pub prompt: Slot<syn::Path>,
     pub output: Slot<syn::Type>,
+    /// `crate = "path"`: the path of toolreg when the dependency is renamed or re-exported.
+    pub krate: Slot<syn::Path>,
 }
 
 impl ToolAttrs {
@@ -129,6 +134,7 @@ impl ToolAttrs {
             enabled: Slot::new("enabled"),
             prompt: Slot::new("prompt"),
             output: Slot::new("output"),
+            krate: Slot::new("crate"),
         };
         for (position, entry) in split_commas(args).into_iter().enumerate() {
             cx.at(position, || attrs.parse_entry(cx, entry));
@@ -263,6 +269,14 @@ impl ToolAttrs {
                     ),
                 }
             }
+            "crate" => {
+                let Some(value) = need_value(cx, &key, value) else {
+                    return;
+                };
+                if let Some(path) = crate_path(cx, &value) {
+                    self.krate.set(cx, &key, path);
+                }
+            }
             "feature" => {
                 let Some(value) = need_value(cx, &key, value) else {
                     return;
@@ -343,6 +357,33 @@ fn parse_str(cx: &Ctxt, key: &Ident, value: TokenStream) -> Option<LitStr> {
     }
 }
 
+/// The value of `crate = "path"` in `#[tool]` or `#[schema]`: a string literal holding the path
+/// toolreg is reached by, as serde's `#[serde(crate = "...")]`.
+pub(crate) fn crate_path(cx: &Ctxt, value: &TokenStream) -> Option<syn::Path> {
+    let Ok(text) = syn::parse2::<LitStr>(value.clone()) else {
+        cx.error_spanned_by(
+            value,
+            format!(
+                "`crate` takes a string literal holding the path of toolreg, found `{value}`: write `crate = \"my_toolreg\"` with the name your Cargo.toml gives the dependency, or the path of a re-export, e.g. `crate = \"my_lib::toolreg\"`"
+            ),
+        );
+        return None;
+    };
+    match text.parse_with(syn::Path::parse_mod_style) {
+        Ok(path) => Some(path),
+        Err(_) => {
+            cx.error_spanned_by(
+                &text,
+                format!(
+                    "`{}` is not a path: `crate` takes the path toolreg is reached by in this crate, e.g. `crate = \"my_toolreg\"` or `crate = \"my_lib::toolreg\"`, without generic arguments",
+                    text.token()
+                ),
+            );
+            None
+        }
+    }
+}
+
 /// How a key is written, for messages about a malformed key.
 fn usage(key: &str) -> String {
     let example = match key {
@@ -354,6 +395,7 @@ fn usage(key: &str) -> String {
         "feature" => "= \"MONITOR_TOOL\"",
         "enabled" | "prompt" => "= path::to_fn",
         "output" => "= OutputType",
+        "crate" => "= \"path::to::toolreg\"",
         _ if KEYS.contains(&key) => return format!("`{key}` is a flag: write `{key}` alone"),
         _ => {
             return format!(

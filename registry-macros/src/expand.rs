@@ -1,15 +1,18 @@
 //! Code generation: schema trees, the descriptor, the registration.
 //!
-//! Everything generated sits inside `const _: () = { ... };`, uses absolute paths through
-//! `::toolreg::__private`, and is spanned on the user's own tokens where a trait bound can
-//! fail, so the compiler points at the field or struct at fault.
+//! Everything generated sits inside `const _: () = { ... };`, uses paths through the crate path
+//! ([`Krate`]: `::toolreg`, or the `crate = "..."` one), and is spanned on the user's own tokens
+//! where a trait bound can fail, so the compiler points at the field or struct at fault.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
+mod krate;
 mod schema;
+
+pub use krate::Krate;
 
 use crate::ast::{Item, Struct};
 use crate::attr::{Slot, ToolAttrs};
@@ -18,21 +21,22 @@ use crate::valid::Checked;
 use schema::{Gen, Tree, message_check, schemars_fallback};
 
 /// `#[derive(InputSchema)]`.
-pub fn derive_schema(item: &Item<'_>) -> TokenStream {
+pub fn derive_schema(item: &Item<'_>, krate: &Krate) -> TokenStream {
     let ident = match item {
         Item::Struct(item) => item.ident,
         Item::Enum(item) => item.ident,
     };
-    let Tree { expr, items } = Gen::default().item_tree(item);
-    let fallback = schemars_fallback();
+    let Tree { expr, items } = Gen::new(krate).item_tree(item);
+    let fallback = schemars_fallback(krate);
+    let p = krate.private();
     quote! {
         const _: () = {
             #fallback
             #items
 
             #[automatically_derived]
-            impl ::toolreg::InputSchema for #ident {
-                const SCHEMA: ::toolreg::__private::Schema = #expr;
+            impl #krate::InputSchema for #ident {
+                const SCHEMA: #p::Schema = #expr;
             }
         };
     }
@@ -88,6 +92,8 @@ pub fn tool(
     item: &Struct<'_>,
     checked: &Checked,
 ) -> TokenStream {
+    let krate = &Krate::new(attrs.krate.get());
+    let p = krate.private();
     let ident = item.ident;
     let cfg = attrs.feature.get().map(|expr| {
         let predicate = expr.predicate();
@@ -99,7 +105,7 @@ pub fn tool(
             items: tree_items,
         },
         object,
-    ) = Gen::default().struct_tree(item);
+    ) = Gen::new(krate).struct_tree(item);
     let input = without_schema_attrs(input);
     let name = &checked.name;
     let description = &checked.description;
@@ -122,10 +128,11 @@ pub fn tool(
                 let name = field.name.clone();
                 let ty = field.ty;
                 message_check(
+                    krate,
                     ty.span(),
-                    quote!(::toolreg::__private::strict_message(
+                    quote!(#p::strict_message(
                         #name,
-                        ::toolreg::__private::field_refusal(&#object.fields[#index]),
+                        #p::field_refusal(&#object.fields[#index]),
                     )),
                 )
             })
@@ -149,36 +156,42 @@ pub fn tool(
         .get()
         .map(Vec::as_slice)
         .unwrap_or_default();
-    let allowed_callers = allowed_callers(attrs.allowed_callers.get());
-    let examples_test = examples_test(ident, attrs, cfg.as_ref());
-    let enabled = function_ref(&attrs.enabled, quote!(bool));
-    let prompt = function_ref(&attrs.prompt, quote!(::std::string::String));
+    let allowed_callers = allowed_callers(krate, attrs.allowed_callers.get());
+    let examples_test = examples_test(krate, ident, attrs, cfg.as_ref());
+    let enabled = function_ref(krate, &attrs.enabled, quote!(bool));
+    let prompt = function_ref(krate, &attrs.prompt, quote!(::std::string::String));
     let type_name = ident.to_string();
-    let parse = quote_spanned!(ident.span()=> ::toolreg::__private::parse_input::<#ident>);
+    let parse = {
+        let krate = krate.at(ident.span());
+        quote_spanned!(ident.span()=> #krate::__private::parse_input::<#ident>)
+    };
     let root_const = format_ident!("__TOOLREG_ROOT");
     let (output_consts, output_schema) = match attrs.output.get() {
         Some(ty) => (
-            quote_spanned! {ty.span()=>
-                const __TOOLREG_OUT: ::toolreg::__private::Schema =
-                    <#ty as ::toolreg::InputSchema>::SCHEMA;
-                const __TOOLREG_OUT_LEN: usize = ::toolreg::__private::rendered_len(
-                    &__TOOLREG_OUT,
-                    ::toolreg::__private::Mode::Standard,
-                );
-                const __TOOLREG_OUT_BYTES: [u8; __TOOLREG_OUT_LEN] =
-                    ::toolreg::__private::render::<__TOOLREG_OUT_LEN>(
+            {
+                let krate = krate.at(ty.span());
+                quote_spanned! {ty.span()=>
+                    const __TOOLREG_OUT: #krate::__private::Schema =
+                        <#ty as #krate::InputSchema>::SCHEMA;
+                    const __TOOLREG_OUT_LEN: usize = #krate::__private::rendered_len(
                         &__TOOLREG_OUT,
-                        ::toolreg::__private::Mode::Standard,
+                        #krate::__private::Mode::Standard,
                     );
-                const _: () = ::toolreg::__private::assert_output::<#ident, #ty>();
+                    const __TOOLREG_OUT_BYTES: [u8; __TOOLREG_OUT_LEN] =
+                        #krate::__private::render::<__TOOLREG_OUT_LEN>(
+                            &__TOOLREG_OUT,
+                            #krate::__private::Mode::Standard,
+                        );
+                    const _: () = #krate::__private::assert_output::<#ident, #ty>();
+                }
             },
-            quote!(::core::option::Option::Some(::toolreg::__private::as_str(
+            quote!(::core::option::Option::Some(#p::as_str(
                 &__TOOLREG_OUT_BYTES
             ))),
         ),
         None => (quote!(), quote!(::core::option::Option::None)),
     };
-    let fallback = schemars_fallback();
+    let fallback = schemars_fallback(krate);
     let (generated_fn, input_schema, generated_schema) = if cfg!(feature = "schemars") {
         (
             quote! {
@@ -186,9 +199,9 @@ pub fn tool(
                     static TEXT: ::std::sync::OnceLock<&'static str> = ::std::sync::OnceLock::new();
                     TEXT.get_or_init(|| {
                         ::std::boxed::Box::leak(
-                            ::toolreg::__private::to_json(
+                            #p::to_json(
                                 &#root_const,
-                                ::toolreg::__private::Mode::Standard,
+                                #p::Mode::Standard,
                             )
                             .into_boxed_str(),
                         )
@@ -196,14 +209,14 @@ pub fn tool(
                 }
             },
             quote! {
-                if ::toolreg::__private::has_generated(&#root_const) {
+                if #p::has_generated(&#root_const) {
                     ""
                 } else {
-                    ::toolreg::__private::as_str(&__TOOLREG_BYTES)
+                    #p::as_str(&__TOOLREG_BYTES)
                 }
             },
             quote! {
-                if ::toolreg::__private::has_generated(&#root_const) {
+                if #p::has_generated(&#root_const) {
                     ::core::option::Option::Some(__toolreg_generated_schema)
                 } else {
                     ::core::option::Option::None
@@ -213,7 +226,7 @@ pub fn tool(
     } else {
         (
             quote!(),
-            quote!(::toolreg::__private::as_str(&__TOOLREG_BYTES)),
+            quote!(#p::as_str(&__TOOLREG_BYTES)),
             quote!(::core::option::Option::None),
         )
     };
@@ -225,36 +238,36 @@ pub fn tool(
         const _: () = {
             #fallback
             #tree_items
-            const #root_const: ::toolreg::__private::Schema = #root;
-            const __TOOLREG_LEN: usize = ::toolreg::__private::rendered_len(
+            const #root_const: #p::Schema = #root;
+            const __TOOLREG_LEN: usize = #p::rendered_len(
                 &#root_const,
-                ::toolreg::__private::Mode::Standard,
+                #p::Mode::Standard,
             );
-            const __TOOLREG_BYTES: [u8; __TOOLREG_LEN] = ::toolreg::__private::render::<__TOOLREG_LEN>(
+            const __TOOLREG_BYTES: [u8; __TOOLREG_LEN] = #p::render::<__TOOLREG_LEN>(
                 &#root_const,
-                ::toolreg::__private::Mode::Standard,
+                #p::Mode::Standard,
             );
-            const __TOOLREG_STRICT_LEN: usize = ::toolreg::__private::rendered_len(
+            const __TOOLREG_STRICT_LEN: usize = #p::rendered_len(
                 &#root_const,
-                ::toolreg::__private::Mode::Strict,
+                #p::Mode::Strict,
             );
-            const __TOOLREG_STRICT_BYTES: [u8; __TOOLREG_STRICT_LEN] = ::toolreg::__private::render::<__TOOLREG_STRICT_LEN>(
+            const __TOOLREG_STRICT_BYTES: [u8; __TOOLREG_STRICT_LEN] = #p::render::<__TOOLREG_STRICT_LEN>(
                 &#root_const,
-                ::toolreg::__private::Mode::Strict,
+                #p::Mode::Strict,
             );
             #output_consts
             #strict_check
             #generated_fn
 
             #[automatically_derived]
-            impl ::toolreg::ToolSpec for #ident {
-                const DESCRIPTOR: ::toolreg::ToolDescriptor = ::toolreg::ToolDescriptor {
+            impl #krate::ToolSpec for #ident {
+                const DESCRIPTOR: #krate::ToolDescriptor = #krate::ToolDescriptor {
                     name: #name,
                     aliases: &[#(#aliases),*],
                     description: #description,
                     prompt: #prompt,
                     search_hint: #search_hint,
-                    flags: ::toolreg::tool::Flags {
+                    flags: #krate::tool::Flags {
                         defer: #defer,
                         always_load: #always_load,
                         read_only: #read_only,
@@ -265,8 +278,8 @@ pub fn tool(
                     max_result_size_chars: #max_result,
                     input_schema: #input_schema,
                     generated_input_schema: #generated_schema,
-                    strict_input_schema: if ::toolreg::__private::strict_capable(&#root_const) {
-                        ::toolreg::__private::as_str(&__TOOLREG_STRICT_BYTES)
+                    strict_input_schema: if #p::strict_capable(&#root_const) {
+                        #p::as_str(&__TOOLREG_STRICT_BYTES)
                     } else {
                         ""
                     },
@@ -276,7 +289,7 @@ pub fn tool(
                     feature: #feature,
                     enabled: #enabled,
                     parse: #parse,
-                    source: ::toolreg::tool::Source {
+                    source: #krate::tool::Source {
                         type_path: ::core::concat!(::core::module_path!(), "::", #type_name),
                         file: ::core::file!(),
                         line: ::core::line!(),
@@ -284,9 +297,9 @@ pub fn tool(
                 };
             }
 
-            ::toolreg::__private::inventory::submit! {
-                ::toolreg::__private::Registration(
-                    &<#ident as ::toolreg::ToolSpec>::DESCRIPTOR
+            #p::inventory::submit! {
+                #p::Registration(
+                    &<#ident as #krate::ToolSpec>::DESCRIPTOR
                 )
             }
         };
@@ -296,7 +309,7 @@ pub fn tool(
 }
 
 /// `Some(AllowedCallers)` of the `allowed_callers` list (names checked when parsed), or `None`.
-fn allowed_callers(callers: Option<&Vec<LitStr>>) -> TokenStream {
+fn allowed_callers(krate: &Krate, callers: Option<&Vec<LitStr>>) -> TokenStream {
     let Some(callers) = callers else {
         return quote!(::core::option::Option::None);
     };
@@ -306,10 +319,10 @@ fn allowed_callers(callers: Option<&Vec<LitStr>>) -> TokenStream {
             "code_execution_20250825" => format_ident!("CodeExecution20250825"),
             _ => format_ident!("CodeExecution20260120"),
         };
-        quote!(.with(::toolreg::tool::CallerKind::#variant))
+        quote!(.with(#krate::tool::CallerKind::#variant))
     });
     quote!(::core::option::Option::Some(
-        ::toolreg::tool::AllowedCallers::NONE #(#kinds)*
+        #krate::tool::AllowedCallers::NONE #(#kinds)*
     ))
 }
 
@@ -317,7 +330,12 @@ fn allowed_callers(callers: Option<&Vec<LitStr>>) -> TokenStream {
 /// type and input schema and panics, naming the example and the rule, at the first that breaks
 /// them; a `#[test]` under `cfg(test)`, so `cargo test` runs it. (Rendering checks them again
 /// before any is sent.)
-fn examples_test(ident: &Ident, attrs: &ToolAttrs, cfg: Option<&TokenStream>) -> TokenStream {
+fn examples_test(
+    krate: &Krate,
+    ident: &Ident,
+    attrs: &ToolAttrs,
+    cfg: Option<&TokenStream>,
+) -> TokenStream {
     if attrs.input_examples.get().is_none_or(Vec::is_empty) {
         return quote!();
     }
@@ -327,8 +345,8 @@ fn examples_test(ident: &Ident, attrs: &ToolAttrs, cfg: Option<&TokenStream>) ->
         #[cfg_attr(test, test)]
         #[allow(non_snake_case, dead_code)]
         fn #test() {
-            if let ::core::result::Result::Err(error) = ::toolreg::__private::check_examples(
-                &<#ident as ::toolreg::ToolSpec>::DESCRIPTOR,
+            if let ::core::result::Result::Err(error) = #krate::__private::check_examples(
+                &<#ident as #krate::ToolSpec>::DESCRIPTOR,
             ) {
                 ::core::panic!("{}", error);
             }
@@ -342,7 +360,7 @@ fn examples_test(ident: &Ident, attrs: &ToolAttrs, cfg: Option<&TokenStream>) ->
 /// anything the user's path means) whose `on_unimplemented` message quotes the user's
 /// `key = path` and the two accepted signatures; the error lands on the path, and rustc's "required
 /// by a bound introduced by this call" on the key.
-fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
+fn function_ref(krate: &Krate, slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
     let (Some(path), Some(key_span)) = (slot.get(), slot.span()) else {
         return quote!(::core::option::Option::None);
     };
@@ -350,11 +368,11 @@ fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
     let written = quote!(#path).to_string().replace(' ', "");
     let output_text = if key == "enabled" { "bool" } else { "String" };
     let message = format!("`{key} = {written}` is not a function the registry can call");
-    let label = format!(
-        "expected `fn() -> {output_text}` or `fn(&toolreg::env::Switches) -> {output_text}`"
-    );
+    let switches_text = format!("{}::env::Switches", krate.text());
+    let label =
+        format!("expected `fn() -> {output_text}` or `fn(&{switches_text}) -> {output_text}`");
     let note = format!(
-        "`{key}` takes a function with no parameters or one `&toolreg::env::Switches` parameter, returning `{output_text}`"
+        "`{key}` takes a function with no parameters or one `&{switches_text}` parameter, returning `{output_text}`"
     );
     let escape = |text: String| text.replace('{', "{{").replace('}', "}}");
     let (message, label, note) = (escape(message), escape(label), escape(note));
@@ -364,21 +382,31 @@ fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
         format_ident!("PromptFn")
     };
     let module = format_ident!("__toolreg_{}", key);
+    // The module keeps the trait's name from shadowing anything the user's path means; inside
+    // it, the crate path is reached from the module.
+    let (inner, glob) = krate.in_nested_module();
+    let glob = glob.then(|| {
+        quote! {
+            #[allow(unused_imports)]
+            use super::*;
+        }
+    });
     let items = quote! {
         mod #module {
+            #glob
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
             pub trait #trait_name<Marker> {
-                fn eval(&self, switches: &::toolreg::env::Switches) -> #output;
+                fn eval(&self, switches: &#inner::env::Switches) -> #output;
             }
             impl<F: ::core::ops::Fn() -> #output> #trait_name<()> for F {
-                fn eval(&self, _: &::toolreg::env::Switches) -> #output {
+                fn eval(&self, _: &#inner::env::Switches) -> #output {
                     self()
                 }
             }
-            impl<F: ::core::ops::Fn(&::toolreg::env::Switches) -> #output>
-                #trait_name<(::toolreg::env::Switches,)> for F
+            impl<F: ::core::ops::Fn(&#inner::env::Switches) -> #output>
+                #trait_name<(#inner::env::Switches,)> for F
             {
-                fn eval(&self, switches: &::toolreg::env::Switches) -> #output {
+                fn eval(&self, switches: &#inner::env::Switches) -> #output {
                     self(switches)
                 }
             }
@@ -393,7 +421,7 @@ fn function_ref(slot: &Slot<syn::Path>, output: TokenStream) -> TokenStream {
     quote! {
         ::core::option::Option::Some({
             #items
-            |switches: &::toolreg::env::Switches| #call
+            |switches: &#krate::env::Switches| #call
         })
     }
 }

@@ -11,6 +11,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
+use crate::expand::Krate;
+
 /// The item as written, under its gate when the gate parsed, plus the errors and, when the item
 /// is a struct, enum or union, a placeholder `ToolSpec` impl.
 pub fn tool(
@@ -18,6 +20,7 @@ pub fn tool(
     input: Option<&DeriveInput>,
     cfg: Option<TokenStream>,
     errors: TokenStream,
+    krate: &Krate,
 ) -> TokenStream {
     let cfg = cfg.map(|predicate| quote!(#[cfg(#predicate)]));
     let spec = input.map(|input| {
@@ -27,14 +30,14 @@ pub fn tool(
         quote! {
             #cfg
             #[automatically_derived]
-            impl #impl_generics ::toolreg::ToolSpec for #ident #type_generics #where_clause {
-                const DESCRIPTOR: ::toolreg::ToolDescriptor = ::toolreg::ToolDescriptor {
+            impl #impl_generics #krate::ToolSpec for #ident #type_generics #where_clause {
+                const DESCRIPTOR: #krate::ToolDescriptor = #krate::ToolDescriptor {
                     name: #name,
                     aliases: &[],
                     description: "",
                     prompt: ::core::option::Option::None,
                     search_hint: ::core::option::Option::None,
-                    flags: ::toolreg::tool::Flags::NONE,
+                    flags: #krate::tool::Flags::NONE,
                     max_result_size_chars: ::core::option::Option::None,
                     input_schema: "{}",
                     generated_input_schema: ::core::option::Option::None,
@@ -45,7 +48,7 @@ pub fn tool(
                     feature: ::core::option::Option::None,
                     enabled: ::core::option::Option::None,
                     parse: |_| ::core::unreachable!(),
-                    source: ::toolreg::tool::Source {
+                    source: #krate::tool::Source {
                         type_path: ::core::concat!(::core::module_path!(), "::", #name),
                         file: ::core::file!(),
                         line: ::core::line!(),
@@ -63,16 +66,17 @@ pub fn tool(
 }
 
 /// The errors and a placeholder `InputSchema` impl ("any JSON value").
-pub fn derive_schema(input: &DeriveInput, errors: TokenStream) -> TokenStream {
+pub fn derive_schema(input: &DeriveInput, errors: TokenStream, krate: &Krate) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
+    let p = krate.private();
     quote! {
         #errors
         const _: () = {
             #[automatically_derived]
-            impl #impl_generics ::toolreg::InputSchema for #ident #type_generics #where_clause {
-                const SCHEMA: ::toolreg::__private::Schema =
-                    ::toolreg::__private::Schema::Leaf("");
+            impl #impl_generics #krate::InputSchema for #ident #type_generics #where_clause {
+                const SCHEMA: #p::Schema =
+                    #p::Schema::Leaf("");
             }
         };
     }

@@ -17,8 +17,10 @@ use syn::DeriveInput;
 
 use crate::attr::ToolAttrs;
 use crate::ctxt::Ctxt;
+use crate::expand::Krate;
 
-/// Declares a built-in tool: the struct's fields are its input. See `toolreg` for the keys.
+/// Declares a built-in tool: the struct's fields are its input. See `toolreg` for the keys
+/// (`crate = "path"` names toolreg when the dependency is renamed or re-exported).
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);
@@ -41,9 +43,12 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
                 None => cx.error_at(proc_macro2::Span::call_site(), message),
             }
             let errors = cx.into_compile_errors().unwrap_or_default();
-            return fallback::tool(item, None, None, errors).into();
+            let krate = Krate::new(attrs.krate.get());
+            return fallback::tool(item, None, None, errors, &krate).into();
         }
     };
+    // A `#[tool]` struct's crate path is the attribute's: `#[schema(crate)]` is reported.
+    attr::container_schema(&cx, &input.attrs, attr::On::Tool);
     let parsed = ast::tool_struct(&cx, &input);
     if let Some(item) = &parsed {
         valid::schema::check_struct(&cx, item);
@@ -53,27 +58,31 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let (Some(parsed), Some(checked), false) = (parsed, checked, cx.has_errors()) else {
         let errors = cx.into_compile_errors().unwrap_or_default();
         let stripped = expand::without_schema_attrs(&input);
-        return fallback::tool(quote::quote!(#stripped), Some(&input), cfg, errors).into();
+        let krate = Krate::new(attrs.krate.get());
+        return fallback::tool(quote::quote!(#stripped), Some(&input), cfg, errors, &krate).into();
     };
     expand::tool(&input, &attrs, &parsed, &checked).into()
 }
 
 /// Gives a struct with named fields, or an enum, a compile-time JSON schema so it can be a field
 /// of a `#[tool]` input. Reads `#[serde(...)]`, `#[schema(...)]`, and what the schema can state
-/// of `#[schemars(...)]` and `#[validate(...)]`.
+/// of `#[schemars(...)]` and `#[validate(...)]`. On the struct or enum itself,
+/// `#[schema(crate = "path")]` names toolreg when the dependency is renamed or re-exported.
 #[proc_macro_derive(InputSchema, attributes(serde, schema, schemars, validate))]
 pub fn derive_input_schema(item: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(item as DeriveInput);
     let cx = Ctxt::default();
+    let krate = attr::container_schema(&cx, &input.attrs, attr::On::Derived);
+    let krate = Krate::new(krate.as_ref());
     let parsed = ast::schema_item(&cx, &input);
     if let Some(item) = &parsed {
         valid::schema::check_item(&cx, item);
     }
     match (parsed, cx.has_errors()) {
-        (Some(parsed), false) => expand::derive_schema(&parsed).into(),
+        (Some(parsed), false) => expand::derive_schema(&parsed, &krate).into(),
         _ => {
             let errors = cx.into_compile_errors().unwrap_or_default();
-            fallback::derive_schema(&input, errors).into()
+            fallback::derive_schema(&input, errors, &krate).into()
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::ast::json_escape;
 use crate::ctxt::Ctxt;
 
 /// The keys of `#[schema(...)]` on a field, for messages.
-const SCHEMA_KEYS: &str = "description, title, minimum, maximum, exclusive_minimum, exclusive_maximum, min_length, max_length, min_items, max_items, pattern, format, default, examples, deprecated";
+pub(super) const SCHEMA_KEYS: &str = "description, title, minimum, maximum, exclusive_minimum, exclusive_maximum, min_length, max_length, min_items, max_items, pattern, format, default, examples, deprecated";
 /// What is read from `#[schemars(...)]` on a field.
 const SCHEMARS_KEYS: &str = "description, title, example, length(min, max, equal), range(min, max), regex(pattern = ...), pattern(...), contains(...), email, url, ipv4, ipv6";
 /// What is read from `#[validate(...)]` on a field.
@@ -56,14 +56,27 @@ pub struct FieldSchema {
 
 /// Which attribute a key came from.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Source {
+pub(super) enum Source {
     Schema,
     Schemars,
     Validate,
 }
 
 impl Source {
-    fn name(self) -> &'static str {
+    /// The attribute a path names, if it is one of the three.
+    pub(super) fn of(path: &syn::Path) -> Option<Source> {
+        if path.is_ident("schema") {
+            Some(Source::Schema)
+        } else if path.is_ident("schemars") {
+            Some(Source::Schemars)
+        } else if path.is_ident("validate") {
+            Some(Source::Validate)
+        } else {
+            None
+        }
+    }
+
+    pub(super) fn name(self) -> &'static str {
         match self {
             Source::Schema => "schema",
             Source::Schemars => "schemars",
@@ -76,13 +89,7 @@ impl Source {
 pub fn field_schema(cx: &Ctxt, attrs: &[Attribute]) -> FieldSchema {
     let mut out = FieldSchema::default();
     for attr in attrs {
-        let source = if attr.path().is_ident("schema") {
-            Source::Schema
-        } else if attr.path().is_ident("schemars") {
-            Source::Schemars
-        } else if attr.path().is_ident("validate") {
-            Source::Validate
-        } else {
+        let Some(source) = Source::of(attr.path()) else {
             if attr.path().is_ident("deprecated") {
                 out.deprecated = true;
             }
@@ -107,53 +114,6 @@ pub fn field_schema(cx: &Ctxt, attrs: &[Attribute]) -> FieldSchema {
         );
     }
     out
-}
-
-/// Reads the schema attributes of a variant (`description` only) or of a struct or enum (no
-/// key); reports the others.
-pub fn item_schema(cx: &Ctxt, attrs: &[Attribute], variant: bool) -> Option<String> {
-    let mut description = None;
-    for attr in attrs {
-        let source = if attr.path().is_ident("schema") {
-            Source::Schema
-        } else if attr.path().is_ident("schemars") {
-            Source::Schemars
-        } else if attr.path().is_ident("validate") {
-            Source::Validate
-        } else {
-            continue;
-        };
-        let result = attr.parse_nested_meta(|meta| {
-            let key = path_text(&meta.path);
-            if source == Source::Validate && key == "schema" {
-                // validator's struct-level check, code of your own.
-                skip_value(&meta)?;
-                return Ok(());
-            }
-            if variant && key == "description" && source != Source::Validate {
-                description = Some(json_escape(&meta.value()?.parse::<LitStr>()?.value()));
-                return Ok(());
-            }
-            skip_value(&meta)?;
-            let written = format!("#[{}({key})]", source.name());
-            let place = if variant { "a variant" } else { "a struct or enum" };
-            let message = match (source, serde_like(&key)) {
-                (Source::Schemars, true) => serde_message(&written, &key),
-                _ if variant => format!(
-                    "`{written}` is not read on {place}: a variant takes `description`, and the other schema keys go on fields"
-                ),
-                _ => format!(
-                    "`{written}` is not read on {place}: the schema keys go on fields ({SCHEMA_KEYS}); describe a field with its doc comment"
-                ),
-            };
-            cx.error_spanned_by(&meta.path, message);
-            Ok(())
-        });
-        if let Err(error) = result {
-            cx.syn_error(error);
-        }
-    }
-    description
 }
 
 impl FieldSchema {
@@ -493,7 +453,7 @@ fn set<T>(cx: &Ctxt, slot: &mut Option<Keyed<T>>, key: &str, span: Span, value: 
 }
 
 /// Whether a schemars key is one of serde's, which the schema takes from `#[serde]` only.
-fn serde_like(key: &str) -> bool {
+pub(super) fn serde_like(key: &str) -> bool {
     matches!(
         key,
         "rename"
@@ -526,7 +486,7 @@ fn serde_like(key: &str) -> bool {
     )
 }
 
-fn serde_message(written: &str, key: &str) -> String {
+pub(super) fn serde_message(written: &str, key: &str) -> String {
     match key {
         "rename"
         | "rename_all"
@@ -548,7 +508,7 @@ fn serde_message(written: &str, key: &str) -> String {
     }
 }
 
-fn path_text(path: &syn::Path) -> String {
+pub(super) fn path_text(path: &syn::Path) -> String {
     quote::ToTokens::to_token_stream(path)
         .to_string()
         .replace(' ', "")
@@ -561,7 +521,7 @@ fn string(meta: &ParseNestedMeta<'_>) -> syn::Result<String> {
 }
 
 /// The tokens after `key =`, up to the next comma.
-fn value_tokens(meta: &ParseNestedMeta<'_>) -> syn::Result<TokenStream> {
+pub(super) fn value_tokens(meta: &ParseNestedMeta<'_>) -> syn::Result<TokenStream> {
     let input = meta.value()?;
     let mut tokens = TokenStream::new();
     while !input.is_empty() && !input.peek(Token![,]) {
@@ -571,7 +531,7 @@ fn value_tokens(meta: &ParseNestedMeta<'_>) -> syn::Result<TokenStream> {
 }
 
 /// Consumes `= value` or `(...)` after a key, if any.
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+pub(super) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         value_tokens(meta)?;
     } else if meta.input.peek(syn::token::Paren) {

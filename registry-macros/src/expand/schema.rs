@@ -12,31 +12,36 @@ use syn::spanned::Spanned;
 use crate::ast::{Enum, Field, Item, Struct, VariantData, json_escape};
 use crate::attr::{FieldSchema, Keyed};
 
+use super::Krate;
+
 /// A tree's expression and the items it needs: its objects and its checks.
 pub struct Tree {
     pub expr: TokenStream,
     pub items: TokenStream,
 }
 
-/// Generates objects with distinct names within one macro expansion.
-#[derive(Default)]
+/// Generates objects with distinct names within one macro expansion, every path through the
+/// expansion's crate path.
 pub struct Gen {
     objects: usize,
     items: TokenStream,
-}
-
-const PRIVATE: &str = "::toolreg::__private";
-
-fn private() -> TokenStream {
-    PRIVATE.parse().unwrap_or_default()
+    krate: Krate,
 }
 
 impl Gen {
+    pub fn new(krate: &Krate) -> Gen {
+        Gen {
+            objects: 0,
+            items: TokenStream::new(),
+            krate: krate.clone(),
+        }
+    }
+
     /// The tree of a struct: an object.
     pub fn struct_tree(mut self, item: &Struct<'_>) -> (Tree, syn::Ident) {
         let deny = item.serde.deny_unknown_fields.is_some();
         let object = self.object(&item.fields, deny, item.ident.span());
-        let p = private();
+        let p = self.krate.private();
         let expr = quote!(#p::Schema::Object(&#object));
         (
             Tree {
@@ -56,7 +61,7 @@ impl Gen {
     }
 
     fn enum_tree(mut self, item: &Enum<'_>) -> Tree {
-        let p = private();
+        let p = self.krate.private();
         let serde = &item.serde;
         let repr = match (&serde.tag, &serde.content, serde.untagged) {
             (_, _, true) => quote!(#p::Repr::Untagged),
@@ -84,15 +89,15 @@ impl Gen {
                 VariantData::Newtype(ty) => {
                     if internal {
                         self.check_problem(ty.span(), {
-                            let schema = schema_value(ty);
+                            let schema = schema_value(&self.krate, ty);
                             quote!(#p::tagged_newtype_problem(&#schema))
                         });
                     }
-                    let schema = schema_of(ty);
+                    let schema = schema_of(&self.krate, ty);
                     quote!(#p::Data::Newtype(#schema))
                 }
                 VariantData::Tuple(types) => {
-                    let schemas = types.iter().map(|ty| schema_value(ty));
+                    let schemas = types.iter().map(|ty| schema_value(&self.krate, ty));
                     quote!(#p::Data::Tuple(&[#(#schemas),*]))
                 }
                 VariantData::Struct(fields) => {
@@ -124,7 +129,7 @@ impl Gen {
 
     /// A named object const for `fields`, with its checks; returns its name.
     fn object(&mut self, fields: &[Field<'_>], deny: bool, span: Span) -> syn::Ident {
-        let p = private();
+        let p = self.krate.private();
         let name = format_ident!("__TOOLREG_OBJECT_{}", self.objects);
         self.objects += 1;
         let entries: Vec<TokenStream> = fields.iter().map(|field| self.field(field)).collect();
@@ -139,7 +144,7 @@ impl Gen {
     }
 
     fn field(&mut self, field: &Field<'_>) -> TokenStream {
-        let p = private();
+        let p = self.krate.private();
         let ty = field.ty;
         let name = json_escape(&field.name);
         let aliases = field.aliases.iter().map(|alias| json_escape(alias));
@@ -150,14 +155,14 @@ impl Gen {
             quote!(true)
         } else {
             {
-                let optional = optional_value(ty);
+                let optional = optional_value(&self.krate, ty);
                 quote!(!#optional)
             }
         };
         let flatten = field.flatten.is_some();
         if let Some(key) = &field.flatten {
             self.check_problem(key.span(), {
-                let schema = schema_value(ty);
+                let schema = schema_value(&self.krate, ty);
                 quote!(#p::flatten_problem(&#schema))
             });
         }
@@ -168,7 +173,7 @@ impl Gen {
                 "`skip_serializing_if` on `{}`: serde leaves the field out when it writes it, but requires it when it reads it back; add `#[serde(default)]`, or make it an `Option`",
                 field.ident
             );
-            let optional = optional_value(ty);
+            let optional = optional_value(&self.krate, ty);
             self.items.extend(quote_spanned! {span=>
                 const _: () = if !#optional {
                     ::core::panic!("{}", #message)
@@ -176,7 +181,7 @@ impl Gen {
             });
         }
         self.fit_checks(field);
-        let keywords = keywords(&field.schema);
+        let keywords = keywords(&self.krate, &field.schema);
         let schema = &field.schema;
         let numbers = [
             &schema.minimum,
@@ -186,11 +191,11 @@ impl Gen {
         ];
         if let Some(first) = numbers.into_iter().flatten().next() {
             self.check_message(first.span, {
-                let schema = schema_value(ty);
+                let schema = schema_value(&self.krate, ty);
                 quote!(#p::bound_problem(&#schema, #keywords))
             });
         }
-        let schema = schema_of(ty);
+        let schema = schema_of(&self.krate, ty);
         quote! {
             #p::Field {
                 name: #name,
@@ -250,7 +255,7 @@ impl Gen {
         applies: &str,
         one: &str,
     ) {
-        let p = private();
+        let p = self.krate.private();
         let ty = field.ty;
         let type_text = quote!(#ty).to_string().replace(' ', "");
         let message = format!(
@@ -263,7 +268,7 @@ impl Gen {
             quote!(#p::#name)
         });
         let needed = quote!(0 #(| #bits)*);
-        let schema = schema_value(ty);
+        let schema = schema_value(&self.krate, ty);
         self.items.extend(quote_spanned! {span=>
             const _: () = if !#p::admits(&#schema, #needed) {
                 ::core::panic!("{}", #message)
@@ -282,13 +287,13 @@ impl Gen {
 
     /// A check that panics with the [`Message`] `parts` returns.
     pub fn check_message(&mut self, span: Span, parts: TokenStream) {
-        self.items.extend(message_check(span, parts));
+        self.items.extend(message_check(&self.krate, span, parts));
     }
 }
 
 /// A check that panics with the message whose parts `parts` (a `Message`) holds.
-pub fn message_check(span: Span, parts: TokenStream) -> TokenStream {
-    let p = private();
+pub fn message_check(krate: &Krate, span: Span, parts: TokenStream) -> TokenStream {
+    let p = krate.private();
     quote_spanned! {span=>
         const _: () = {
             const PARTS: #p::Message = #parts;
@@ -302,33 +307,35 @@ pub fn message_check(span: Span, parts: TokenStream) -> TokenStream {
 }
 
 /// `&<T as InputSchema>::SCHEMA`, spanned on the type so a missing impl is reported there.
-fn schema_of(ty: &Type) -> TokenStream {
-    let schema = schema_value(ty);
+fn schema_of(krate: &Krate, ty: &Type) -> TokenStream {
+    let schema = schema_value(krate, ty);
     quote!(&#schema)
 }
 
 /// `<T as InputSchema>::SCHEMA`, spanned on the type so a missing impl is reported there. With
 /// the `schemars` feature, `SchemaOf<T>::SCHEMA`, which falls back to `schemars::JsonSchema`
 /// (the generated code brings its trait into scope: [`schemars_fallback`]).
-pub fn schema_value(ty: &Type) -> TokenStream {
+pub fn schema_value(krate: &Krate, ty: &Type) -> TokenStream {
+    let krate = krate.at(ty.span());
     if cfg!(feature = "schemars") {
-        quote_spanned!(ty.span()=> <::toolreg::__private::SchemaOf<#ty>>::SCHEMA)
+        quote_spanned!(ty.span()=> <#krate::__private::SchemaOf<#ty>>::SCHEMA)
     } else {
-        quote_spanned!(ty.span()=> <#ty as ::toolreg::InputSchema>::SCHEMA)
+        quote_spanned!(ty.span()=> <#ty as #krate::InputSchema>::SCHEMA)
     }
 }
 
 /// Whether serde accepts a field of type `ty` being absent: `<T as InputSchema>::OPTIONAL`. With
 /// the `schemars` feature, an `Option<...>` as written is optional too (a schemars type has no
 /// `OPTIONAL` to ask).
-fn optional_value(ty: &Type) -> TokenStream {
+fn optional_value(krate: &Krate, ty: &Type) -> TokenStream {
+    let krate = krate.at(ty.span());
     if !cfg!(feature = "schemars") {
-        return quote_spanned!(ty.span()=> <#ty as ::toolreg::InputSchema>::OPTIONAL);
+        return quote_spanned!(ty.span()=> <#ty as #krate::InputSchema>::OPTIONAL);
     }
     if is_option(ty) {
         return quote!(true);
     }
-    quote_spanned!(ty.span()=> <::toolreg::__private::SchemaOf<#ty>>::OPTIONAL)
+    quote_spanned!(ty.span()=> <#krate::__private::SchemaOf<#ty>>::OPTIONAL)
 }
 
 /// `Option<T>` (or `std::option::Option<T>`, `core::option::Option<T>`) as written.
@@ -345,10 +352,11 @@ fn is_option(ty: &Type) -> bool {
 
 /// What the generated code brings into scope for [`schema_value`]'s fallback: the trait whose
 /// associated const `SchemaOf<T>::SCHEMA` resolves to when `T` has no `InputSchema`.
-pub fn schemars_fallback() -> TokenStream {
+pub fn schemars_fallback(krate: &Krate) -> TokenStream {
     if cfg!(feature = "schemars") {
+        let p = krate.private();
         quote!(
-            use ::toolreg::__private::FromSchemars as _;
+            use #p::FromSchemars as _;
         )
     } else {
         quote!()
@@ -363,8 +371,8 @@ fn option_str(text: Option<&str>) -> TokenStream {
 }
 
 /// `&Keywords { … }` with the field's keywords, or `&Keywords::NONE`.
-fn keywords(schema: &FieldSchema) -> TokenStream {
-    let p = private();
+fn keywords(krate: &Krate, schema: &FieldSchema) -> TokenStream {
+    let p = krate.private();
     let mut members = Vec::new();
     let text = |value: &str| quote!(::core::option::Option::Some(#value));
     if let Some(title) = &schema.title {

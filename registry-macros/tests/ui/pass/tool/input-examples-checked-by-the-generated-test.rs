@@ -33,7 +33,7 @@ fn main() {
     let panic = panic.expect_err("the example breaks the schema");
     let message = panic.downcast_ref::<String>().unwrap();
     assert!(
-        message.contains("input example 1 of tool `ReadTool`")
+        message.contains("input example 1 of tool `Read`")
             && message.contains("at `limit`")
             && message.contains("less than the minimum of 1"),
         "{message}"
