@@ -111,6 +111,30 @@ impl ToolInfo {
             .unwrap_or(!self.flags.always_load && (self.flags.defer || self.is_mcp()))
     }
 
+    /// This tool with `examples` as its input examples (an MCP tool's, say, which its server
+    /// does not send): rendering checks each against the tool's input schema before sending
+    /// it.
+    ///
+    /// ```
+    /// use toolreg::mcp::load_server;
+    /// use serde_json::json;
+    ///
+    /// let listed = json!([{"name": "get_weather", "inputSchema": {"type": "object",
+    ///     "properties": {"city": {"type": "string"}}, "required": ["city"]}}]);
+    /// let tool = load_server("weather", &listed).tools[0].as_ref().clone()
+    ///     .with_input_examples([json!({"city": "Lyon"})]);
+    /// assert_eq!(tool.input_examples.as_deref(), Some(r#"[{"city":"Lyon"}]"#));
+    /// ```
+    pub fn with_input_examples(
+        mut self,
+        examples: impl IntoIterator<Item = serde_json::Value>,
+    ) -> ToolInfo {
+        let examples: Vec<serde_json::Value> = examples.into_iter().collect();
+        self.input_examples = (!examples.is_empty())
+            .then(|| Arc::from(serde_json::Value::Array(examples).to_string()));
+        self
+    }
+
     /// Who may call the tool: what the pool decided, or the model directly.
     pub fn callers(&self) -> AllowedCallers {
         self.allowed_callers.unwrap_or(AllowedCallers::DIRECT)
