@@ -1,5 +1,6 @@
 //! What dispatch and the turn runner cost on top of a tool's own body: a trivial tool called
-//! directly, through `Dispatcher::dispatch`, and in turns of ten calls.
+//! directly, through `Dispatcher::dispatch`, and in turns of ten calls; and an MCP tool's input
+//! checked against its server's schema.
 //!
 //! `cargo bench -p toolreg --bench dispatch`
 
@@ -183,4 +184,57 @@ fn dispatch_one_six_fields(bencher: divan::Bencher) {
                "limit": 100, "ignore_case": true}),
     );
     bencher.bench_local(|| runtime.block_on(dispatcher.dispatch(black_box(&call))));
+}
+
+/// An MCP tool whose schema's pattern is `(a+)+$`, called with 40 a's and a `!` (2^40 steps on
+/// a backtracking engine): refused by the check through `Dispatcher::dispatch`, before the
+/// approver and the server; the schema compiled on the first call, outside the timing.
+#[divan::bench]
+fn mcp_check_pathological_pattern(bencher: divan::Bencher) {
+    let runtime = runtime();
+    let env = Env::default();
+    let listed = json!([{"name": "search", "inputSchema": {"type": "object",
+        "properties": {"query": {"type": "string", "pattern": "(a+)+$"}}}}]);
+    let pool = toolreg::Pool::new(&env, toolreg::mcp::load_server("srv", &listed).tools);
+    let dispatcher = Dispatcher::new(env, toolreg::PermissionContext::new(), pool, "/");
+    let input = json!({"query": format!("{}!", "a".repeat(40))});
+    let call = ToolCall::new("t", "mcp__srv__search", input);
+    let refused = runtime.block_on(dispatcher.dispatch(&call));
+    assert!(matches!(
+        refused.error,
+        Some(toolreg::DispatchError::InvalidInput { .. })
+    ));
+    bencher.bench_local(|| runtime.block_on(dispatcher.dispatch(black_box(&call))));
+}
+
+/// The first call of the largest tool of the real servers' fixtures (notion's
+/// `API-update-page-markdown`, 5.8 KB of schema): its schema's cost bounded and compiled, the
+/// input `{}` refused for a missing member.
+#[divan::bench]
+fn mcp_first_call_compiles_the_schema(bencher: divan::Bencher) {
+    let runtime = runtime();
+    let env = Env::default();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/mcp-fixtures/notion.json"
+    );
+    let listed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let tools = toolreg::mcp::load_server("notion", &listed).tools;
+    let tool = (tools.iter())
+        .find(|tool| tool.name == "mcp__notion__API-update-page-markdown")
+        .unwrap();
+    let call = ToolCall::new("t", &tool.name, json!({}));
+    bencher
+        .with_inputs(|| {
+            // A fresh listing: nothing compiled yet.
+            let fresh = toolreg::mcp::load_server("notion", &listed).tools;
+            let pool = toolreg::Pool::new(&env, fresh);
+            Dispatcher::new(env.clone(), toolreg::PermissionContext::new(), pool, "/")
+        })
+        .bench_local_values(|dispatcher| {
+            // Returned, so divan drops the pool after the timing.
+            let result = runtime.block_on(dispatcher.dispatch(black_box(&call)));
+            (dispatcher, result)
+        });
 }

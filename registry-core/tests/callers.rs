@@ -365,3 +365,32 @@ fn a_strict_tool_s_examples_are_sent_in_the_strict_form() {
         .unwrap();
     assert_eq!(standard[0]["input_examples"], json!([{"harbour": "Cork"}]));
 }
+
+#[test]
+fn an_mcp_tool_carries_the_examples_the_application_gives_it_checked_against_its_schema() {
+    let env = Env::default();
+    let listed = json!([{"name": "get_weather", "inputSchema": {"type": "object",
+        "properties": {"city": {"type": "string", "minLength": 2}}, "required": ["city"]}}]);
+    let received = load_server("weather", &listed).tools[0].as_ref().clone();
+    assert!(received.input_examples.is_none());
+    let options = RenderOptions::default();
+    let render = |tool: ToolInfo| {
+        let pool = pool_of(&env, [tool]);
+        render_anthropic(&env, &pool, &SchemaCache::new(), &options)
+            .map(|rendered| rendered.tools.to_value().unwrap())
+    };
+    let good = received
+        .clone()
+        .with_input_examples([json!({"city": "Lyon"})]);
+    assert_eq!(
+        render(good).unwrap()[0]["input_examples"],
+        json!([{"city": "Lyon"}])
+    );
+    let bad = received.with_input_examples([json!({"city": "Lyon"}), json!({"city": "X"})]);
+    let error = render(bad).unwrap_err();
+    assert!(
+        matches!(&error, RenderError::InvalidExample(invalid)
+            if invalid.index == Some(1) && invalid.path == "city"),
+        "{error:?}"
+    );
+}

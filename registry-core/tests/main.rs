@@ -12,6 +12,7 @@ mod conversation_loop;
 mod core_sources;
 mod dispatch;
 mod mcp;
+mod mcp_check;
 mod mcp_hostile;
 mod output;
 mod permissions;

@@ -15,3 +15,4 @@ mod lifetime;
 mod live;
 mod oauth;
 mod scale;
+mod schema_check;

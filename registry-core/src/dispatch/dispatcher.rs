@@ -12,7 +12,7 @@ use super::approval::Approver;
 use super::mcp::{McpCall, McpCaller};
 use super::result::cap_output;
 use super::turn::CancellationToken;
-use super::{permission, schema_check};
+use super::{mcp_check, permission, schema_check};
 use crate::permissions::Subject;
 use crate::sandbox::{EnvPolicy, Sandboxing};
 use crate::search::{SearchOutput, ToolSearcher};
@@ -328,6 +328,16 @@ impl Dispatcher {
                 format!("expected a JSON object, got {}", json_kind(input)),
             ));
         }
+        mcp_check::check(tool, mcp, input).map_err(|refusal| match refusal {
+            mcp_check::Refusal::Input { path, message } => {
+                self.invalid_input(tool, Some(path), message)
+            }
+            mcp_check::Refusal::Schema(fault) => DispatchError::UncheckableSchema {
+                tool: tool.name.clone(),
+                at: fault.at,
+                rule: fault.rule,
+            },
+        })?;
         let own_check = || PermissionDecision::Passthrough;
         let grant = self
             .check_permissions(tool, input, None, ctx, own_check)

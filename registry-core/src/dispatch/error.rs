@@ -100,6 +100,17 @@ pub enum DispatchError {
         /// The panic's message, when it had one.
         message: String,
     },
+    /// The input schema an MCP server sent for the tool cannot be checked (it does not compile
+    /// with a linear-time pattern engine and no fetching, or checking it is not bounded in
+    /// cost): the call was refused before anyone was asked and before anything was sent.
+    UncheckableSchema {
+        /// The tool.
+        tool: String,
+        /// The place in the schema (`.` for its root, `properties.name.pattern`).
+        at: String,
+        /// What is wrong there.
+        rule: String,
+    },
     /// The tool has no implementation here: an MCP tool without a caller, or a pool entry
     /// that is neither a built-in nor from a server.
     Unavailable {
@@ -126,6 +137,7 @@ impl DispatchError {
             | DispatchError::TimedOut { tool, .. }
             | DispatchError::Failed { tool, .. }
             | DispatchError::Panicked { tool, .. }
+            | DispatchError::UncheckableSchema { tool, .. }
             | DispatchError::Unavailable { tool, .. } => tool,
         }
     }
@@ -224,6 +236,16 @@ impl fmt::Display for DispatchError {
                 f,
                 "Error: the {tool} tool panicked ({message}); the call was abandoned"
             ),
+            DispatchError::UncheckableSchema { tool, at, rule } => {
+                let place = match at.as_str() {
+                    "." => "its root".to_owned(),
+                    at => format!("`{at}`"),
+                };
+                write!(
+                    f,
+                    "Error: {tool} was not called: the input schema its MCP server sent cannot be checked (at {place}: {rule})."
+                )
+            }
             DispatchError::Unavailable { reason, .. } => write!(f, "Error: {reason}"),
         }
     }

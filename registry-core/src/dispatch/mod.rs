@@ -28,8 +28,12 @@
 //! [`ToolContext::checked_path`](crate::ToolContext::checked_path), to open without following
 //! links.
 //!
-//! MCP tools are called through the host's [`McpCaller`] (`mcp.rs`); their input must be a JSON
-//! object and is otherwise checked by the server.
+//! MCP tools are called through the host's [`McpCaller`] (`mcp.rs`). Their input must be a JSON
+//! object and is checked against the `inputSchema` the server sent (`mcp_check.rs`, with the
+//! built-ins' options; its cost bounded by `schema_cost.rs`) before the permission checks: input
+//! the schema refuses never reaches the approver or the server, and a schema that cannot be
+//! checked refuses the tool's calls
+//! ([`DispatchError::UncheckableSchema`](crate::DispatchError::UncheckableSchema)).
 //!
 //! A [`Dispatcher`](crate::Dispatcher) owns what it needs (shared pieces behind `Arc`), so it is
 //! `Send + Sync`, cheap to clone, and can be moved into a spawned task.
@@ -39,9 +43,11 @@ pub(crate) mod call;
 pub(crate) mod dispatcher;
 pub(crate) mod error;
 pub(crate) mod mcp;
+pub(crate) mod mcp_check;
 mod permission;
 pub(crate) mod result;
 pub(crate) mod schema_check;
+mod schema_cost;
 pub(crate) mod turn;
 
 pub use mcp::{McpCall, McpCaller, McpRequest};

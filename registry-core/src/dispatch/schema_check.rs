@@ -1,22 +1,56 @@
-//! A built-in's input checked against its own JSON Schema before the call: what serde accepts
-//! is not all the schema says (a `maximum`, a `pattern`, a `minLength`), and the model can send
-//! `"age": 9000` to a field whose schema says at most 150.
+//! A tool's input checked against its JSON Schema before the call: what serde accepts is not
+//! all the schema says (a `maximum`, a `pattern`, a `minLength`), and the model can send
+//! `"age": 9000` to a field whose schema says at most 150. Built-ins are checked here; an MCP
+//! tool's input against its server's schema in `mcp_check.rs`, compiled with the same
+//! [`options`].
 //!
-//! The standard input schema is compiled with `jsonschema` the first time a tool that has it is
-//! called in this process, and kept for the rest of it. Members whose value is `null` are left
-//! out before checking: the input already passed serde, which accepts `null` for an `Option`
-//! field the standard schema does not mark nullable. The first violation is the error, with its
-//! JSON path and the rule broken. A value that fits none of a `oneOf`'s or `anyOf`'s variants (a
-//! tagged enum's) is reported inside the one variant whose tag it carries, at the field that
-//! failed there, with the tag named.
+//! A built-in's standard input schema is compiled with `jsonschema` the first time a tool that
+//! has it is called in this process, and kept for the rest of it. Members whose value is `null`
+//! are left out before checking: the input already passed serde, which accepts `null` for an
+//! `Option` field the standard schema does not mark nullable. The first violation is the error,
+//! with its JSON path and the rule broken. A value that fits none of a `oneOf`'s or `anyOf`'s
+//! variants (a tagged enum's) is reported inside the one variant whose tag it carries, at the
+//! field that failed there, with the tag named.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonschema::error::ValidationErrorKind;
-use jsonschema::{ValidationError, Validator};
+use jsonschema::{PatternOptions, ValidationError, ValidationOptions, Validator};
 use serde_json::Value;
+
+/// The largest program one `pattern` may compile to, in bytes: 256 KiB, over twice what a
+/// pattern of Unicode classes needs (`^[\p{L}\p{N}]+(?: [\p{L}\p{N}]+)*$`: 96 KiB). A
+/// pattern past it does not compile.
+pub(crate) const PATTERN_SIZE_LIMIT: usize = 256 * 1024;
+
+/// The cache of one pattern's lazy DFA, in bytes; past it the match goes on in another linear
+/// engine.
+const PATTERN_DFA_LIMIT: usize = 1024 * 1024;
+
+/// How every input schema is compiled, a built-in's or an MCP server's:
+///
+/// * `pattern` and `patternProperties` run on the `regex` crate, whose matching takes time
+///   linear in the input whatever the pattern (`(a+)+$` included), each pattern compiled to at
+///   most [`PATTERN_SIZE_LIMIT`]. A pattern that needs backtracking (look-around,
+///   backreferences) does not compile;
+/// * no `$ref` is fetched: a reference outside the schema does not compile, whatever
+///   `jsonschema`'s features elsewhere in the build;
+/// * `format` is an annotation, as in JSON Schema 2020-12 (MCP's default dialect), also in a
+///   draft-07 schema: a server's own reading of `uri` or `email` may be looser than this
+///   crate's, and the check refuses only what the schema's rules refuse;
+/// * the dialect is the schema's `$schema` (2020-12, 2019-09, draft 7, 6 or 4), else 2020-12.
+pub(crate) fn options() -> ValidationOptions<'static> {
+    jsonschema::options()
+        .offline()
+        .should_validate_formats(false)
+        .with_pattern_options(
+            PatternOptions::regex()
+                .size_limit(PATTERN_SIZE_LIMIT)
+                .dfa_size_limit(PATTERN_DFA_LIMIT),
+        )
+}
 
 /// A violation of the schema: where, and what rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,10 +67,24 @@ pub(crate) fn check(schema: &'static str, input: &Value) -> Result<(), Violation
         path: ".".into(),
         message: format!("the tool's input schema does not compile: {message}"),
     })?;
-    let input = without_nulls(input);
-    match validator.iter_errors(&input).next() {
-        None => Ok(()),
+    first_violation(&validator, schema, &without_nulls(input))
+}
+
+/// The first violation of `validator` (compiled from `schema`) in `input`, if any.
+pub(crate) fn first_violation(
+    validator: &Validator,
+    schema: &str,
+    input: &Value,
+) -> Result<(), Violation> {
+    if validator.is_valid(input) {
+        return Ok(());
+    }
+    match validator.iter_errors(input).next() {
         Some(error) => Err(violation(&error, schema)),
+        None => Err(Violation {
+            path: ".".into(),
+            message: "the input does not fit the tool's input schema".into(),
+        }),
     }
 }
 
@@ -152,7 +200,7 @@ fn validator(schema: &'static str) -> Result<Arc<Validator>, String> {
         return Ok(Arc::clone(found));
     }
     let value: Value = serde_json::from_str(schema).map_err(|e| e.to_string())?;
-    let compiled = Arc::new(jsonschema::validator_for(&value).map_err(|e| e.to_string())?);
+    let compiled = Arc::new(options().build(&value).map_err(|e| e.to_string())?);
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -189,7 +237,7 @@ fn without_nulls(value: &Value) -> Cow<'_, Value> {
 }
 
 /// A JSON pointer (`/edits/2/old_string`) as the path dispatch errors use (`edits[2].old_string`).
-fn json_path(pointer: &str) -> String {
+pub(crate) fn json_path(pointer: &str) -> String {
     let mut path = String::new();
     for part in pointer.split('/').skip(1) {
         let part = part.replace("~1", "/").replace("~0", "~");

@@ -1,4 +1,7 @@
-//! An MCP tool's names and hints as its server sent them, and how they become tool names.
+//! An MCP tool's names and hints as its server sent them, and how they become tool names; and
+//! the slot where dispatch keeps the tool's input schema compiled.
+
+use std::sync::{Arc, OnceLock};
 
 /// The MCP side of a tool: which server it came from and its names as received.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -20,6 +23,65 @@ pub struct McpInfo {
     /// server's claims: the pool's flags read `readOnlyHint` and `destructiveHint`, and no hint
     /// allows a call by itself.
     pub annotations: McpAnnotations,
+    /// The input schema as dispatch checks it, compiled on the tool's first call.
+    pub(crate) compiled: CompiledSlot,
+}
+
+/// Where dispatch keeps an MCP tool's input schema compiled (`dispatch/mcp_check.rs`): filled
+/// on the tool's first call and shared by every clone of its entry, so a schema is compiled
+/// once per listing. It takes no part in comparing or hashing an [`McpInfo`].
+#[derive(Clone, Default)]
+pub(crate) struct CompiledSlot(pub(crate) Arc<OnceLock<CompiledSchema>>);
+
+/// An input schema compiled for dispatch's check.
+pub(crate) struct CompiledSchema {
+    /// The schema text it was compiled from: an entry whose schema was replaced after the
+    /// compile is compiled again, not checked against another schema.
+    pub(crate) text: Arc<str>,
+    /// The validator and what checking an input may cost, or why the schema cannot be
+    /// checked.
+    pub(crate) check: Result<CheckedSchema, SchemaFault>,
+}
+
+/// A schema dispatch can check: the validator, and what checking an input may cost.
+pub(crate) struct CheckedSchema {
+    /// The compiled schema.
+    pub(crate) validator: jsonschema::Validator,
+    /// The most subschemas it applies at one place of an input, `$ref`s followed, by the
+    /// place's depth; a place deeper than the list counts its last entry.
+    pub(crate) applications: Vec<u64>,
+}
+
+/// Why a schema cannot be checked: where in it, and the rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SchemaFault {
+    /// The place in the schema (`.` for its root, `properties.name.pattern`).
+    pub(crate) at: String,
+    /// What is wrong there.
+    pub(crate) rule: String,
+}
+
+impl std::fmt::Debug for CompiledSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = if self.0.get().is_some() {
+            "compiled"
+        } else {
+            "not compiled"
+        };
+        f.write_str(state)
+    }
+}
+
+impl PartialEq for CompiledSlot {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for CompiledSlot {}
+
+impl std::hash::Hash for CompiledSlot {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// An MCP tool's `annotations` hints, as the server sent them.
@@ -47,6 +109,7 @@ impl McpInfo {
             tool,
             title: None,
             annotations: McpAnnotations::default(),
+            compiled: CompiledSlot::default(),
         }
     }
 }

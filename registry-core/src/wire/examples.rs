@@ -6,7 +6,7 @@
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::dispatch::schema_check;
+use crate::dispatch::{mcp_check, schema_check};
 use crate::wire::InvalidExample;
 use crate::{ToolDescriptor, ToolInfo};
 
@@ -41,13 +41,26 @@ pub(crate) fn checked(
         ),
         None => None,
     };
+    let mut host_schema = None;
     for (index, example) in examples.iter_mut().enumerate() {
-        match tool.builtin() {
-            Some(descriptor) => check(descriptor, index, example)?,
-            None if !example.is_object() => {
-                return Err(invalid(Some(index), ".", "not a JSON object".to_owned()));
+        if !example.is_object() {
+            return Err(invalid(Some(index), ".", "not a JSON object".to_owned()));
+        }
+        match (tool.builtin(), tool.mcp()) {
+            (Some(descriptor), _) => check(descriptor, index, example)?,
+            (None, Some(mcp)) => mcp_check::check(tool, mcp, example).map_err(|refusal| {
+                let (path, message) = refusal.into_parts();
+                invalid(Some(index), &path, message)
+            })?,
+            (None, None) => {
+                let validator = match &host_schema {
+                    Some(validator) => validator,
+                    None => host_schema.insert(host_validator(tool)?),
+                };
+                schema_check::first_violation(validator, &tool.input_schema, example).map_err(
+                    |violation| invalid(Some(index), &violation.path, violation.message),
+                )?;
             }
-            None => {}
         }
         if let (Some(schema), Some(root)) = (strict_schema, &strict_root) {
             fill_nulls(example, root, root);
@@ -130,6 +143,21 @@ fn resolve<'s>(schema: &'s Value, root: &'s Value) -> &'s Value {
         .and_then(|pointer| pointer.strip_prefix('#'))
         .and_then(|pointer| root.pointer(pointer))
         .unwrap_or(schema)
+}
+
+/// The validator of a host tool's input schema (neither a built-in nor an MCP tool).
+fn host_validator(tool: &ToolInfo) -> Result<jsonschema::Validator, InvalidExample> {
+    let invalid = |message: String| InvalidExample {
+        tool: tool.name.clone(),
+        index: None,
+        path: ".".to_owned(),
+        message,
+    };
+    let schema: Value = serde_json::from_str(&tool.input_schema)
+        .map_err(|error| invalid(format!("the input schema is not JSON: {error}")))?;
+    schema_check::options()
+        .build(&schema)
+        .map_err(|error| invalid(format!("the input schema cannot be checked: {error}")))
 }
 
 /// Checks each of a built-in's examples against its input type and input schema.

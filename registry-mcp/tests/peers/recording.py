@@ -4,7 +4,8 @@ it ran, so a test sees what reached the server and not only what the gateway ans
 
     python3 recording.py NAME TOOLS_JSON LOG
 
-TOOLS_JSON is a list of tool names (each gets `{"type": "object"}` as its input schema). Every
+TOOLS_JSON is a list of tool names (each gets `{"type": "object"}` as its input schema) or of
+whole tool entries (`{"name": ..., "inputSchema": ...}`, listed as given). Every
 `tools/call` appends one line `{"tool": ..., "arguments": ...}` to LOG and answers the text
 `{"server": NAME, "tool": ..., "arguments": ...}`.
 """
@@ -39,7 +40,9 @@ for line in sys.stdin:
     elif method == "tools/list":
         result = {
             "tools": [
-                {"name": tool, "description": f"{tool} of {NAME}", "inputSchema": {"type": "object"}}
+                tool
+                if isinstance(tool, dict)
+                else {"name": tool, "description": f"{tool} of {NAME}", "inputSchema": {"type": "object"}}
                 for tool in TOOLS
             ]
         }
