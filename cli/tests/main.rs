@@ -165,7 +165,7 @@ fn mcp_option(server: &str, path: &Path) -> String {
     format!("{server}={}", path.display())
 }
 
-/// `--mcp` options for every captured server of `data/mcp-fixtures` (154 tools).
+/// `--mcp` options for every captured server of `data/mcp-fixtures` (134 tools).
 fn every_fixture() -> Vec<String> {
     let dir = fixture("git");
     let dir = dir.parent().unwrap();
