@@ -59,7 +59,9 @@ fn a_tool_under_a_renamed_dependency_registers_and_renders_its_schema() {
     // Its examples and callers, and the check of its examples, under the renamed path too.
     assert_eq!(tool.input_examples.len(), 1);
     assert_eq!(
-        tool.allowed_callers.map(|callers| callers.to_string()).as_deref(),
+        tool.allowed_callers
+            .map(|callers| callers.to_string())
+            .as_deref(),
         Some("direct, code_execution_20260120")
     );
     assert!(tr::__private::check_examples(tool).is_ok());
