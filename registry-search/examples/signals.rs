@@ -1,5 +1,5 @@
 //! Why the BM25F strategy wins or loses, per signal, per set and pool, per category: recall@5
-//! and hit@5 of plain BM25, the seed scoring and the BM25F strategy, then the BM25F strategy
+//! and hit@5 of plain BM25 (and of BM25 over the standard analysis, with stems), the seed scoring and the BM25F strategy, then the BM25F strategy
 //! with one signal at a time switched off, each as the paired difference from the defaults
 //! with its 95% bootstrap interval.
 //!
@@ -25,6 +25,7 @@ use common::pool::{Set, parse};
 use toolreg_search::eval::bootstrap::paired;
 use toolreg_search::eval::{
     Half, QueryScores, SetFiles, TUNING_SET, baseline_scores, engine_scores, join,
+    standard_baseline_scores,
 };
 use toolreg_search::ranked::Weights;
 use toolreg_search::{Document as _, SearchEngine, Strategy};
@@ -141,6 +142,7 @@ fn report(spec: &str, name: &str, set: &Set, options: &Options) {
         engine_scores(set, &engine, 5)
     };
     let bm25 = baseline_scores(set, 5);
+    let stemmed = standard_baseline_scores(set, 5);
     let seed = engine_scores(
         set,
         &SearchEngine::new(set.pool.clone(), Strategy::Keyword),
@@ -149,7 +151,13 @@ fn report(spec: &str, name: &str, set: &Set, options: &Options) {
     let base = ranked(options.weights);
     println!("| ranking | recall@5 | hit@5 | recall@5 − BM25 | hit@5 − BM25 |");
     println!("|---|---:|---:|---:|---:|");
-    for (label, scores) in [("BM25", &bm25), ("keyword", &seed), ("BM25F", &base)] {
+    let rows = [
+        ("BM25", &bm25),
+        ("BM25, standard analysis", &stemmed),
+        ("keyword", &seed),
+        ("BM25F", &base),
+    ];
+    for (label, scores) in rows {
         println!(
             "| {label} | {:.3} | {:.3} | {} | {} |",
             mean(&scores.recall),
@@ -158,15 +166,17 @@ fn report(spec: &str, name: &str, set: &Set, options: &Options) {
             change(&scores.hit, &bm25.hit)
         );
     }
-    if options.quick {
-        return;
+    // `--quick`: no signal switched off, the categories still reported.
+    let variants: Vec<(&str, QueryScores)> = match options.quick {
+        true => Vec::new(),
+        false => (variants(options.weights).into_iter())
+            .map(|(label, weights)| (label, ranked(weights)))
+            .collect(),
+    };
+    if !variants.is_empty() {
+        println!("\n| ranked without | recall@5 − ranked | hit@5 − ranked |");
+        println!("|---|---:|---:|");
     }
-    let variants: Vec<(&str, QueryScores)> = variants(options.weights)
-        .into_iter()
-        .map(|(label, weights)| (label, ranked(weights)))
-        .collect();
-    println!("\n| ranked without | recall@5 − ranked | hit@5 − ranked |");
-    println!("|---|---:|---:|");
     for (label, scores) in &variants {
         println!(
             "| {label} | {} | {} |",
@@ -189,9 +199,9 @@ fn report(spec: &str, name: &str, set: &Set, options: &Options) {
             .collect();
     }
     let mut header = String::from(
-        "\n| category (queries) | BM25 r@5 / h@5 | seed r@5 / h@5 | ranked r@5 / h@5 | ranked − BM25, r@5 |",
+        "\n| category (queries) | BM25 r@5 / h@5 | seed r@5 / h@5 | ranked r@5 / h@5 | ranked − BM25, r@5 | ranked − BM25, h@5 |",
     );
-    let mut rule = String::from("|---|---:|---:|---:|---:|");
+    let mut rule = String::from("|---|---:|---:|---:|---:|---:|");
     for (label, _) in &variants {
         header.push_str(&format!(" without {label} |"));
         rule.push_str("---:|");
@@ -200,7 +210,7 @@ fn report(spec: &str, name: &str, set: &Set, options: &Options) {
     for (category, keep) in &categories {
         let (b, s, r) = (only(&bm25, keep), only(&seed, keep), only(&base, keep));
         let mut row = format!(
-            "| {category} ({}) | {:.3} / {:.3} | {:.3} / {:.3} | {:.3} / {:.3} | {} |",
+            "| {category} ({}) | {:.3} / {:.3} | {:.3} / {:.3} | {:.3} / {:.3} | {} | {} |",
             r.recall.len(),
             mean(&b.recall),
             mean(&b.hit),
@@ -208,7 +218,8 @@ fn report(spec: &str, name: &str, set: &Set, options: &Options) {
             mean(&s.hit),
             mean(&r.recall),
             mean(&r.hit),
-            change(&r.recall, &b.recall)
+            change(&r.recall, &b.recall),
+            change(&r.hit, &b.hit)
         );
         for (_, scores) in &variants {
             let v = only(scores, keep);

@@ -56,6 +56,7 @@ pub mod eval {
     pub use toolreg_search::eval::{
         Bm25Baseline, EvalError, EvalQuery, Half, Interval, Metrics, QueryScores, SetFiles,
         TUNING_SET, baseline_scores, bootstrap, engine_scores, evaluate, evaluate_engine, join,
+        standard_baseline_scores,
     };
 
     use crate::ToolInfo;

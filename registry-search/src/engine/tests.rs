@@ -93,3 +93,34 @@ fn blend_grows_its_candidates_until_no_other_tool_can_enter() {
         }
     }
 }
+
+#[test]
+fn a_request_for_news_finds_no_tool_that_only_makes_something_new() {
+    // mcp_servers' request "latest news" (category web) beside three of the 22 tools of that
+    // set whose descriptions say "new": a stemmer that made `news` into `new` ranked them.
+    let pool = vec![
+        deferred(
+            "mcp__github__create_issue",
+            "Create a new issue in a GitHub repository",
+        ),
+        deferred(
+            "mcp__filesystem__create_directory",
+            "Create a new directory or ensure a directory exists",
+        ),
+        deferred(
+            "mcp__sqlite__create_table",
+            "Create a new table in the SQLite database",
+        ),
+        deferred(
+            "mcp__fetch__fetch",
+            "Fetches a URL from the internet and optionally extracts its contents as markdown.",
+        ),
+    ];
+    let engine = SearchEngine::new(pool, Strategy::Bm25f);
+    assert!(engine.search("latest news", 5).matches.is_empty());
+    let found = engine.search("news about new tables", 5).matches;
+    assert_eq!(
+        found.first().map(String::as_str),
+        Some("mcp__sqlite__create_table")
+    );
+}

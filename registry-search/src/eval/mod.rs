@@ -328,6 +328,17 @@ pub fn baseline_scores<D: Document>(set: &EvalSet<D>, k: usize) -> QueryScores {
     })
 }
 
+/// Each query's figures for the BM25 baseline over the standard analysis
+/// ([`Bm25Baseline::standard`]: the BM25F strategy's words, stop words and stems).
+pub fn standard_baseline_scores<D: Document>(set: &EvalSet<D>, k: usize) -> QueryScores {
+    let baseline = Bm25Baseline::standard(&set.pool);
+    QueryScores::of(set, k, |query, n| {
+        (baseline.rank(query, n).into_iter())
+            .filter_map(|i| set.pool.get(i).map(|tool| tool.name().to_owned()))
+            .collect()
+    })
+}
+
 /// Evaluates a strategy at cut-off `k`.
 pub fn evaluate<D: Document>(set: &EvalSet<D>, strategy: Strategy, k: usize) -> Metrics {
     evaluate_engine(set, &SearchEngine::new(set.pool.clone(), strategy), k)

@@ -61,7 +61,8 @@ mod score;
 use std::collections::HashMap as StdHashMap;
 use std::sync::Arc;
 
-pub use crate::text::terms::{stem, tokenize};
+pub use crate::text::analysis::stem;
+pub use crate::text::terms::tokenize;
 
 use self::fields::fields;
 use crate::document::Document;

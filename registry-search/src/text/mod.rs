@@ -3,15 +3,20 @@
 //! - The seed rules read text as the design's JavaScript does: white space as `\s`, words as
 //!   runs of `[A-Za-z0-9_]`, word boundaries as `\b` (this module), name parts as
 //!   [`names`] splits them.
-//! - The BM25F strategy reads [`terms`]: alphanumeric runs cut at case humps, stop words
-//!   dropped, abbreviations spelled out, light stemming; requests as sentences and clauses.
-//! - The evaluation baseline and its name-keyword queries read [`plain_words`]: alphanumeric
-//!   runs cut where a lower-case letter or digit meets an upper-case one, lower-cased.
+//! - The BM25F strategy reads [`terms`]: the [`analysis`]'s words (alphanumeric runs cut at case
+//!   humps and between letters and digits), stop words (NLTK's English list) and stems (the
+//!   Snowball English stemmer), with abbreviations spelled out; requests as sentences and
+//!   clauses.
+//! - The plain BM25 baseline and the name-keyword queries read [`plain_words`] (in
+//!   [`analysis`]): alphanumeric runs cut where a lower-case letter or digit meets an upper-case
+//!   one, lower-cased.
 
+pub mod analysis;
 pub mod names;
 pub mod query;
 pub mod terms;
 
+pub use analysis::plain_words;
 pub use names::{NameParts, parse_tool_name};
 
 /// JavaScript's `\s` (and what `trim` removes): Unicode white space without U+0085, plus U+FEFF.
@@ -62,31 +67,6 @@ pub(crate) fn lower_into(text: &str, out: &mut String) {
         out.make_ascii_lowercase();
     } else {
         out.push_str(&text.to_lowercase());
-    }
-}
-
-/// Calls `word` with each plain word of `text`: the maximal alphanumeric runs, cut where a
-/// lower-case letter or a digit meets an upper-case one, lower-cased (`getHTTPStatus2Go` →
-/// `get`, `httpstatus2`, `go`).
-pub fn plain_words(text: &str, mut word: impl FnMut(String)) {
-    let mut current = String::new();
-    let mut previous_lower = false;
-    for ch in text.chars() {
-        if !ch.is_alphanumeric() {
-            if !current.is_empty() {
-                word(std::mem::take(&mut current));
-            }
-            previous_lower = false;
-            continue;
-        }
-        if previous_lower && ch.is_uppercase() && !current.is_empty() {
-            word(std::mem::take(&mut current));
-        }
-        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
-        current.extend(ch.to_lowercase());
-    }
-    if !current.is_empty() {
-        word(current);
     }
 }
 

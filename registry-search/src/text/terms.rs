@@ -1,15 +1,7 @@
-//! The BM25F strategy's terms: words cut at case humps, stop words dropped, abbreviations
-//! spelled out, light stemming; requests read as sentences and request clauses.
+//! The BM25F strategy's terms: the [analysis](super::analysis)'s words, stop words and stems,
+//! with abbreviations spelled out; requests read as sentences and request clauses.
 
-/// Common English words dropped from tool text and queries, sorted.
-const STOP_WORDS: &[&str] = &[
-    "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
-    "can", "could", "do", "does", "for", "from", "get", "give", "has", "have", "how", "i", "if",
-    "in", "into", "is", "it", "its", "just", "me", "my", "need", "of", "on", "or", "our", "please",
-    "provide", "so", "some", "that", "the", "their", "them", "then", "there", "these", "this",
-    "to", "us", "want", "was", "we", "what", "when", "which", "will", "with", "would", "you",
-    "your",
-];
+use super::analysis::{is_stop_word, lower, split_humps, split_words, stem};
 
 /// Abbreviations that tool texts use and requests spell out, with the word each stands for,
 /// sorted.
@@ -67,20 +59,18 @@ const REQUEST_VERBS: &[&str] = &[
     "want",
 ];
 
-/// Splits text into normalized terms: lower-cased alphanumeric runs, split at camel-case humps,
-/// stop words dropped, a few abbreviations spelled out (`info` → `information`), light stemming.
+/// Splits text into normalized terms: the [analysis](super::analysis)'s words, lower-cased,
+/// stop words dropped, a few abbreviations spelled out (`info` → `information`), stemmed.
 ///
 /// ```
 /// use toolreg_search::ranked::tokenize;
 ///
 /// let mut terms = Vec::new();
 /// tokenize("getForensicAnalysis of the HTTPServer", &mut terms);
-/// assert_eq!(terms, ["forensic", "analysis", "http", "server"]);
+/// assert_eq!(terms, ["get", "forens", "analysi", "http", "server"]);
 /// ```
 pub fn tokenize(text: &str, out: &mut Vec<String>) {
-    for run in text.split(|ch: char| !ch.is_alphanumeric()) {
-        split_humps(run, |term| push_term(term, out));
-    }
+    split_words(text, |term| push_term(term, out));
 }
 
 /// Splits a query into terms like [`tokenize`], adding, for each word written with case humps
@@ -110,36 +100,9 @@ pub(crate) fn push_compound(first: &str, second: &str, out: &mut Vec<String>) {
     }
 }
 
-/// Calls `term` with each piece of an alphanumeric run, cut where a lower-case letter meets an
-/// upper-case one (`aB`), before the last capital of a capital run followed by a lower-case
-/// letter (`HTTPServer` → `HTTP`, `Server`), and where letters meet digits.
-fn split_humps(run: &str, mut term: impl FnMut(&str)) {
-    let mut chars = run.char_indices().peekable();
-    let Some((_, mut prev)) = chars.next() else {
-        return;
-    };
-    let mut start = 0;
-    while let Some((at, cur)) = chars.next() {
-        let next_lower = chars.peek().is_some_and(|(_, next)| next.is_lowercase());
-        if (prev.is_lowercase() && cur.is_uppercase())
-            || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
-            || (prev.is_alphabetic() != cur.is_alphabetic())
-        {
-            term(&run[start..at]);
-            start = at;
-        }
-        prev = cur;
-    }
-    term(&run[start..]);
-}
-
 fn push_term(word: &str, out: &mut Vec<String>) {
-    let lower = if word.is_ascii() {
-        word.to_ascii_lowercase()
-    } else {
-        word.to_lowercase()
-    };
-    if lower.is_empty() || STOP_WORDS.binary_search(&lower.as_str()).is_ok() {
+    let lower = lower(word);
+    if lower.is_empty() || is_stop_word(&lower) {
         return;
     }
     let spelled = (ABBREVIATIONS
@@ -151,48 +114,6 @@ fn push_term(word: &str, out: &mut Vec<String>) {
         None => lower,
     };
     out.push(stem(word));
-}
-
-/// Folds common English suffixes: `ies` → `y`; `ches`, `shes`, `sses`, `xes`, `zes` lose `es`;
-/// `ing`, `ed` and a plural `s` are dropped; then a final `e` is dropped from what is left when
-/// that is longer than four letters, so that `generate`, `generates`, `generated` and
-/// `generating` share one stem.
-///
-/// ```
-/// use toolreg_search::ranked::stem;
-///
-/// assert_eq!(stem("searches".into()), "search");
-/// assert_eq!(stem("queries".into()), "query");
-/// assert_eq!(stem("generated".into()), stem("generate".into()));
-/// ```
-pub fn stem(mut word: String) -> String {
-    let len = word.len();
-    if !word.is_ascii() || len <= 3 {
-        return word;
-    }
-    let cut = if word.ends_with("ies") && len > 4 {
-        word.truncate(len - 3);
-        word.push('y');
-        return word;
-    } else if ["ches", "shes", "sses", "xes", "zes"]
-        .iter()
-        .any(|end| word.ends_with(end))
-    {
-        2
-    } else if word.ends_with("ing") && len > 5 {
-        3
-    } else if word.ends_with("ed") && len > 4 {
-        2
-    } else if word.ends_with('s') && !["ss", "us", "is"].iter().any(|end| word.ends_with(end)) {
-        1
-    } else {
-        0
-    };
-    word.truncate(len - cut);
-    if word.len() > 4 && word.ends_with('e') {
-        word.pop();
-    }
-    word
 }
 
 /// The most sentences of one request scored on their own: each costs a scoring pass, and a
@@ -243,7 +164,6 @@ mod tests {
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
-        assert!(STOP_WORDS.is_sorted(), "keep STOP_WORDS in order");
         assert!(REQUEST_VERBS.is_sorted(), "keep REQUEST_VERBS in order");
         assert!(ABBREVIATIONS.is_sorted(), "keep ABBREVIATIONS in order");
     }
@@ -266,7 +186,7 @@ mod tests {
     fn tokenize_splits_camel_case_and_drops_stop_words() {
         assert_eq!(
             terms("getForensicAnalysis of the HTTPServer"),
-            ["forensic", "analysis", "http", "server"]
+            ["get", "forens", "analysi", "http", "server"]
         );
         assert_eq!(terms("search_records v2"), ["search", "record", "v", "2"]);
     }
@@ -300,7 +220,7 @@ mod tests {
 
     #[test]
     fn a_query_word_with_case_humps_also_gives_its_whole_form() {
-        // `you` is a stop word.
+        // `you` and `s` are stop words.
         let mut out = Vec::new();
         tokenize_query("YouTube's HTTPServer v2 mp3 Weather", &mut out);
         assert_eq!(
@@ -308,7 +228,6 @@ mod tests {
             [
                 "tube",
                 "youtub",
-                "s",
                 "http",
                 "server",
                 "httpserver",
@@ -319,18 +238,6 @@ mod tests {
                 "weather"
             ]
         );
-    }
-
-    #[test]
-    fn stem_folds_plurals_and_verb_endings() {
-        assert_eq!(stem("searches".into()), "search");
-        assert_eq!(stem("queries".into()), "query");
-        assert_eq!(stem("searching".into()), "search");
-        assert_eq!(stem("class".into()), "class");
-        for form in ["generate", "generates", "generated", "generating"] {
-            assert_eq!(stem(form.into()), "generat", "{form}");
-        }
-        assert_eq!(stem("code".into()), "code", "four letters keep their e");
     }
 
     #[test]
