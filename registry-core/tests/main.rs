@@ -13,6 +13,7 @@ mod core_sources;
 mod dispatch;
 mod mcp;
 mod mcp_hostile;
+mod mcp_text;
 mod output;
 mod permissions;
 mod pool;
