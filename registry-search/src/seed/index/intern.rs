@@ -20,15 +20,22 @@ pub(super) fn intern(map: &mut Map, key: &[u8], added: impl FnOnce(u32)) -> u32 
     id
 }
 
-/// Word postings of one field while building: `(word, tool)` pairs, each once per tool.
+/// Word postings of one field while building: each tool's distinct word ids, tool after tool
+/// (4 bytes a word, where `(word, tool)` pairs took 8).
 #[derive(Default)]
 pub(super) struct FieldBuilder {
-    pub(super) pairs: Vec<(u32, u32)>,
+    ids: Vec<u32>,
+    /// Where each tool's ids end in `ids`, for every tool up to the last one added.
+    ends: Vec<u32>,
     last: Vec<u32>,
 }
 
 impl FieldBuilder {
+    /// Adds the words of `text` to tool `tool`; tools are added in order, each at most once.
     pub(super) fn add(&mut self, ids: &mut Map, text: &str, tool: u32) {
+        while self.ends.len() < tool as usize {
+            self.ends.push(self.ids.len() as u32);
+        }
         for word in text.as_bytes().split(|&b| !is_word_byte(b)) {
             if word.is_empty() {
                 continue;
@@ -41,8 +48,24 @@ impl FieldBuilder {
                 && *last != tool
             {
                 *last = tool;
-                self.pairs.push((id, tool));
+                self.ids.push(id);
             }
         }
+        self.ends.push(self.ids.len() as u32);
+    }
+
+    /// The distinct word ids of tool `tool` (none for a tool not added).
+    pub(super) fn run(&self, tool: u32) -> &[u32] {
+        let tool = tool as usize;
+        let Some(&end) = self.ends.get(tool) else {
+            return &[];
+        };
+        let start = match tool.checked_sub(1) {
+            Some(before) => self.ends.get(before).copied().unwrap_or(0),
+            None => 0,
+        };
+        self.ids
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
     }
 }
