@@ -348,6 +348,9 @@ impl McpLoader {
                 .push(error(None, None, McpProblem::NotAToolsList));
             return;
         };
+        // The server's names, shared by its tools.
+        let server_name: Arc<str> = Arc::from(server);
+        let normalized: Arc<str> = Arc::from(normalize_name_for_mcp(server));
         let count = items.len();
         for (index, item) in items.enumerate() {
             if index == limits.max_tools_per_server {
@@ -370,6 +373,7 @@ impl McpLoader {
                     &parsed
                 }
             };
+            let server = (&server_name, &normalized);
             match tool_info(server, item, &mut self.names, limits) {
                 Ok(tool) => self.out.tools.push(Arc::new(tool)),
                 Err((tool, problem)) => self.out.errors.push(error(Some(index), tool, problem)),
@@ -404,7 +408,7 @@ fn tool_list(result: &Value) -> Option<&Vec<Value>> {
 type EntryError<'a> = (Option<&'a str>, McpProblem);
 
 fn tool_info<'a>(
-    server: &str,
+    (server, normalized_server): (&Arc<str>, &Arc<str>),
     item: &'a Value,
     names: &mut Names,
     limits: &McpLimits,
@@ -490,7 +494,7 @@ fn tool_info<'a>(
     .filter_map(Value::as_str)
     .find(|title| !title.trim().is_empty())
     .map(|title| title.chars().take(MAX_TITLE_CHARS).collect());
-    let mut mcp = McpInfo::new(server, raw_name);
+    let mut mcp = McpInfo::of_server(server, normalized_server, raw_name.to_owned());
     mcp.title = title;
     mcp.annotations = annotations;
     Ok(ToolInfo {
