@@ -27,8 +27,9 @@
 //! the entry's index and, when it has one, the tool; the rest of the server's tools still load.
 //! Loading takes time and memory linear in the input.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::BuildHasher;
 use std::io;
 use std::sync::Arc;
 
@@ -374,8 +375,11 @@ impl McpLoader {
                 }
             };
             let server = (&server_name, &normalized);
-            match tool_info(server, item, &mut self.names, limits) {
-                Ok(tool) => self.out.tools.push(Arc::new(tool)),
+            match tool_info(server, item, &mut self.names, &self.out.tools, limits) {
+                Ok(tool) => {
+                    self.out.tools.push(Arc::new(tool));
+                    self.names.add(&self.out.tools, self.out.tools.len() - 1);
+                }
                 Err((tool, problem)) => self.out.errors.push(error(Some(index), tool, problem)),
             }
         }
@@ -411,6 +415,7 @@ fn tool_info<'a>(
     (server, normalized_server): (&Arc<str>, &Arc<str>),
     item: &'a Value,
     names: &mut Names,
+    loaded: &[Arc<ToolInfo>],
     limits: &McpLimits,
 ) -> Result<ToolInfo, EntryError<'a>> {
     let Some(object) = item.as_object() else {
@@ -498,7 +503,7 @@ fn tool_info<'a>(
     mcp.title = title;
     mcp.annotations = annotations;
     Ok(ToolInfo {
-        name: names.unique(&mcp),
+        name: names.unique(loaded, &mcp),
         aliases: Vec::new(),
         description,
         search_hint,
@@ -577,36 +582,90 @@ pub fn cap_description(text: &str) -> String {
     out
 }
 
-/// The display names given so far.
+/// The display names given so far: the names of the tools loaded, found by hash without a
+/// copy of any name (the tools hold them).
 #[derive(Default)]
 struct Names {
-    taken: HashSet<String>,
+    hasher: foldhash::fast::RandomState,
+    /// The positions of the loaded tools by the hash of their names (open addressing, at most
+    /// half full; [`EMPTY`] where none).
+    slots: Vec<u32>,
+    len: usize,
     /// For each raw `server NUL tool`, the counter its next hashed candidate starts from: every
     /// counter below it is taken, so naming the n-th copy of one name takes constant time.
     next: HashMap<String, u32>,
 }
 
+/// An empty slot of [`Names`].
+const EMPTY: u32 = u32::MAX;
+
 impl Names {
-    fn unique(&mut self, mcp: &McpInfo) -> String {
+    /// A name for the tool `mcp` describes that no tool of `tools` (the tools loaded) has.
+    fn unique(&mut self, tools: &[Arc<ToolInfo>], mcp: &McpInfo) -> String {
         let plain = &mcp.permission_name;
-        if plain.len() <= MAX_NAME_LEN && !self.taken.contains(plain) {
-            self.taken.insert(plain.clone());
+        if plain.len() <= MAX_NAME_LEN && !self.taken(tools, plain) {
             return plain.clone();
         }
         // `plain` is ASCII, so any byte offset is a character boundary.
         let stem = plain.get(..MAX_NAME_LEN - 9).unwrap_or(plain);
         let key = format!("{}\0{}", mcp.server, mcp.tool);
-        let counter = self.next.entry(key.clone()).or_insert(0);
-        loop {
-            let hash = match *counter {
+        let mut counter = self.next.get(&key).copied().unwrap_or(0);
+        let candidate = loop {
+            let hash = match counter {
                 0 => fnv1a(key.as_bytes()),
                 n => fnv1a(format!("{key}\0{n}").as_bytes()),
             };
-            *counter += 1;
+            counter += 1;
             let candidate = format!("{stem}_{:08x}", hash as u32);
-            if self.taken.insert(candidate.clone()) {
-                return candidate;
+            if !self.taken(tools, &candidate) {
+                break candidate;
             }
+        };
+        self.next.insert(key, counter);
+        candidate
+    }
+
+    /// Whether a tool of `tools` is named `name`.
+    fn taken(&self, tools: &[Arc<ToolInfo>], name: &str) -> bool {
+        let Some(mask) = self.slots.len().checked_sub(1) else {
+            return false;
+        };
+        let mut at = self.hasher.hash_one(name) as usize & mask;
+        loop {
+            match self.slots.get(at) {
+                None | Some(&EMPTY) => return false,
+                Some(&i) if tools.get(i as usize).is_some_and(|tool| tool.name == name) => {
+                    return true;
+                }
+                Some(_) => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// Records the name of `tools[position]`, the tool just loaded under a name from
+    /// [`unique`](Self::unique).
+    fn add(&mut self, tools: &[Arc<ToolInfo>], position: usize) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let size = (self.slots.len() * 2).max(16);
+            let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
+            for i in old.into_iter().filter(|&i| i != EMPTY) {
+                self.place(tools, i);
+            }
+        }
+        self.place(tools, position as u32);
+        self.len += 1;
+    }
+
+    fn place(&mut self, tools: &[Arc<ToolInfo>], position: u32) {
+        let name = tools.get(position as usize).map_or("", |tool| &tool.name);
+        let mask = self.slots.len() - 1;
+        let mut at = self.hasher.hash_one(name) as usize & mask;
+        while let Some(slot) = self.slots.get_mut(at) {
+            if *slot == EMPTY {
+                *slot = position;
+                return;
+            }
+            at = (at + 1) & mask;
         }
     }
 }
