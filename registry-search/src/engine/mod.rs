@@ -52,6 +52,8 @@ pub enum Strategy {
 pub struct SearchEngine<D> {
     pool: Vec<Arc<D>>,
     deferred: Vec<Arc<D>>,
+    /// The pool's tools that are not deferred: a name is looked up among the deferred tools
+    /// first, so the pool's are asked only for names no deferred tool answers to.
     pool_names: NameTable,
     deferred_names: NameTable,
     seed: Shards<D>,
@@ -69,7 +71,7 @@ impl<D: Document> SearchEngine<D> {
         let deferred = deferred_of(&pool);
         let engine = SearchEngine {
             seed: Shards::build(&deferred),
-            pool_names: NameTable::build(&pool, false),
+            pool_names: NameTable::not_deferred(&pool),
             deferred_names: NameTable::build(&deferred, true),
             pool,
             deferred,
@@ -103,7 +105,7 @@ impl<D: Document> SearchEngine<D> {
                 .iter()
                 .zip(&self.deferred)
                 .all(|(a, b)| a.name() == b.name());
-        self.pool_names = NameTable::build(&pool, false);
+        self.pool_names = NameTable::not_deferred(&pool);
         self.pool = pool;
         if same {
             return;

@@ -37,13 +37,31 @@ pub struct NameTable {
 impl NameTable {
     /// Indexes `tools`; `prefixes` also sorts the lower-cased names for prefix queries.
     pub fn build<D: Document>(tools: &[Arc<D>], prefixes: bool) -> NameTable {
+        NameTable::build_where(tools, prefixes, |_| true)
+    }
+
+    /// Indexes the tools of `tools` that are not deferred (positions stay those in `tools`):
+    /// a pool's table, asked only for names that no deferred tool answers to.
+    pub fn not_deferred<D: Document>(tools: &[Arc<D>]) -> NameTable {
+        NameTable::build_where(tools, false, |tool| !tool.is_deferred())
+    }
+
+    fn build_where<D: Document>(
+        tools: &[Arc<D>],
+        prefixes: bool,
+        keep: impl Fn(&D) -> bool,
+    ) -> NameTable {
+        let kept = tools.iter().filter(|tool| keep(tool)).count();
         let mut table = NameTable {
-            exact: Slots::with_capacity(tools.len()),
-            lower: Slots::with_capacity(tools.len()),
+            exact: Slots::with_capacity(kept),
+            lower: Slots::with_capacity(kept),
             ..NameTable::default()
         };
         let mut scratch = String::new();
         for (i, tool) in tools.iter().enumerate() {
+            if !keep(tool) {
+                continue;
+            }
             let i = i as u32;
             let name = tool.name();
             let same_name = |j: u32| name_at(tools, j) == name;
@@ -68,6 +86,7 @@ impl NameTable {
             });
         }
         if prefixes {
+            // (Every tool is kept when prefixes are asked for.)
             // Sorted by a copy of the lower-cased names, one buffer dropped after the sort:
             // comparing the names as they are read is several times slower.
             let (mut text, mut ends) = (Vec::new(), Vec::with_capacity(tools.len()));
@@ -281,6 +300,19 @@ mod tests {
                 "prefix {query:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_pool_table_holds_only_the_tools_that_are_not_deferred() {
+        let tools: Vec<_> = ["Read", "mcp__s__read", "Write"]
+            .iter()
+            .map(|name| Arc::new(ToolDoc::new(*name, "").with_deferred(name.starts_with("mcp__"))))
+            .collect();
+        let table = NameTable::not_deferred(&tools);
+        assert_eq!(table.exact(&tools, "Write"), Some(2));
+        assert_eq!(table.lower(&tools, "read"), Some(0));
+        assert_eq!(table.exact(&tools, "mcp__s__read"), None);
+        assert_eq!(table.lower(&tools, "mcp__s__read"), None);
     }
 
     #[test]
