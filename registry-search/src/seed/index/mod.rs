@@ -161,9 +161,8 @@ impl<D: Document> SeedIndex<D> {
             let (inline, more) = index.tool_parts(i);
             inline.iter().chain(more).copied()
         });
-        index.description_words =
-            Postings::from_runs(words, tools, |i| description.run(i).iter().copied());
-        index.hint_words = Postings::from_runs(words, tools, |i| hint.run(i).iter().copied());
+        index.description_words = Postings::from_runs(words, tools, |i| description.run(i));
+        index.hint_words = Postings::from_runs(words, tools, |i| hint.run(i));
         index.suffixes = index.sorted_suffixes();
         index.suffix_samples = (index.suffixes.iter().step_by(SAMPLE))
             .map(|&entry| index.suffix_key(entry))
