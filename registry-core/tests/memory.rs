@@ -154,7 +154,7 @@ fn a_large_catalog_costs_little_more_than_its_text() {
 
     // The indexes: each strategy's, kept and at the peak of its build, in bytes a tool.
     for (strategy, kept_bound, peak_bound) in
-        [(Strategy::Keyword, 280, 400), (Strategy::Bm25f, 520, 800)]
+        [(Strategy::Keyword, 240, 340), (Strategy::Bm25f, 480, 680)]
     {
         let (before, _) = mark();
         let engine = SearchEngine::new(pool.to_vec(), strategy);
