@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use serde::Serialize;
 use serde_json::{Value, json};
 use toolreg::conversation::Conversation;
 use toolreg::mcp::{Layout, printable};
@@ -91,6 +92,65 @@ pub fn out(text: &str) -> Result<ExitCode> {
     }
 }
 
+/// Writes the command's output as `write` makes it, then a newline, through a buffer: output
+/// as large as a catalog's listing is never held whole. A reader that went away is not an
+/// error, as for [`out`].
+fn out_with(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+) -> Result<ExitCode> {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = write(&mut stdout)
+        .and_then(|()| writeln!(stdout))
+        .and_then(|()| stdout.flush());
+    match written {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.to_string()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// `list --json`: `{"tool_search": ..., "tools": [...]}`, each tool written as it is read.
+#[derive(Serialize)]
+struct Listing<'a> {
+    tool_search: Value,
+    tools: Tools<'a>,
+}
+
+/// The pool's tools as `list --json` shows them.
+struct Tools<'a> {
+    pool: &'a toolreg::Pool,
+    /// Whether tool search is in force (else nothing is shown deferred).
+    searching: bool,
+}
+
+impl Serialize for Tools<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.pool.iter().map(|tool| Listed {
+            name: &tool.name,
+            aliases: &tool.aliases,
+            mcp: tool.is_mcp(),
+            deferred: self.searching && tool.is_deferred(),
+            search_hint: tool.search_hint.as_deref(),
+            description: &tool.description,
+            read_only: tool.flags.read_only,
+        }))
+    }
+}
+
+/// One tool of `list --json`.
+#[derive(Serialize)]
+struct Listed<'a> {
+    name: &'a str,
+    aliases: &'a [String],
+    mcp: bool,
+    deferred: bool,
+    search_hint: Option<&'a str>,
+    description: &'a str,
+    read_only: bool,
+}
+
 fn flags(tool: &ToolInfo, deferred: bool) -> String {
     let mut flags = Vec::new();
     if deferred {
@@ -137,23 +197,16 @@ fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
     let (mode, searching) = search_mode(setup);
     let deferred = |tool: &ToolInfo| searching.is_some() && tool.is_deferred();
     if json {
-        let tools: Vec<Value> = setup
-            .pool
-            .iter()
-            .map(|tool| {
-                json!({
-                    "name": tool.name,
-                    "aliases": tool.aliases,
-                    "mcp": tool.is_mcp(),
-                    "deferred": deferred(tool),
-                    "search_hint": tool.search_hint,
-                    "description": tool.description,
-                    "read_only": tool.flags.read_only,
-                })
-            })
-            .collect();
-        let listing = json!({"tool_search": mode, "tools": tools});
-        return out(&serde_json::to_string_pretty(&listing).map_err(|e| e.to_string())?);
+        let listing = Listing {
+            tool_search: mode,
+            tools: Tools {
+                pool: &setup.pool,
+                searching: searching.is_some(),
+            },
+        };
+        return out_with(|stdout| {
+            serde_json::to_writer_pretty(stdout, &listing).map_err(std::io::Error::from)
+        });
     }
     let width = setup
         .pool
@@ -162,36 +215,39 @@ fn list(setup: &Setup, json: bool) -> Result<ExitCode> {
         .max()
         .unwrap_or(4)
         .max(4);
-    let mut text = format!(
-        "{:<width$}  {:<8}  {:<36}  ALIASES\n",
-        "NAME", "KIND", "FLAGS"
-    );
-    let (mut mcp, mut deferred_count) = (0, 0);
-    for tool in &setup.pool {
-        let deferral = deferred(tool);
-        mcp += usize::from(tool.is_mcp());
-        deferred_count += usize::from(deferral);
-        let kind = if tool.is_mcp() { "mcp" } else { "built-in" };
-        let row = format!(
-            "{:<width$}  {kind:<8}  {:<36}  {}",
-            tool.name,
-            flags(tool, deferral),
-            tool.aliases.join(",")
-        );
-        text.push_str(row.trim_end());
-        text.push('\n');
-    }
-    let (total, builtins) = (setup.pool.len(), setup.pool.len() - mcp);
-    text.push_str(&match searching {
-        None => format!(
-            "{total} tools: {builtins} built-in, {mcp} MCP; tool search off: every tool loaded up front"
-        ),
-        Some(mode) => format!(
-            "{total} tools: {builtins} built-in, {mcp} MCP; {deferred_count} deferred, {} loaded up front ({mode})",
-            total - deferred_count
-        ),
-    });
-    out(&text)
+    out_with(|stdout| {
+        writeln!(
+            stdout,
+            "{:<width$}  {:<8}  {:<36}  ALIASES",
+            "NAME", "KIND", "FLAGS"
+        )?;
+        let (mut mcp, mut deferred_count) = (0, 0);
+        for tool in &setup.pool {
+            let deferral = deferred(tool);
+            mcp += usize::from(tool.is_mcp());
+            deferred_count += usize::from(deferral);
+            let kind = if tool.is_mcp() { "mcp" } else { "built-in" };
+            let row = format!(
+                "{:<width$}  {kind:<8}  {:<36}  {}",
+                tool.name,
+                flags(tool, deferral),
+                tool.aliases.join(",")
+            );
+            writeln!(stdout, "{}", row.trim_end())?;
+        }
+        let (total, builtins) = (setup.pool.len(), setup.pool.len() - mcp);
+        match &searching {
+            None => write!(
+                stdout,
+                "{total} tools: {builtins} built-in, {mcp} MCP; tool search off: every tool loaded up front"
+            ),
+            Some(mode) => write!(
+                stdout,
+                "{total} tools: {builtins} built-in, {mcp} MCP; {deferred_count} deferred, {} loaded up front ({mode})",
+                total - deferred_count
+            ),
+        }
+    })
 }
 
 fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {

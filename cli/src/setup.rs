@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use toolreg::env::AgentKind;
-use toolreg::mcp::load_servers;
+use toolreg::mcp::McpLoader;
 use toolreg::pool::filter_tools_for_agent;
 use toolreg::sandbox::{EnvPolicy, Sandboxing};
 use toolreg::tool::AllowedCallers;
@@ -170,36 +170,33 @@ pub(crate) fn read_capped(path: &Path, cap: u64) -> Result<String, String> {
     Ok(text)
 }
 
-/// Reads `--mcp SERVER=FILE` options (or the demo catalog) into (server, result) pairs.
-fn servers(args: &PoolArgs) -> Result<Vec<(String, Value)>, String> {
+/// Loads the `--mcp SERVER=FILE` options (or the demo catalog) into `loader`, one file at a
+/// time: each file's text is read, loaded entry by entry and dropped before the next.
+fn load_files(args: &PoolArgs, loader: &mut McpLoader) -> Result<(), String> {
     if args.mcp.is_empty() && args.mcp_config.is_none() {
         if args.no_demo {
-            return Ok(Vec::new());
+            return Ok(());
         }
-        return demo::SERVERS
-            .iter()
-            .map(|(name, text)| {
-                serde_json::from_str(text)
-                    .map(|value| ((*name).to_owned(), value))
-                    .map_err(|error| format!("demo catalog `{name}`: {error}"))
-            })
-            .collect();
+        for (name, text) in demo::SERVERS {
+            loader
+                .add_json(name, text)
+                .map_err(|error| format!("demo catalog `{name}`: {error}"))?;
+        }
+        return Ok(());
     }
-    args.mcp
-        .iter()
-        .map(|option| {
-            let (server, file) = option
-                .split_once('=')
-                .filter(|(server, file)| !server.is_empty() && !file.is_empty())
-                .ok_or_else(|| format!("--mcp {option:?}: expected SERVER=FILE"))?;
-            let text = read_capped(Path::new(file), MAX_MCP_FILE_BYTES)
-                .map_err(|error| format!("--mcp {server}={file}: {error}"))?;
-            // serde_json's message already ends with "at line L column C".
-            let value = serde_json::from_str(&text)
-                .map_err(|error| format!("--mcp {server}={file}: not JSON: {error}"))?;
-            Ok((server.to_owned(), value))
-        })
-        .collect()
+    for option in &args.mcp {
+        let (server, file) = option
+            .split_once('=')
+            .filter(|(server, file)| !server.is_empty() && !file.is_empty())
+            .ok_or_else(|| format!("--mcp {option:?}: expected SERVER=FILE"))?;
+        let text = read_capped(Path::new(file), MAX_MCP_FILE_BYTES)
+            .map_err(|error| format!("--mcp {server}={file}: {error}"))?;
+        // serde_json's message already ends with "at line L column C".
+        loader
+            .add_json(server, &text)
+            .map_err(|error| format!("--mcp {server}={file}: not JSON: {error}"))?;
+    }
+    Ok(())
 }
 
 /// Builds the environment and the pool. No process a tool starts sees the `hidden` variables
@@ -244,7 +241,8 @@ pub fn setup(args: &PoolArgs, hidden: &[String]) -> Result<Setup, String> {
         permissions.add_working_directory(dir);
     }
     let runtime = runtime()?;
-    let mut servers = servers(args)?;
+    let mut loader = McpLoader::new();
+    load_files(args, &mut loader)?;
     let mut warnings = Vec::new();
     let live = match &args.mcp_config {
         None => None,
@@ -254,11 +252,13 @@ pub fn setup(args: &PoolArgs, hidden: &[String]) -> Result<Setup, String> {
                 .iter()
                 .fold(environment, |policy, name| policy.drop(name));
             warnings.extend(failed);
-            servers.extend(lists(&live));
+            for (server, listed) in lists(&live) {
+                loader.add(&server, &listed);
+            }
             Some(live)
         }
     };
-    let loaded = load_servers(servers.iter().map(|(name, value)| (name.as_str(), value)));
+    let loaded = loader.finish();
     warnings.extend(
         loaded
             .errors

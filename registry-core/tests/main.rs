@@ -14,6 +14,7 @@ mod dispatch;
 mod mcp;
 mod mcp_check;
 mod mcp_hostile;
+mod mcp_text;
 mod output;
 mod permissions;
 mod pool;

@@ -28,11 +28,7 @@ fn raw_names_are_kept_beside_the_normalized_one() {
     );
     let mcp = loaded.tools[0].mcp().unwrap();
     assert_eq!(
-        (
-            mcp.server.as_str(),
-            mcp.tool.as_str(),
-            mcp.normalized_server.as_str()
-        ),
+        (&*mcp.server, mcp.tool.as_str(), &*mcp.normalized_server),
         ("a.b", "x.y", "a_b")
     );
 }

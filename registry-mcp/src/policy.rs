@@ -113,7 +113,8 @@ impl TokenPolicy {
     /// its built-ins.
     pub fn grants(&self, tool: &ToolInfo) -> bool {
         match tool.mcp() {
-            Some(mcp) => (self.servers.as_ref()).is_none_or(|names| names.contains(&mcp.server)),
+            Some(mcp) => (self.servers.as_ref())
+                .is_none_or(|names| names.iter().any(|name| **name == *mcp.server)),
             None => self.builtins.contains(&tool.name),
         }
     }

@@ -27,13 +27,16 @@
 //! the entry's index and, when it has one, the tool; the rest of the server's tools still load.
 //! Loading takes time and memory linear in the input.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::BuildHasher;
 use std::io;
 use std::sync::Arc;
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
+mod json_text;
 mod printable;
 
 pub use crate::tool::mcp_info::{McpAnnotations, McpInfo, mcp_tool_name, normalize_name_for_mcp};
@@ -203,12 +206,11 @@ pub fn load_servers_with<'a>(
     limits: &McpLimits,
     servers: impl IntoIterator<Item = (&'a str, &'a Value)>,
 ) -> McpTools {
-    let mut out = McpTools::default();
-    let mut names = Names::default();
+    let mut loader = McpLoader::with_limits(*limits);
     for (server, result) in servers {
-        load_into(&mut out, &mut names, limits, server, result);
+        loader.add(server, result);
     }
-    out
+    loader.finish()
 }
 
 /// Loads one server's tools.
@@ -232,6 +234,164 @@ pub fn load_server(server: &str, result: &Value) -> McpTools {
     load_servers([(server, result)])
 }
 
+/// [`load_server`] from the result's JSON text, read one entry at a time
+/// ([`McpLoader::add_json`]); an error when the text is not JSON.
+///
+/// ```
+/// use toolreg::mcp::load_server_json;
+///
+/// let listed = r#"{"tools": [{"name": "read_file", "inputSchema": {"type": "object"}}]}"#;
+/// let loaded = load_server_json("files", listed).unwrap();
+/// assert_eq!(loaded.tools[0].name, "mcp__files__read_file");
+/// assert!(load_server_json("files", "{").is_err());
+/// ```
+pub fn load_server_json(server: &str, text: &str) -> Result<McpTools, serde_json::Error> {
+    let mut loader = McpLoader::new();
+    loader.add_json(server, text)?;
+    Ok(loader.finish())
+}
+
+/// Loads MCP tools server by server, naming them across servers as [`load_servers`] does: a
+/// host that reads many `tools/list` results adds each as it reads it, and never holds them
+/// all at once.
+///
+/// [`add_json`](Self::add_json) reads a result from its JSON text one entry at a time: the
+/// text is never held as one [`Value`] tree (which takes about eight times the text's size),
+/// only the entry being loaded.
+///
+/// ```
+/// use toolreg::mcp::McpLoader;
+/// use serde_json::json;
+///
+/// let mut loader = McpLoader::new();
+/// loader.add_json("git", r#"[{"name": "git_log", "inputSchema": {"type": "object"}}]"#).unwrap();
+/// loader.add("time", &json!({"tools": [{"name": "now", "inputSchema": {}}]}));
+/// let loaded = loader.finish();
+/// let names: Vec<&str> = loaded.tools.iter().map(|tool| tool.name.as_str()).collect();
+/// assert_eq!(names, ["mcp__git__git_log", "mcp__time__now"]);
+/// ```
+pub struct McpLoader {
+    limits: McpLimits,
+    names: Names,
+    out: McpTools,
+}
+
+impl Default for McpLoader {
+    fn default() -> Self {
+        McpLoader::new()
+    }
+}
+
+impl fmt::Debug for McpLoader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpLoader")
+            .field("limits", &self.limits)
+            .field("tools", &self.out.tools.len())
+            .field("errors", &self.out.errors.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpLoader {
+    /// A loader with the default [`McpLimits`].
+    pub fn new() -> McpLoader {
+        McpLoader::with_limits(McpLimits::default())
+    }
+
+    /// A loader with these limits.
+    pub fn with_limits(limits: McpLimits) -> McpLoader {
+        McpLoader {
+            limits,
+            names: Names::default(),
+            out: McpTools::default(),
+        }
+    }
+
+    /// Loads `server`'s `tools/list` result: `{"tools": [...]}`, a bare array, or a JSON-RPC
+    /// response whose `result` is one of those.
+    pub fn add(&mut self, server: &str, result: &Value) {
+        let entries = tool_list(result).map(|items| items.iter().map(Entry::Tree));
+        self.load(server, entries);
+    }
+
+    /// Loads `server`'s `tools/list` result from its JSON text, with the same tools and the
+    /// same errors as [`add`](Self::add) of the parsed text. Text that is not JSON is an error
+    /// (serde_json's, saying where, the same as reading it into a [`Value`]) and loads nothing.
+    pub fn add_json(&mut self, server: &str, text: &str) -> Result<(), serde_json::Error> {
+        let entries = json_text::tool_list(text)?;
+        self.load(
+            server,
+            entries.map(|items| items.into_iter().map(Entry::Text)),
+        );
+        Ok(())
+    }
+
+    /// The tools and errors so far.
+    pub fn finish(self) -> McpTools {
+        self.out
+    }
+
+    fn load<'a>(
+        &mut self,
+        server: &str,
+        entries: Option<impl ExactSizeIterator<Item = Entry<'a>>>,
+    ) {
+        let limits = &self.limits;
+        let error = |index, tool: Option<&str>, problem| McpError {
+            server: server.to_owned(),
+            index,
+            tool: tool.map(|name| name.chars().take(100).collect()),
+            problem,
+        };
+        let Some(items) = entries else {
+            self.out
+                .errors
+                .push(error(None, None, McpProblem::NotAToolsList));
+            return;
+        };
+        // The server's names, shared by its tools.
+        let server_name: Arc<str> = Arc::from(server);
+        let normalized: Arc<str> = Arc::from(normalize_name_for_mcp(server));
+        let count = items.len();
+        for (index, item) in items.enumerate() {
+            if index == limits.max_tools_per_server {
+                self.out.errors.push(error(
+                    Some(index),
+                    None,
+                    McpProblem::TooManyTools {
+                        skipped: count - index,
+                        limit: limits.max_tools_per_server,
+                    },
+                ));
+                break;
+            }
+            let parsed;
+            let item = match item {
+                Entry::Tree(value) => value,
+                Entry::Text(text) => {
+                    // Cannot fail: the whole text passed the same parser (`json_text`).
+                    parsed = serde_json::from_str::<Value>(text.get()).unwrap_or_default();
+                    &parsed
+                }
+            };
+            let server = (&server_name, &normalized);
+            match tool_info(server, item, &mut self.names, &self.out.tools, limits) {
+                Ok(tool) => {
+                    self.out.tools.push(Arc::new(tool));
+                    self.names.add(&self.out.tools, self.out.tools.len() - 1);
+                }
+                Err((tool, problem)) => self.out.errors.push(error(Some(index), tool, problem)),
+            }
+        }
+    }
+}
+
+/// An entry of a tools list: parsed, or its JSON text, parsed when it is loaded.
+enum Entry<'a> {
+    Tree(&'a Value),
+    Text(&'a RawValue),
+}
+
 fn tool_list(result: &Value) -> Option<&Vec<Value>> {
     let mut result = result;
     // A JSON-RPC response wraps the result once; nothing nests deeper.
@@ -249,49 +409,13 @@ fn tool_list(result: &Value) -> Option<&Vec<Value>> {
     None
 }
 
-fn load_into(
-    out: &mut McpTools,
-    names: &mut Names,
-    limits: &McpLimits,
-    server: &str,
-    result: &Value,
-) {
-    let error = |index, tool: Option<&str>, problem| McpError {
-        server: server.to_owned(),
-        index,
-        tool: tool.map(|name| name.chars().take(100).collect()),
-        problem,
-    };
-    let Some(items) = tool_list(result) else {
-        out.errors
-            .push(error(None, None, McpProblem::NotAToolsList));
-        return;
-    };
-    for (index, item) in items.iter().enumerate() {
-        if index == limits.max_tools_per_server {
-            out.errors.push(error(
-                Some(index),
-                None,
-                McpProblem::TooManyTools {
-                    skipped: items.len() - index,
-                    limit: limits.max_tools_per_server,
-                },
-            ));
-            break;
-        }
-        match tool_info(server, item, names, limits) {
-            Ok(tool) => out.tools.push(Arc::new(tool)),
-            Err((tool, problem)) => out.errors.push(error(Some(index), tool, problem)),
-        }
-    }
-}
-
 type EntryError<'a> = (Option<&'a str>, McpProblem);
 
 fn tool_info<'a>(
-    server: &str,
+    (server, normalized_server): (&Arc<str>, &Arc<str>),
     item: &'a Value,
     names: &mut Names,
+    loaded: &[Arc<ToolInfo>],
     limits: &McpLimits,
 ) -> Result<ToolInfo, EntryError<'a>> {
     let Some(object) = item.as_object() else {
@@ -375,11 +499,11 @@ fn tool_info<'a>(
     .filter_map(Value::as_str)
     .find(|title| !title.trim().is_empty())
     .map(|title| title.chars().take(MAX_TITLE_CHARS).collect());
-    let mut mcp = McpInfo::new(server, raw_name);
+    let mut mcp = McpInfo::of_server(server, normalized_server, raw_name.to_owned());
     mcp.title = title;
     mcp.annotations = annotations;
     Ok(ToolInfo {
-        name: names.unique(&mcp),
+        name: names.unique(loaded, &mcp),
         aliases: Vec::new(),
         description,
         search_hint,
@@ -458,36 +582,90 @@ pub fn cap_description(text: &str) -> String {
     out
 }
 
-/// The display names given so far.
+/// The display names given so far: the names of the tools loaded, found by hash without a
+/// copy of any name (the tools hold them).
 #[derive(Default)]
 struct Names {
-    taken: HashSet<String>,
+    hasher: foldhash::fast::RandomState,
+    /// The positions of the loaded tools by the hash of their names (open addressing, at most
+    /// half full; [`EMPTY`] where none).
+    slots: Vec<u32>,
+    len: usize,
     /// For each raw `server NUL tool`, the counter its next hashed candidate starts from: every
     /// counter below it is taken, so naming the n-th copy of one name takes constant time.
     next: HashMap<String, u32>,
 }
 
+/// An empty slot of [`Names`].
+const EMPTY: u32 = u32::MAX;
+
 impl Names {
-    fn unique(&mut self, mcp: &McpInfo) -> String {
+    /// A name for the tool `mcp` describes that no tool of `tools` (the tools loaded) has.
+    fn unique(&mut self, tools: &[Arc<ToolInfo>], mcp: &McpInfo) -> String {
         let plain = &mcp.permission_name;
-        if plain.len() <= MAX_NAME_LEN && !self.taken.contains(plain) {
-            self.taken.insert(plain.clone());
+        if plain.len() <= MAX_NAME_LEN && !self.taken(tools, plain) {
             return plain.clone();
         }
         // `plain` is ASCII, so any byte offset is a character boundary.
         let stem = plain.get(..MAX_NAME_LEN - 9).unwrap_or(plain);
         let key = format!("{}\0{}", mcp.server, mcp.tool);
-        let counter = self.next.entry(key.clone()).or_insert(0);
-        loop {
-            let hash = match *counter {
+        let mut counter = self.next.get(&key).copied().unwrap_or(0);
+        let candidate = loop {
+            let hash = match counter {
                 0 => fnv1a(key.as_bytes()),
                 n => fnv1a(format!("{key}\0{n}").as_bytes()),
             };
-            *counter += 1;
+            counter += 1;
             let candidate = format!("{stem}_{:08x}", hash as u32);
-            if self.taken.insert(candidate.clone()) {
-                return candidate;
+            if !self.taken(tools, &candidate) {
+                break candidate;
             }
+        };
+        self.next.insert(key, counter);
+        candidate
+    }
+
+    /// Whether a tool of `tools` is named `name`.
+    fn taken(&self, tools: &[Arc<ToolInfo>], name: &str) -> bool {
+        let Some(mask) = self.slots.len().checked_sub(1) else {
+            return false;
+        };
+        let mut at = self.hasher.hash_one(name) as usize & mask;
+        loop {
+            match self.slots.get(at) {
+                None | Some(&EMPTY) => return false,
+                Some(&i) if tools.get(i as usize).is_some_and(|tool| tool.name == name) => {
+                    return true;
+                }
+                Some(_) => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// Records the name of `tools[position]`, the tool just loaded under a name from
+    /// [`unique`](Self::unique).
+    fn add(&mut self, tools: &[Arc<ToolInfo>], position: usize) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let size = (self.slots.len() * 2).max(16);
+            let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
+            for i in old.into_iter().filter(|&i| i != EMPTY) {
+                self.place(tools, i);
+            }
+        }
+        self.place(tools, position as u32);
+        self.len += 1;
+    }
+
+    fn place(&mut self, tools: &[Arc<ToolInfo>], position: u32) {
+        let name = tools.get(position as usize).map_or("", |tool| &tool.name);
+        let mask = self.slots.len() - 1;
+        let mut at = self.hasher.hash_one(name) as usize & mask;
+        while let Some(slot) = self.slots.get_mut(at) {
+            if *slot == EMPTY {
+                *slot = position;
+                return;
+            }
+            at = (at + 1) & mask;
         }
     }
 }

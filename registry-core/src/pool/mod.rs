@@ -9,7 +9,7 @@
 //!
 //! A [`Pool`] holds those rules: it is only made by them ([`Pool::new`],
 //! [`assemble_tool_pool`](crate::assemble_tool_pool), [`merge_and_filter_tools`] and
-//! [`Pool::filter`], which keeps them), and finds a tool by name or alias in one lookup.
+//! [`Pool::filter`], which keeps them), and finds a tool by name or alias without a scan.
 
 use std::collections::HashMap;
 use std::collections::HashSet;
@@ -39,7 +39,7 @@ pub use deferral::deferral;
 /// name (so adding a server never moves a built-in's bytes in the rendered request), each with
 /// its [deferral](ToolInfo::is_deferred) decided for the environment it was made for. It is
 /// cheap to clone (shared), derefs to the slice of its tools, and [`find`](Pool::find) finds a
-/// tool by name or alias in one lookup.
+/// tool by name or alias without a scan (a binary search of each sorted section).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -60,8 +60,9 @@ pub struct Pool {
 #[derive(Default)]
 struct Shared {
     tools: Vec<Arc<ToolInfo>>,
-    /// Each tool's position by its name (one tool per name).
-    names: Index,
+    /// How many of `tools` are built-ins: `tools[..builtins]` and `tools[builtins..]` are each
+    /// sorted by name, so a name is found by binary search without a copy of every name.
+    builtins: usize,
     /// Each alias, and the position of the first tool that has it.
     aliases: Index,
 }
@@ -72,10 +73,17 @@ impl Pool {
     /// The pool of `tools` for `env`: the first tool of each name kept, the built-ins sorted by
     /// name, then the MCP tools sorted by name, each tool's deferral decided for `env`.
     pub fn new(env: &Env, tools: impl IntoIterator<Item = Arc<ToolInfo>>) -> Pool {
-        let mut seen = HashSet::new();
+        let tools: Vec<Arc<ToolInfo>> = tools.into_iter().collect();
+        let mut seen = HashSet::with_capacity(tools.len());
+        let first: Vec<bool> = tools
+            .iter()
+            .map(|tool| seen.insert(tool.name.as_str()))
+            .collect();
+        drop(seen);
         let (builtins, mcp): (Vec<_>, Vec<_>) = tools
             .into_iter()
-            .filter(|tool| seen.insert(tool.name.clone()))
+            .zip(first)
+            .filter_map(|(tool, first)| first.then_some(tool))
             .partition(|tool| !tool.is_mcp());
         Pool::from_sections(env, builtins, mcp)
     }
@@ -87,27 +95,26 @@ impl Pool {
         mut builtins: Vec<Arc<ToolInfo>>,
         mut mcp: Vec<Arc<ToolInfo>>,
     ) -> Pool {
+        // Stable sorts: of two tools of one name, the first given stays first and is kept.
         let by_name = |a: &Arc<ToolInfo>, b: &Arc<ToolInfo>| compare_names(&a.name, &b.name);
         builtins.sort_by(by_name);
         mcp.sort_by(by_name);
-        let mut seen = HashSet::new();
-        let mut tools: Vec<Arc<ToolInfo>> = builtins
-            .into_iter()
-            .chain(mcp)
-            .filter(|tool| seen.insert(tool.name.clone()))
-            .collect();
+        builtins.dedup_by(|later, kept| later.name == kept.name);
+        mcp.dedup_by(|later, kept| later.name == kept.name);
+        mcp.retain(|tool| position_of(&builtins, &tool.name).is_none());
+        let count = builtins.len();
+        let mut tools = builtins;
+        tools.append(&mut mcp);
         decide_deferral(&mut tools, env);
         decide_callers(&mut tools, env);
-        Pool::indexed(tools)
+        Pool::indexed(tools, count)
     }
 
     /// A pool of `tools`, which already hold a pool's rules (in order, one per name, deferral
-    /// decided).
-    fn indexed(tools: Vec<Arc<ToolInfo>>) -> Pool {
-        let mut names = Index::with_capacity_and_hasher(tools.len(), Default::default());
+    /// decided), the first `builtins` of them built-ins.
+    fn indexed(tools: Vec<Arc<ToolInfo>>, builtins: usize) -> Pool {
         let mut aliases = Index::default();
         for (position, tool) in tools.iter().enumerate() {
-            names.entry(tool.name.clone()).or_insert(position);
             for alias in &tool.aliases {
                 aliases.entry(alias.clone()).or_insert(position);
             }
@@ -115,7 +122,7 @@ impl Pool {
         Pool {
             shared: Arc::new(Shared {
                 tools,
-                names,
+                builtins,
                 aliases,
             }),
         }
@@ -123,38 +130,52 @@ impl Pool {
 
     /// The tools of this pool that `keep` keeps, in the same order: a pool itself.
     pub fn filter(&self, mut keep: impl FnMut(&ToolInfo) -> bool) -> Pool {
-        let kept: Vec<Arc<ToolInfo>> = self
-            .shared
-            .tools
-            .iter()
-            .filter(|tool| keep(tool))
-            .cloned()
-            .collect();
+        let mut builtins = 0;
+        let mut kept: Vec<Arc<ToolInfo>> = Vec::new();
+        for (position, tool) in self.shared.tools.iter().enumerate() {
+            if keep(tool) {
+                builtins += usize::from(position < self.shared.builtins);
+                kept.push(Arc::clone(tool));
+            }
+        }
         if kept.len() == self.len() {
             return self.clone();
         }
-        Pool::indexed(kept)
+        Pool::indexed(kept, builtins)
+    }
+
+    /// The position of the tool named `name`: a binary search of each sorted section.
+    fn position(&self, name: &str) -> Option<usize> {
+        let (builtins, mcp) = self.shared.tools.split_at(self.shared.builtins);
+        position_of(builtins, name).or_else(|| Some(builtins.len() + position_of(mcp, name)?))
     }
 
     /// The tool `name` calls: the first of the pool whose name or alias it is (exact,
-    /// case-sensitive), found in one lookup.
+    /// case-sensitive), found by binary search.
     pub fn find(&self, name: &str) -> Option<&Arc<ToolInfo>> {
-        let by_name = self.shared.names.get(name);
-        let by_alias = self.shared.aliases.get(name);
+        let by_name = self.position(name);
+        let by_alias = self.shared.aliases.get(name).copied();
         let position = by_name.into_iter().chain(by_alias).min()?;
-        self.shared.tools.get(*position)
+        self.shared.tools.get(position)
     }
 
-    /// The tool named `name` (its name, not an alias), found in one lookup.
+    /// The tool named `name` (its name, not an alias), found by binary search.
     pub fn named(&self, name: &str) -> Option<&Arc<ToolInfo>> {
-        let position = self.shared.names.get(name)?;
-        self.shared.tools.get(*position)
+        let position = self.position(name)?;
+        self.shared.tools.get(position)
     }
 
     /// The tools, in order.
     pub fn tools(&self) -> &[Arc<ToolInfo>] {
         &self.shared.tools
     }
+}
+
+/// The position of the tool named `name` in `tools`, sorted by name.
+fn position_of(tools: &[Arc<ToolInfo>], name: &str) -> Option<usize> {
+    tools
+        .binary_search_by(|tool| compare_names(&tool.name, name))
+        .ok()
 }
 
 impl Deref for Pool {

@@ -44,7 +44,7 @@ impl Document for ToolInfo {
         self.search_hint.as_deref()
     }
     fn server(&self) -> Option<&str> {
-        self.mcp().map(|mcp| mcp.server.as_str())
+        self.mcp().map(|mcp| &*mcp.server)
     }
     fn input_schema(&self) -> &str {
         &self.input_schema

@@ -173,7 +173,7 @@ impl ToolInfo {
     pub fn rule_target(&self) -> RuleTarget<'_> {
         RuleTarget {
             name: self.permission_name(),
-            server: self.mcp().map(|mcp| mcp.normalized_server.as_str()),
+            server: self.mcp().map(|mcp| &*mcp.normalized_server),
         }
     }
 

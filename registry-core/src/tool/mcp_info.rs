@@ -7,12 +7,13 @@ use std::sync::{Arc, OnceLock};
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct McpInfo {
-    /// The server name as configured.
-    pub server: String,
+    /// The server name as configured, shared by the server's tools.
+    pub server: Arc<str>,
     /// The tool name as the server sent it.
     pub tool: String,
-    /// The server name normalized for tool names (`[A-Za-z0-9_-]`).
-    pub normalized_server: String,
+    /// The server name normalized for tool names (`[A-Za-z0-9_-]`), shared by the server's
+    /// tools.
+    pub normalized_server: Arc<str>,
     /// `mcp__<normalized server>__<normalized tool>`: what permission rules name, whatever
     /// display name the pool gives the tool (no length or uniqueness rule applied).
     pub permission_name: String,
@@ -100,12 +101,19 @@ pub struct McpAnnotations {
 
 impl McpInfo {
     /// The names of tool `tool` of server `server`, as received.
-    pub fn new(server: impl Into<String>, tool: impl Into<String>) -> McpInfo {
-        let (server, tool) = (server.into(), tool.into());
+    pub fn new(server: impl Into<Arc<str>>, tool: impl Into<String>) -> McpInfo {
+        let server = server.into();
+        let normalized = normalize_name_for_mcp(&server).into();
+        McpInfo::of_server(&server, &normalized, tool.into())
+    }
+
+    /// The names of tool `tool` of `server`, whose normalized name is `normalized`: the
+    /// server's names shared, not copied, by each of its tools.
+    pub(crate) fn of_server(server: &Arc<str>, normalized: &Arc<str>, tool: String) -> McpInfo {
         McpInfo {
-            normalized_server: normalize_name_for_mcp(&server),
-            permission_name: mcp_tool_name(&server, &tool),
-            server,
+            permission_name: permission_name(normalized, &tool),
+            server: Arc::clone(server),
+            normalized_server: Arc::clone(normalized),
             tool,
             title: None,
             annotations: McpAnnotations::default(),
@@ -125,6 +133,16 @@ pub fn normalize_name_for_mcp(name: &str) -> String {
             }
         })
         .collect()
+}
+
+/// `mcp__<normalized server>__<tool normalized>`, its capacity its length.
+fn permission_name(normalized_server: &str, tool: &str) -> String {
+    let tool = normalize_name_for_mcp(tool);
+    let mut name = String::with_capacity(7 + normalized_server.len() + tool.len());
+    for part in ["mcp__", normalized_server, "__", &tool] {
+        name.push_str(part);
+    }
+    name
 }
 
 /// `mcp__<server>__<tool>`, both parts normalized (no length or uniqueness rule applied): the

@@ -52,6 +52,8 @@ pub enum Strategy {
 pub struct SearchEngine<D> {
     pool: Vec<Arc<D>>,
     deferred: Vec<Arc<D>>,
+    /// The pool's tools that are not deferred: a name is looked up among the deferred tools
+    /// first, so the pool's are asked only for names no deferred tool answers to.
     pool_names: NameTable,
     deferred_names: NameTable,
     seed: Shards<D>,
@@ -69,7 +71,7 @@ impl<D: Document> SearchEngine<D> {
         let deferred = deferred_of(&pool);
         let engine = SearchEngine {
             seed: Shards::build(&deferred),
-            pool_names: NameTable::build(&pool, false),
+            pool_names: NameTable::not_deferred(&pool),
             deferred_names: NameTable::build(&deferred, true),
             pool,
             deferred,
@@ -103,7 +105,7 @@ impl<D: Document> SearchEngine<D> {
                 .iter()
                 .zip(&self.deferred)
                 .all(|(a, b)| a.name() == b.name());
-        self.pool_names = NameTable::build(&pool, false);
+        self.pool_names = NameTable::not_deferred(&pool);
         self.pool = pool;
         if same {
             return;
@@ -178,9 +180,11 @@ impl<D: Document> SearchEngine<D> {
             // Each name once, in request order, in time linear in the number of names.
             let (mut found, mut seen) = (Vec::new(), None);
             for name in names {
-                let tool = match self.deferred_names.exact(name) {
+                let tool = match self.deferred_names.exact(&self.deferred, name) {
                     Some(i) => self.deferred.get(i),
-                    None => (self.pool_names.exact(name)).and_then(|i| self.pool.get(i)),
+                    None => {
+                        (self.pool_names.exact(&self.pool, name)).and_then(|i| self.pool.get(i))
+                    }
                 };
                 if let Some(tool) = tool {
                     push_new(&mut found, &mut seen, tool.name());
@@ -190,15 +194,15 @@ impl<D: Document> SearchEngine<D> {
         }
         let lower = raw.to_lowercase();
         let query = js_trim(&lower);
-        let exact = match self.deferred_names.lower(query) {
+        let exact = match self.deferred_names.lower(&self.deferred, query) {
             Some(i) => self.deferred.get(i),
-            None => (self.pool_names.lower(query)).and_then(|i| self.pool.get(i)),
+            None => (self.pool_names.lower(&self.pool, query)).and_then(|i| self.pool.get(i)),
         };
         if let Some(tool) = exact {
             return Some(vec![tool.name().to_owned()]);
         }
         if query.starts_with("mcp__") && query.len() > 5 {
-            let prefixed = self.deferred_names.with_prefix(query);
+            let prefixed = self.deferred_names.with_prefix(&self.deferred, query);
             let matches = names_at(&self.deferred, prefixed.into_iter().take(max_results));
             if !matches.is_empty() {
                 return Some(matches);

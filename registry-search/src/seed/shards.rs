@@ -27,11 +27,9 @@ const DEAD: u32 = u32::MAX;
 struct Shard<D> {
     /// `None` for the base; otherwise the server whose tools it holds.
     server: Option<String>,
+    /// The index, which holds the indexed tools: their names and servers are read from it
+    /// (a document never changes).
     index: SeedIndex<D>,
-    /// Each indexed tool's server (`None` for a tool that is not an MCP tool).
-    servers: Vec<Option<String>>,
-    /// Each indexed tool's name.
-    names: Vec<String>,
     /// Each indexed tool's position among the engine's deferred tools, or [`DEAD`].
     global: Vec<u32>,
     dead: usize,
@@ -42,17 +40,10 @@ impl<D: Document> Shard<D> {
         Shard {
             server,
             index: SeedIndex::build(tools),
-            servers: tools.iter().map(|tool| server_of(&**tool)).collect(),
-            names: tools.iter().map(|tool| tool.name().to_owned()).collect(),
             global: (0..tools.len() as u32).collect(),
             dead: 0,
         }
     }
-}
-
-/// The server a tool's shard is keyed by.
-fn server_of(tool: &impl Document) -> Option<String> {
-    tool.server().map(str::to_owned)
 }
 
 /// The seed index of an engine: one shard, or a base and a few server shards.
@@ -101,12 +92,12 @@ impl<D: Document> Shards<D> {
         changed: &BTreeSet<String>,
     ) -> bool {
         for shard in &mut self.shards {
-            for (server, global) in shard.servers.iter().zip(&mut shard.global) {
-                if server
-                    .as_ref()
-                    .is_some_and(|server| changed.contains(server))
-                    && *global != DEAD
-                {
+            for (local, global) in shard.global.iter_mut().enumerate() {
+                let server = shard
+                    .index
+                    .tool(local as u32)
+                    .and_then(|tool| tool.server());
+                if server.is_some_and(|server| changed.contains(server)) && *global != DEAD {
                     *global = DEAD;
                     shard.dead += 1;
                 }
@@ -141,11 +132,15 @@ impl<D: Document> Shards<D> {
                 .collect();
         self.owner = vec![(u32::MAX, u32::MAX); deferred.len()];
         for (s, shard) in self.shards.iter_mut().enumerate() {
-            for (local, (name, global)) in shard.names.iter().zip(&mut shard.global).enumerate() {
+            for (local, global) in shard.global.iter_mut().enumerate() {
                 if *global == DEAD {
                     continue;
                 }
-                match positions.get(name.as_str()) {
+                let name = shard
+                    .index
+                    .tool(local as u32)
+                    .map_or("", |tool| tool.name());
+                match positions.get(name) {
                     Some(&at) => {
                         *global = at;
                         if let Some(slot) = self.owner.get_mut(at as usize) {

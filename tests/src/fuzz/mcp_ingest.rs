@@ -155,10 +155,10 @@ fn check(servers: &[(&str, &Value)], limits: &McpLimits, loaded: &McpTools) {
                 Ok(raw) => {
                     let tool = tools.next().expect("a valid entry is loaded");
                     let mcp = tool.mcp().expect("an MCP tool has its MCP names");
-                    assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), (server, raw));
+                    assert_eq!((&*mcp.server, mcp.tool.as_str()), (server, raw));
                     let permission = format!("mcp__{}__{}", normalize(server), normalize(raw));
                     assert_eq!(tool.permission_name(), permission);
-                    assert_eq!(mcp.normalized_server, normalize(server));
+                    assert_eq!(*mcp.normalized_server, normalize(server));
                     if permission.len() <= 64 && tool.name != permission {
                         // Only a clash may take the plain name away.
                         assert!(names.contains(permission.as_str()), "{permission:?}");

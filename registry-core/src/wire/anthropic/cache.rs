@@ -142,6 +142,6 @@ fn render_base(tool: &ToolInfo, settings: &CacheSettings) -> Result<CachedTool, 
         strict: strict.then_some(true),
         eager_input_streaming: (settings.first_party && settings.eager_input_streaming)
             .then_some(true),
-        server: tool.mcp().map(|mcp| mcp.server.clone()),
+        server: tool.mcp().map(|mcp| mcp.server.to_string()),
     })
 }

@@ -149,10 +149,7 @@ enum Item {
 }
 
 fn namespace_of(tool: &Arc<ToolInfo>, name: String, first: ResponsesFunction) -> Namespace {
-    let server = tool
-        .mcp()
-        .map(|mcp| mcp.server.as_str())
-        .unwrap_or_default();
+    let server = tool.mcp().map(|mcp| &*mcp.server).unwrap_or_default();
     Namespace {
         kind: "namespace",
         description: format!("Tools of the MCP server {server}."),

@@ -108,7 +108,6 @@ impl<D: Document> SeedIndex<D> {
             ..SeedIndex::default()
         };
         let (mut scratch, mut ranges) = (String::new(), Vec::new());
-        let mut part_pairs: Vec<(u32, u32)> = Vec::with_capacity(deferred.len() * 2);
         let mut parts: Vec<u32> = Vec::new();
         // For each part, the last tool that has it (`u32::MAX` for none yet): a tool's
         // distinct parts in time linear in its name, however many parts it has.
@@ -141,7 +140,6 @@ impl<D: Document> SeedIndex<D> {
                 {
                     *last = id;
                     parts.push(vocab_id);
-                    part_pairs.push((vocab_id, id));
                     *flags |= if mcp { PART_MCP } else { PART_PLAIN };
                 }
             }
@@ -158,9 +156,13 @@ impl<D: Document> SeedIndex<D> {
             vocab < SPILL as usize,
             "fewer than 2^31 distinct name parts"
         );
-        index.part_postings = Postings::from_pairs(vocab, &part_pairs);
-        index.description_words = Postings::from_pairs(words, &description.pairs);
-        index.hint_words = Postings::from_pairs(words, &hint.pairs);
+        let tools = deferred.len() as u32;
+        index.part_postings = Postings::from_runs(vocab, tools, |i| {
+            let (inline, more) = index.tool_parts(i);
+            inline.iter().chain(more).copied()
+        });
+        index.description_words = Postings::from_runs(words, tools, |i| description.run(i));
+        index.hint_words = Postings::from_runs(words, tools, |i| hint.run(i));
         index.suffixes = index.sorted_suffixes();
         index.suffix_samples = (index.suffixes.iter().step_by(SAMPLE))
             .map(|&entry| index.suffix_key(entry))

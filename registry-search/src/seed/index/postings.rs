@@ -13,14 +13,21 @@ pub(crate) struct Postings {
 }
 
 impl Postings {
-    /// Groups `(key, tool)` pairs by key; pairs pushed in tool order give sorted lists.
-    /// A pair whose key is not below `keys` is left out.
-    pub(crate) fn from_pairs(keys: usize, pairs: &[(u32, u32)]) -> Postings {
+    /// Groups tools by key: `run(tool)` gives the keys of each tool of `0..tools`, each once,
+    /// so each list comes out sorted. A key not below `keys` is left out. Two passes over the
+    /// runs (count, then place) keep nothing but the result: no list of pairs is built.
+    pub(crate) fn from_runs<I: IntoIterator<Item = u32>>(
+        keys: usize,
+        tools: u32,
+        run: impl Fn(u32) -> I,
+    ) -> Postings {
         // `offsets[key + 1]` counts the tools of `key`, then sums those of the keys up to it.
         let mut offsets = vec![0u32; keys + 1];
-        for &(key, _) in pairs {
-            if let Some(count) = offsets.get_mut(key as usize + 1) {
-                *count += 1;
+        for tool in 0..tools {
+            for key in run(tool) {
+                if let Some(count) = offsets.get_mut(key as usize + 1) {
+                    *count += 1;
+                }
             }
         }
         let mut total = 0;
@@ -30,16 +37,21 @@ impl Postings {
         }
         let mut fill: Vec<u32> = offsets.clone();
         fill.pop();
-        let mut tools = vec![0u32; total as usize];
-        for &(key, tool) in pairs {
-            if let Some(slot) = fill.get_mut(key as usize)
-                && let Some(place) = tools.get_mut(*slot as usize)
-            {
-                *place = tool;
-                *slot += 1;
+        let mut placed = vec![0u32; total as usize];
+        for tool in 0..tools {
+            for key in run(tool) {
+                if let Some(slot) = fill.get_mut(key as usize)
+                    && let Some(place) = placed.get_mut(*slot as usize)
+                {
+                    *place = tool;
+                    *slot += 1;
+                }
             }
         }
-        Postings { offsets, tools }
+        Postings {
+            offsets,
+            tools: placed,
+        }
     }
 
     /// The tools of `key`, sorted; none for a key it does not have.
@@ -297,13 +309,15 @@ mod tests {
     }
 
     #[test]
-    fn postings_group_pairs_by_key_in_push_order() {
-        let postings = Postings::from_pairs(3, &[(2, 0), (0, 1), (2, 1), (0, 4)]);
+    fn postings_group_runs_by_key_in_tool_order() {
+        let runs: [&[u32]; 5] = [&[2], &[0, 2], &[], &[], &[0]];
+        let postings = Postings::from_runs(3, 5, |tool| runs[tool as usize].iter().copied());
         assert_eq!(postings.get(0), [1, 4]);
         assert_eq!(postings.get(1), [] as [u32; 0]);
         assert_eq!(postings.get(2), [0, 1]);
         assert_eq!(postings.get(3), [] as [u32; 0], "a key it does not have");
-        let dropped = Postings::from_pairs(2, &[(1, 0), (5, 1), (0, 2)]);
+        let runs: [&[u32]; 3] = [&[1], &[5], &[0]];
+        let dropped = Postings::from_runs(2, 3, |tool| runs[tool as usize].iter().copied());
         assert_eq!((dropped.get(0), dropped.get(1)), (&[2][..], &[0][..]));
     }
 }
