@@ -8,7 +8,9 @@
 //! as MCP entries, server `s<k>` holding its k-th copy. The bounds hold with room at either
 //! size; each fails with the structure it guards against: a `Value` tree of a server's list
 //! (about eight times its text), maps keyed by copies of every name, per-tool copies of names
-//! and servers in the seed index, `(word, tool)` pairs while it is built.
+//! and servers in the seed index, `(word, tool)` pairs while it is built, a name table grown
+//! by doubling, a compiled-schema slot sized for a schema no tool has yet been called with, and
+//! a second copy of every name for permission rules.
 //!
 //! It links alone (`[[test]] name = "memory"`) so that no other test allocates while it counts,
 //! and is one test for the same reason.
@@ -132,9 +134,11 @@ fn a_large_catalog_costs_little_more_than_its_text() {
         "loaded: {per_tool} bytes a tool, {} bytes more at the peak",
         peak - after
     );
+    // 620 bytes a tool at 247 bytes of text: an empty compiled-schema slot of a schema's
+    // compiled size (+88) or a second copy of each name for permission rules (+26) fails it.
     assert!(
-        tools <= 3 * text,
-        "the tools take {tools} bytes, more than 3 times their text ({text})"
+        3 * tools <= 8 * text,
+        "the tools take {tools} bytes, more than 8/3 of their text ({text})"
     );
     assert!(
         peak - after <= largest,
@@ -154,7 +158,7 @@ fn a_large_catalog_costs_little_more_than_its_text() {
 
     // The indexes: each strategy's, kept and at the peak of its build, in bytes a tool.
     for (strategy, kept_bound, peak_bound) in
-        [(Strategy::Keyword, 240, 340), (Strategy::Bm25f, 480, 680)]
+        [(Strategy::Keyword, 240, 260), (Strategy::Bm25f, 480, 680)]
     {
         let (before, _) = mark();
         let engine = SearchEngine::new(pool.to_vec(), strategy);

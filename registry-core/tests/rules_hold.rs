@@ -67,6 +67,16 @@ fn deny_rule_matches_a_long_name_whatever_it_was_shortened_to() {
 }
 
 #[test]
+fn permission_name_stays_the_servers_names_when_the_application_renames_the_tool() {
+    let tools = json!([{"name": "drop.table", "inputSchema": {"type": "object"}}]);
+    let mut tool = ToolInfo::clone(&load_server("db", &tools).tools[0]);
+    assert_eq!(tool.permission_name(), "mcp__db__drop_table");
+    tool.name = "Read".into();
+    assert_eq!(tool.permission_name(), "mcp__db__drop_table");
+    assert_eq!(tool.rule_target().name, "mcp__db__drop_table");
+}
+
+#[test]
 fn server_rule_matches_tools_with_hashed_names() {
     let tools = json!([
         {"name": "a.b", "inputSchema": {"type": "object"}},

@@ -238,21 +238,19 @@ fn a_tool_repeating_what_the_tools_above_it_match_gives_way() {
 #[test]
 fn name_coverage_counts_a_name_term_that_a_request_word_begins_or_extends() {
     let tools = pool(&[
-        ("b", &[("shorten", "A short URL for a long one")]),
+        ("b", &[("short", "A short URL for a long one")]),
         ("c", &[("Link Clicks", "Clicks on a short link")]),
     ]);
-    // No tool has the word `shortener`, but `shorten` begins it: the request covers that
-    // tool's whole name. With exact terms alone, the tool whose name has `link` would lead.
+    // No tool has the word `shortener` (or its stem, `shorten`), but `short` begins it: the
+    // request covers that tool's whole name. With exact terms alone, the tool whose name has
+    // `link` would lead.
     let query = "a link shortener for long URLs";
     let without = Weights {
         name_coverage: 0.0,
         ..earlier_defaults()
     };
     assert_eq!(top(&tools, without, query, 1), ["mcp__c__Link_Clicks"]);
-    assert_eq!(
-        top(&tools, earlier_defaults(), query, 1),
-        ["mcp__b__shorten"]
-    );
+    assert_eq!(top(&tools, earlier_defaults(), query, 1), ["mcp__b__short"]);
 }
 
 #[test]

@@ -602,12 +602,12 @@ const EMPTY: u32 = u32::MAX;
 impl Names {
     /// A name for the tool `mcp` describes that no tool of `tools` (the tools loaded) has.
     fn unique(&mut self, tools: &[Arc<ToolInfo>], mcp: &McpInfo) -> String {
-        let plain = &mcp.permission_name;
-        if plain.len() <= MAX_NAME_LEN && !self.taken(tools, plain) {
-            return plain.clone();
+        let plain = mcp.plain_name();
+        if plain.len() <= MAX_NAME_LEN && !self.taken(tools, &plain) {
+            return plain;
         }
         // `plain` is ASCII, so any byte offset is a character boundary.
-        let stem = plain.get(..MAX_NAME_LEN - 9).unwrap_or(plain);
+        let stem = plain.get(..MAX_NAME_LEN - 9).unwrap_or(&plain);
         let key = format!("{}\0{}", mcp.server, mcp.tool);
         let mut counter = self.next.get(&key).copied().unwrap_or(0);
         let candidate = loop {

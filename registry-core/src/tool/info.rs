@@ -166,7 +166,8 @@ impl ToolInfo {
     /// the pool had to make the name unique or short), otherwise the name. Aliases are not
     /// consulted.
     pub fn permission_name(&self) -> &str {
-        self.mcp().map_or(&self.name, |mcp| &mcp.permission_name)
+        self.mcp()
+            .map_or(&self.name, |mcp| mcp.permission_name(&self.name))
     }
 
     /// What permission rules see of this tool.

@@ -14,9 +14,9 @@ pub struct McpInfo {
     /// The server name normalized for tool names (`[A-Za-z0-9_-]`), shared by the server's
     /// tools.
     pub normalized_server: Arc<str>,
-    /// `mcp__<normalized server>__<normalized tool>`: what permission rules name, whatever
-    /// display name the pool gives the tool (no length or uniqueness rule applied).
-    pub permission_name: String,
+    /// `mcp__<normalized server>__<normalized tool>`, kept only for a tool whose name in the
+    /// pool is not it (read with [`ToolInfo::permission_name`](crate::ToolInfo::permission_name)).
+    pub(crate) permission_name: PermissionSlot,
     /// The display title the server sent (`title`, else `annotations.title`), for listings;
     /// the model never sees it.
     pub title: Option<String>,
@@ -30,9 +30,11 @@ pub struct McpInfo {
 
 /// Where dispatch keeps an MCP tool's input schema compiled (`dispatch/mcp_check.rs`): filled
 /// on the tool's first call and shared by every clone of its entry, so a schema is compiled
-/// once per listing. It takes no part in comparing or hashing an [`McpInfo`].
+/// once per listing. It takes no part in comparing or hashing an [`McpInfo`]. The compiled
+/// schema is boxed so that an empty slot (every tool never called) costs 32 bytes, not the
+/// compiled schema's size.
 #[derive(Clone, Default)]
-pub(crate) struct CompiledSlot(pub(crate) Arc<OnceLock<CompiledSchema>>);
+pub(crate) struct CompiledSlot(pub(crate) Arc<OnceLock<Box<CompiledSchema>>>);
 
 /// An input schema compiled for dispatch's check.
 pub(crate) struct CompiledSchema {
@@ -85,6 +87,31 @@ impl std::hash::Hash for CompiledSlot {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
+/// Where an MCP tool's permission name is kept once it was asked for and is not the tool's name
+/// in the pool. Most tools' names are their permission names, and their slots stay empty: a
+/// large catalog holds no second copy of every name. Derived from the names beside it, so it
+/// takes no part in comparing or hashing an [`McpInfo`].
+#[derive(Clone, Default)]
+pub(crate) struct PermissionSlot(OnceLock<Box<str>>);
+
+impl std::fmt::Debug for PermissionSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.get().map_or("the tool's name", |name| name))
+    }
+}
+
+impl PartialEq for PermissionSlot {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for PermissionSlot {}
+
+impl std::hash::Hash for PermissionSlot {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
 /// An MCP tool's `annotations` hints, as the server sent them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -111,7 +138,7 @@ impl McpInfo {
     /// server's names shared, not copied, by each of its tools.
     pub(crate) fn of_server(server: &Arc<str>, normalized: &Arc<str>, tool: String) -> McpInfo {
         McpInfo {
-            permission_name: permission_name(normalized, &tool),
+            permission_name: PermissionSlot::default(),
             server: Arc::clone(server),
             normalized_server: Arc::clone(normalized),
             tool,
@@ -122,17 +149,45 @@ impl McpInfo {
     }
 }
 
+impl McpInfo {
+    /// `mcp__<normalized server>__<normalized tool>`: what permission rules name, whatever
+    /// name the pool gives the tool (`pool_name`), no length or uniqueness rule applied.
+    /// Allocates nothing when `pool_name` is it; otherwise computed once and kept.
+    pub(crate) fn permission_name<'a>(&'a self, pool_name: &'a str) -> &'a str {
+        if self.is_permission_name(pool_name) {
+            return pool_name;
+        }
+        self.permission_name
+            .0
+            .get_or_init(|| self.plain_name().into_boxed_str())
+    }
+
+    /// `mcp__<normalized server>__<normalized tool>`, built.
+    pub(crate) fn plain_name(&self) -> String {
+        permission_name(&self.normalized_server, &self.tool)
+    }
+
+    /// Whether `name` is `mcp__<normalized server>__<normalized tool>`, compared in place.
+    fn is_permission_name(&self, name: &str) -> bool {
+        name.strip_prefix("mcp__")
+            .and_then(|rest| rest.strip_prefix(&*self.normalized_server))
+            .and_then(|rest| rest.strip_prefix("__"))
+            .is_some_and(|rest| rest.chars().eq(self.tool.chars().map(normalize_char)))
+    }
+}
+
+/// `ch`, or `_` when it is outside `[A-Za-z0-9_-]`.
+fn normalize_char(ch: char) -> char {
+    if ch.is_ascii_alphanumeric() || ch == '_' || ch == '-' {
+        ch
+    } else {
+        '_'
+    }
+}
+
 /// Replaces every character outside `[A-Za-z0-9_-]` with `_`.
 pub fn normalize_name_for_mcp(name: &str) -> String {
-    name.chars()
-        .map(|ch| {
-            if ch.is_ascii_alphanumeric() || ch == '_' || ch == '-' {
-                ch
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    name.chars().map(normalize_char).collect()
 }
 
 /// `mcp__<normalized server>__<tool normalized>`, its capacity its length.

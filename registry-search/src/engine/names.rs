@@ -89,7 +89,9 @@ impl NameTable {
             // (Every tool is kept when prefixes are asked for.)
             // Sorted by a copy of the lower-cased names, one buffer dropped after the sort:
             // comparing the names as they are read is several times slower.
-            let (mut text, mut ends) = (Vec::new(), Vec::with_capacity(tools.len()));
+            // Sized up front: growing it by doubling would hold two copies at once.
+            let bytes = tools.iter().map(|tool| tool.name().len()).sum();
+            let (mut text, mut ends) = (Vec::with_capacity(bytes), Vec::with_capacity(tools.len()));
             for i in 0..tools.len() as u32 {
                 text.extend(lower_name(tools, &table.lowered, i));
                 ends.push(text.len());
