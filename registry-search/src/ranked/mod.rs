@@ -174,8 +174,50 @@ struct Posting {
     in_description: bool,
 }
 
+/// A tool's term frequencies while the index is built: the name's as counted, the other
+/// fields' up to 255 each (where BM25's saturation leaves a field's weight within about 1% of
+/// its limit). Twelve bytes, a [`Posting`]'s size, so that a term's list becomes its postings
+/// in place: building the index never holds both.
+#[derive(Debug, Clone, Copy)]
+struct Counted {
+    tool: u32,
+    name_tf: u16,
+    /// The other fields' term frequencies, in field order after the name.
+    other_tf: [u8; FIELDS - 1],
+}
+
+impl Counted {
+    fn new(tool: u32, tf: [u16; FIELDS]) -> Counted {
+        let mut other_tf = [0u8; FIELDS - 1];
+        for (short, &tf) in other_tf.iter_mut().zip(tf.iter().skip(1)) {
+            *short = u8::try_from(tf).unwrap_or(u8::MAX);
+        }
+        Counted {
+            tool,
+            name_tf: tf[NAME],
+            other_tf,
+        }
+    }
+
+    /// The frequency of each field.
+    fn tf(&self) -> [u16; FIELDS] {
+        let mut tf = [self.name_tf; FIELDS];
+        for (tf, &short) in tf.iter_mut().skip(1).zip(&self.other_tf) {
+            *tf = u16::from(short);
+        }
+        tf
+    }
+}
+
+// A term's list is collected into its postings in place only when the two are alike in size
+// and alignment.
+const _: () = assert!(
+    std::mem::size_of::<Counted>() == std::mem::size_of::<Posting>()
+        && std::mem::align_of::<Counted>() == std::mem::align_of::<Posting>()
+);
+
 /// A term's postings while the index is built: each tool with its per-field term frequencies.
-type Frequencies = HashMap<Box<str>, Vec<(u32, [u16; FIELDS])>>;
+type Frequencies = HashMap<Box<str>, Vec<Counted>>;
 
 /// The BM25F index of a set of deferred tools.
 #[derive(Debug, Default)]
@@ -235,7 +277,9 @@ impl RankedIndex {
             }
             index.lengths.push(lengths);
             for (term, tf) in counts {
-                with_list(&mut frequencies, term, |list| list.push((i as u32, tf)));
+                with_list(&mut frequencies, term, |list| {
+                    list.push(Counted::new(i as u32, tf));
+                });
             }
         }
         index.servers = server_ids.len();
@@ -293,14 +337,20 @@ impl RankedIndex {
         (frequencies.into_iter())
             .map(|(term, list)| {
                 let idf = idf(n, list.len() as f32);
-                let postings = (list.iter())
-                    .map(|(tool, tf)| Posting {
-                        tool: *tool,
-                        impact: impact(idf, *tool, tf),
-                        name_tf: tf[NAME],
-                        in_description: tf[DESCRIPTION] > 0,
+                // Collected in place (a `Counted` is a `Posting`'s size), then the list's spare
+                // room from growing is given back.
+                let mut postings: Vec<Posting> = (list.into_iter())
+                    .map(|counted| {
+                        let tf = counted.tf();
+                        Posting {
+                            tool: counted.tool,
+                            impact: impact(idf, counted.tool, &tf),
+                            name_tf: counted.name_tf,
+                            in_description: tf[DESCRIPTION] > 0,
+                        }
                     })
                     .collect();
+                postings.shrink_to_fit();
                 (term, postings)
             })
             .collect()
