@@ -62,7 +62,7 @@
 //! | analysis | `text/mod.rs` (`\b` words, JavaScript white space), `text/names.rs` (name parts), `text/query.rs` (`select:`, `+required`) | `text/analysis.rs` (words, stop words, stems), `text/terms.rs` (abbreviations, request clauses, sentences), `ranked/fields.rs` (a tool's fields) |
 //! | postings | `seed/index/mod.rs` (build), `seed/index/intern.rs`, `seed/index/postings.rs`, `seed/index/partset.rs`, `seed/shards.rs` | `ranked/mod.rs` (`RankedIndex::build`, `Posting`, impacts) |
 //! | scorer | `seed/index/scorer.rs`, `seed/index/maxscore.rs`, `seed/index/by_term.rs`, `seed/index/hits.rs`; the rules in `seed/mod.rs`, their reference scan in `seed/scan.rs` | `ranked/score.rs`, `ranked/coverage.rs`; its reference in `ranked/reference.rs`; blended with the seed score and embeddings in `fusion/` |
-//! | collector | `util/topk.rs` | `ranked/score.rs` (`Scored::top_k`), `fusion/blend.rs`, then `ranked/diversify.rs` |
+//! | collector | `collector.rs` (`TopK`, for MaxScore's threshold) | `collector.rs` (`best_k`, `sorted`) through `ranked/score.rs` (`Scored::top_k`) and `fusion/blend.rs`; then `ranked/diversify.rs` |
 //!
 //! `engine/` runs the shared query forms and picks a strategy; `semantic/` embeds tools and
 //! queries.
@@ -122,6 +122,7 @@
 // The modules in pipeline order: what a tool is and what a search answers; text analysis; the
 // keyword strategy (its straight scan and its index); the BM25F strategy's scoring and signals;
 // sentence embeddings; their fusion into one ranking; the engine over a pool; evaluation.
+mod collector;
 mod document;
 mod output;
 mod util;
