@@ -51,6 +51,44 @@
 //! A [`SearchOutput`] becomes the `tool_result` block the model reads:
 //! [`SearchOutput::to_tool_result`].
 //!
+//! # Layout
+//!
+//! Each strategy is a pipeline of four stages, as in a search library: *analysis* (text to
+//! terms), *postings* (term to tools), a *scorer* (a query's postings to scores) and a
+//! *collector* (scores to the best `k`). The files of each:
+//!
+//! | stage | keyword strategy | BM25F strategy |
+//! |---|---|---|
+//! | analysis | `text/mod.rs` (`\b` words, JavaScript white space), `text/names.rs` (name parts), `text/query.rs` (`select:`, `+required`) | `text/analysis.rs` (words, stop words, stems), `text/terms.rs` (abbreviations, request clauses, sentences), `ranked/fields.rs` (a tool's fields) |
+//! | postings | `seed/index/mod.rs` (build), `seed/index/intern.rs`, `seed/index/postings.rs`, `seed/index/partset.rs`, `seed/shards.rs` | `ranked/mod.rs` (`RankedIndex::build`, `Posting`, impacts) |
+//! | scorer | `seed/index/scorer.rs`, `seed/index/maxscore.rs`, `seed/index/by_term.rs`, `seed/index/hits.rs`; the rules in `seed/mod.rs`, their reference scan in `seed/scan.rs` | `ranked/score.rs`, `ranked/coverage.rs`; its reference in `ranked/reference.rs`; blended with the seed score and embeddings in `fusion/` |
+//! | collector | `collector.rs` (`TopK`, for MaxScore's threshold) | `collector.rs` (`best_k`, `sorted`) through `ranked/score.rs` (`Scored::top_k`) and `fusion/blend.rs`; then `ranked/diversify.rs` |
+//!
+//! `engine/` runs the shared query forms and picks a strategy; `semantic/` embeds tools and
+//! queries.
+//!
+//! ## Why two postings layers
+//!
+//! The strategies match different things, so neither's postings can answer the other's
+//! queries:
+//!
+//! - The keyword strategy keeps the design's exact matching: a term counts when it *is* a
+//!   description or hint word (a run of `[A-Za-z0-9_]`, lower-cased, unstemmed, as `\b`
+//!   reads it), or when a name part equals or *contains* it. Its postings are therefore keyed
+//!   by interned ids of exact words and of name parts (with a suffix table for containment),
+//!   and hold bare tool ids, sorted, in flat arrays (compressed rows; each tool's word ids are
+//!   kept in LEB128 while the index builds), read by galloping cursors for document-at-a-time
+//!   MaxScore. A seed score depends on the tool and the query alone, so the index can be split
+//!   into shards, one per re-indexed MCP server, and their rankings merged exactly.
+//! - The BM25F strategy matches analyzed terms (stemmed, stop words dropped, abbreviations
+//!   spelled out, camel case split), so `searches` and `searching` meet `search`, which the
+//!   keyword rules must not do. Each posting carries the term's BM25F impact in that tool (IDF
+//!   times the saturated, field-weighted, length-normalized frequency), the name frequency
+//!   (for name coverage) and whether the description has it (for diversification): a query is
+//!   scored term at a time by adding impacts. Impacts depend on statistics of the whole pool
+//!   (the number of tools, each term's document frequency, the average field lengths), so this
+//!   index is built whole whenever the deferred set changes and is not sharded.
+//!
 //! # Misuse
 //!
 //! The engine owns its documents behind [`Arc`](std::sync::Arc)s; it does not borrow a pool:
@@ -84,6 +122,7 @@
 // The modules in pipeline order: what a tool is and what a search answers; text analysis; the
 // keyword strategy (its straight scan and its index); the BM25F strategy's scoring and signals;
 // sentence embeddings; their fusion into one ranking; the engine over a pool; evaluation.
+mod collector;
 mod document;
 mod output;
 mod util;

@@ -1,11 +1,11 @@
 //! The BM25F strategy's lexical score: BM25F blended with the seed score for short queries,
 //! and its exact top-k over both.
 
+use crate::collector::{key, sorted};
 use crate::document::Document;
 use crate::ranked::{RankedScores, Weights};
 use crate::seed::shards::{ShardScorer, Shards};
 use crate::text::query::Terms;
-use crate::util::topk::{key, unkey};
 
 /// The most query terms the seed score is blended into the BM25F strategy for: keyword
 /// queries. Past this the seed weight is divided by 25 or more.
@@ -202,14 +202,7 @@ impl<D: Document> Lexical<'_, D> {
                     .map(|&(i, score)| key(i as u32, score)),
             );
             // The best `max_results` in order (each tool once, so the order is total).
-            if keys.len() > max_results {
-                keys.select_nth_unstable_by(max_results, |a, b| b.cmp(a));
-                keys.truncate(max_results);
-            }
-            keys.sort_unstable_by(|a, b| b.cmp(a));
-            let scored: Vec<(usize, f32)> = (keys.iter().map(|&kept| unkey(kept)))
-                .map(|(i, score)| (i as usize, score))
-                .collect();
+            let scored: Vec<(usize, f32)> = sorted(&mut keys, max_results);
             // The last of each full list: its score bounds the tools after it, which also come
             // after it in pool order when they tie with it.
             let rank_last = by_rank.get(k_rank - 1).copied();

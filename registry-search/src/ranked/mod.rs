@@ -52,10 +52,18 @@
 //! the server document off and the usual `k1` and `b` were chosen on the odd half of the
 //! requests of `data/eval/mcp_servers` in pools joined with the other sets (the `signals`
 //! example's `--dev`); the even half is held out.
+//!
+//! The score of one tool is stated once, plainly, in the `reference` module: the same signals
+//! computed from each tool's fields with no postings, impacts or two-part scores, which the
+//! tests hold this index to (scores and top-k order, on random pools).
 
 mod coverage;
 mod diversify;
 mod fields;
+#[cfg(any(test, feature = "internals"))]
+pub mod reference;
+#[cfg(test)]
+mod reference_tests;
 mod score;
 
 use std::collections::HashMap as StdHashMap;

@@ -10,9 +10,9 @@
 use std::collections::BinaryHeap;
 
 use super::RankedIndex;
+use crate::collector::{best_k, key, sorted, unkey};
 use crate::text::terms::{push_compound, request_words, sentences, tokenize_query};
 use crate::util::dense::{Dense, Lease};
-use crate::util::topk::{key, unkey};
 
 /// Scores in two parts: a tool's total is `tools[tool] + servers[its server]`.
 #[derive(Debug)]
@@ -116,59 +116,9 @@ impl<'a> Scored<'a> {
                 kth = kth.min(share);
             }
         }
-        ranked.retain(|&kept| unkey(kept).1 > 0.0);
-        if ranked.len() > k && k > 0 {
-            ranked.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
-            ranked.truncate(k);
-        }
-        ranked.sort_unstable_by(|a, b| b.cmp(a));
-        (ranked.into_iter().take(k))
-            .map(|kept| {
-                let (tool, score) = unkey(kept);
-                (tool as usize, score)
-            })
-            .collect()
+        ranked.retain(|&kept| unkey::<f32>(kept).1 > 0.0);
+        sorted(&mut ranked, k)
     }
-}
-
-/// The best `k` of `items` (tools, each once, with scores not negative) by score, then by the
-/// lower tool, as [`key`]s in no order. One pass with a buffer of a few times `k`: each time
-/// it fills, the best `k` are selected, and from then on an item that would come after the
-/// `k`-th of them is turned away by one or two comparisons.
-fn best_k(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<u64> {
-    if k == 0 {
-        return Vec::new();
-    }
-    // Always more than `k`, so that a full buffer is cut down to its best `k`.
-    let capacity = k.saturating_mul(4).max(64);
-    let mut kept: Vec<u64> = Vec::with_capacity(capacity.min(1 << 16));
-    // The k-th best so far, and its score: an item below it cannot enter.
-    let (mut kth, mut kth_score) = (0, 0.0);
-    let best = |kept: &mut Vec<u64>| {
-        if kept.len() > k {
-            kept.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
-            kept.truncate(k);
-        }
-    };
-    for (tool, score) in items {
-        // Most items are turned away by their score alone.
-        if score < kth_score {
-            continue;
-        }
-        let item = key(tool, score);
-        if item < kth {
-            continue;
-        }
-        kept.push(item);
-        if kept.len() >= capacity {
-            best(&mut kept);
-            // `select_nth_unstable_by` leaves the k-th best last.
-            kth = kept.last().copied().unwrap_or(kth);
-            kth_score = unkey(kth).1;
-        }
-    }
-    best(&mut kept);
-    kept
 }
 
 impl RankedIndex {
@@ -377,45 +327,6 @@ mod tests {
                     );
                 }
             }
-        }
-    }
-
-    #[test]
-    fn best_k_is_exact_for_a_k_larger_than_the_buffer_reserved_up_front() {
-        // 200,000 items in three scores, the best `k` = 70,000 of them.
-        let items: Vec<(u32, f32)> = (0..200_000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761), (i % 3) as f32))
-            .collect();
-        let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        let mut expected = items.clone();
-        expected.sort_by(order);
-        expected.truncate(70_000);
-        let kept = best_k(items.into_iter(), 70_000);
-        let mut kept: Vec<(u32, f32)> = kept.into_iter().map(unkey).collect();
-        kept.sort_by(order);
-        assert_eq!(kept, expected);
-    }
-
-    proptest::proptest! {
-        /// Many items, few distinct scores (ties everywhere), in any order: the buffer fills
-        /// and is cut down many times, and ties still go to the lower tool.
-        #[test]
-        fn best_k_keeps_the_best_k_by_score_then_lower_tool(
-            scores in proptest::collection::vec(0u8..6, 0..2000),
-            seed in 0u32..1000,
-            k in 0usize..80,
-        ) {
-            let items: Vec<(u32, f32)> = (scores.iter().enumerate())
-                .map(|(i, &score)| ((i as u32).wrapping_mul(2_654_435_761) ^ seed, f32::from(score)))
-                .collect();
-            let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-            let mut expected = items.clone();
-            expected.sort_by(order);
-            expected.truncate(k);
-            let kept = best_k(items.into_iter(), k);
-            let mut kept: Vec<(u32, f32)> = kept.into_iter().map(unkey).collect();
-            kept.sort_by(order);
-            proptest::prop_assert_eq!(kept, expected);
         }
     }
 }

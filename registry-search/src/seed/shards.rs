@@ -13,6 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::index::{Scorer, SeedIndex};
+use crate::collector::{key, sorted};
 use crate::document::Document;
 use crate::text::query::Terms;
 use crate::util::dense::Dense;
@@ -179,21 +180,16 @@ impl<D: Document> Shards<D> {
         if let (Some(index), [scorer]) = (self.single(), scorer.scorers.as_slice()) {
             return index.rank_scored_with(scorer, terms, max_results);
         }
-        let mut scored: Vec<(u32, u32)> = Vec::new();
+        let mut scored: Vec<u64> = Vec::new();
         for (shard, scorer) in self.shards.iter().zip(&scorer.scorers) {
             let more = max_results.saturating_add(shard.dead);
             let local = (shard.index).rank_scored_with(scorer, terms, more);
             scored.extend(local.into_iter().filter_map(|(i, score)| {
                 let global = *shard.global.get(i)?;
-                (global != DEAD).then_some((global, score))
+                (global != DEAD).then(|| key(global, score))
             }));
         }
-        scored.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        scored.truncate(max_results);
-        scored
-            .into_iter()
-            .map(|(at, score)| (at as usize, score))
-            .collect()
+        sorted(&mut scored, max_results)
     }
 
     /// The deferred positions that pass the required-term filter, sorted; `None` when nothing

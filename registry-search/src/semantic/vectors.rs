@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::Embedder;
+use crate::collector::{key, sorted};
 use crate::document::Document;
 use crate::text::plain_words;
 
@@ -117,20 +118,15 @@ impl Vectors {
         allowed: Option<&[u32]>,
     ) -> Vec<(usize, f32)> {
         let rows = self.rows.chunks_exact(self.dimension.max(1)).enumerate();
-        let mut near: Vec<(usize, f32)> = rows
+        let mut near: Vec<u64> = rows
             .filter(|(tool, _)| {
                 allowed.is_none_or(|list| list.binary_search(&(*tool as u32)).is_ok())
             })
-            .map(|(tool, row)| (tool, dot(row, query)))
+            .map(|(tool, row)| (tool as u32, dot(row, query)))
             .filter(|(_, cosine)| *cosine > 0.0)
+            .map(|(tool, cosine)| key(tool, cosine))
             .collect();
-        let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if k > 0 && near.len() > k {
-            near.select_nth_unstable_by(k - 1, order);
-        }
-        near.truncate(k);
-        near.sort_by(order);
-        near
+        sorted(&mut near, k)
     }
 }
 

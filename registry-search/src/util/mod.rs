@@ -1,7 +1,6 @@
 //! Small collections the search layers share: sets of distinct query strings, sorted strings
-//! keyed by their first bytes, and the best `k` tools of a search.
+//! keyed by their first bytes, and per-tool amounts kept between queries.
 
 pub mod dense;
 pub mod distinct;
 pub mod sorted;
-pub mod topk;

@@ -3,9 +3,9 @@
 
 use super::SeedIndex;
 use super::terms::{Among, ScoringTerm};
+use crate::collector::TopK;
 use crate::document::Document;
 use crate::text::query::Terms;
-use crate::util::topk::TopK;
 
 impl<D: Document> SeedIndex<D> {
     /// [`rank`](Self::rank) term by term: every tool's seed score added up from the terms'

@@ -29,10 +29,10 @@ use super::partset::PartSet;
 use super::postings::{Cursor, END};
 use super::scorer::{Scorer, TermParts};
 use super::{PART_MCP, PART_PLAIN, SeedIndex};
+use crate::collector::TopK;
 use crate::document::Document;
 use crate::text::is_word_term;
 use crate::util::distinct::Distinct;
-use crate::util::topk::TopK;
 
 /// One distinct scoring term.
 struct Term<'a> {
