@@ -56,8 +56,9 @@
 //! [`RankedIndex::diversify`](super::RankedIndex::diversify) is a later stage, not part of the
 //! score.
 //!
-//! The index stores field lengths and term frequencies in 16 bits (counts saturate at 65,535);
-//! here they are counted in full.
+//! The index stores field lengths and a name's term frequencies in 16 bits (saturating at
+//! 65,535), and the other fields' term frequencies in 8 (saturating at 255); here they are
+//! counted in full.
 
 // A test oracle, kept plain: every index is a position in the vector it indexes (a tool below
 // the number of tools, a field below `FIELDS`, a server below the number of servers).
