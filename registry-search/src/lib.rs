@@ -104,10 +104,6 @@
 //!
 //! - `eval`: the retrieval-evaluation harness (the `eval` module): recall@k with bootstrap intervals
 //!   and the plain BM25 baseline, over sets in the workspace's `data/eval` format.
-//! - `semantic`: `semantic::SentenceEncoder`, a BERT sentence-embedding model (all-MiniLM-L6-v2
-//!   and its kind), and `semantic::StaticEmbedder`, a static model in Model2Vec's format, run
-//!   from files on disk, to fuse meaning into the BM25F strategy ([`semantic`]; the
-//!   [`semantic::Embedder`] trait and the fusion need no feature).
 //! - `internals`: the indexes, the seed scan and the ranked weights, for the workspace's tests,
 //!   benchmarks and fuzzers. Not a stable API.
 

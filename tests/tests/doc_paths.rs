@@ -75,6 +75,7 @@ fn documents(root: &Path) -> Vec<String> {
     for crate_dir in [
         "registry-macros",
         "registry-search",
+        "registry-models",
         "registry-mcp",
         "tools",
     ] {

@@ -41,7 +41,14 @@ pub use mode::{
 pub use tool::{NAME as TOOL_NAME, ToolSearchTool};
 pub use toolreg_search::{DEFAULT_MAX_RESULTS, Document, SEED_BLEND_TERMS, SearchOutput};
 
-pub use toolreg_search::semantic;
+/// Sentence embeddings fused into the BM25F strategy: the [`Embedder`](semantic::Embedder)
+/// trait (the rule and its cost: `toolreg_search::semantic`), and with the `semantic` feature
+/// the models `toolreg-models` runs from files on disk.
+pub mod semantic {
+    #[cfg(feature = "semantic")]
+    pub use toolreg_models::{LoadError, SentenceEncoder, StaticEmbedder, load};
+    pub use toolreg_search::semantic::Embedder;
+}
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]

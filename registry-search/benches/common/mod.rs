@@ -1,5 +1,5 @@
 //! The retrieval sets under `data/eval` as pools of [`ToolDoc`]s, shared by the benches and the
-//! examples: each set's tools are loaded by `toolreg`'s MCP loader
+//! examples (`toolreg-models`' too): each set's tools are loaded by `toolreg`'s MCP loader
 //! (`toolreg::mcp::load_servers`), which names, describes and groups them as it does a user's,
 //! and each pool entry becomes a [`ToolDoc`] with the fields ToolSearch reads, so that the
 //! figures measured here are those of the pools `toolreg` builds. (`toolreg` is a path-only

@@ -1,4 +1,4 @@
-//! Reading the evaluation sets named on the command line, shared by the examples: each as a pool
+//! Reading the evaluation sets named on the command line, shared by the examples (`toolreg-models`' too): each as a pool
 //! of MCP servers' tools, loaded as the benches load them ([`pool`]).
 
 #[path = "../../benches/common/mod.rs"]

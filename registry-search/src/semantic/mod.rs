@@ -17,11 +17,12 @@
 //! redundancy step then picks the results from the fused candidates. `select:`, exact names,
 //! the `mcp__` prefix and `+required` terms are unchanged, and so is the keyword strategy.
 //!
-//! The embedder is the user's: anything that maps a text to a vector. With the `semantic`
-//! feature the crate runs two kinds itself, read from a directory on disk (nothing is fetched
-//! at run time): `SentenceEncoder`, a BERT sentence-transformers model (all-MiniLM-L6-v2, for
-//! instance), and `StaticEmbedder`, a static model in Model2Vec's format (a vector per token,
-//! averaged), and `load` picks between them by the directory's files.
+//! The embedder is the user's: anything that maps a text to a vector. The `toolreg-models`
+//! crate runs two kinds from a directory on disk (nothing is fetched at run time):
+//! `SentenceEncoder`, a BERT sentence-transformers model (all-MiniLM-L6-v2, for instance), and
+//! `StaticEmbedder`, a static model in Model2Vec's format (a vector per token, averaged), with
+//! `load` choosing between them by the directory's files; `toolreg` re-exports them here
+//! (`toolreg::search::semantic`) with its `semantic` feature. This crate knows only the trait.
 //!
 //! # Cost
 //!
@@ -62,43 +63,9 @@
 //! assert_eq!(engine.search("how bad is the smog tomorrow", 1).matches, ["mcp__aq__forecast"]);
 //! ```
 
-#[cfg(feature = "semantic")]
-mod bert;
-#[cfg(feature = "semantic")]
-mod encoder;
-#[cfg(feature = "semantic")]
-mod static_model;
 mod vectors;
 
-#[cfg(feature = "semantic")]
-pub use encoder::{LoadError, SentenceEncoder};
-#[cfg(feature = "semantic")]
-pub use static_model::StaticEmbedder;
 pub(crate) use vectors::Vectors;
-
-/// The model in `dir`: a [`StaticEmbedder`] when its `config.json` says `"model_type":
-/// "model2vec"`, or describes no transformer (no `hidden_size`) beside a `model.safetensors`;
-/// a [`SentenceEncoder`] otherwise, whose error then names what the directory lacks.
-///
-/// # Errors
-///
-/// As [`SentenceEncoder::load`] and [`StaticEmbedder::load`].
-#[cfg(feature = "semantic")]
-pub fn load(dir: impl AsRef<std::path::Path>) -> Result<std::sync::Arc<dyn Embedder>, LoadError> {
-    let dir = dir.as_ref();
-    let config_path = dir.join("config.json");
-    let config = match config_path.exists() {
-        true => encoder::read_json::<serde_json::Value>(&config_path)?,
-        false => serde_json::Value::Null,
-    };
-    let static_model = config.get("model_type").and_then(|t| t.as_str()) == Some("model2vec")
-        || (config.get("hidden_size").is_none() && dir.join("model.safetensors").exists());
-    Ok(if static_model {
-        std::sync::Arc::new(StaticEmbedder::load(dir)?)
-    } else {
-        std::sync::Arc::new(SentenceEncoder::load(dir)?)
-    })
-}
 
 /// Maps a text to a vector whose cosine with another text's measures how close their meanings
 /// are.

@@ -8,48 +8,48 @@
 
 /// `y = x Wᵀ + b` for `x` of `rows × input`, `W` of `output × input` (PyTorch's layout).
 #[derive(Debug)]
-pub(super) struct Linear {
+pub(crate) struct Linear {
     /// `Wᵀ` (`input × output`, row-major), which `matrixmultiply` reads row by row.
-    pub(super) transposed: Vec<f32>,
-    pub(super) bias: Vec<f32>,
-    pub(super) input: usize,
-    pub(super) output: usize,
+    pub(crate) transposed: Vec<f32>,
+    pub(crate) bias: Vec<f32>,
+    pub(crate) input: usize,
+    pub(crate) output: usize,
 }
 
 /// Per-feature scale and shift after normalizing each row.
 #[derive(Debug)]
-pub(super) struct LayerNorm {
-    pub(super) weight: Vec<f32>,
-    pub(super) bias: Vec<f32>,
-    pub(super) eps: f32,
+pub(crate) struct LayerNorm {
+    pub(crate) weight: Vec<f32>,
+    pub(crate) bias: Vec<f32>,
+    pub(crate) eps: f32,
 }
 
 /// One encoder layer.
 #[derive(Debug)]
-pub(super) struct Layer {
-    pub(super) query: Linear,
-    pub(super) key: Linear,
-    pub(super) value: Linear,
-    pub(super) attention_out: Linear,
-    pub(super) attention_norm: LayerNorm,
-    pub(super) intermediate: Linear,
-    pub(super) output: Linear,
-    pub(super) output_norm: LayerNorm,
+pub(crate) struct Layer {
+    pub(crate) query: Linear,
+    pub(crate) key: Linear,
+    pub(crate) value: Linear,
+    pub(crate) attention_out: Linear,
+    pub(crate) attention_norm: LayerNorm,
+    pub(crate) intermediate: Linear,
+    pub(crate) output: Linear,
+    pub(crate) output_norm: LayerNorm,
 }
 
 /// The whole encoder.
 #[derive(Debug)]
-pub(super) struct Bert {
-    pub(super) hidden: usize,
-    pub(super) heads: usize,
+pub(crate) struct Bert {
+    pub(crate) hidden: usize,
+    pub(crate) heads: usize,
     /// `vocabulary × hidden`.
-    pub(super) words: Vec<f32>,
+    pub(crate) words: Vec<f32>,
     /// `max positions × hidden`.
-    pub(super) positions: Vec<f32>,
+    pub(crate) positions: Vec<f32>,
     /// The first token type's embedding (`hidden`): every token of a single text has it.
-    pub(super) token_type: Vec<f32>,
-    pub(super) embedding_norm: LayerNorm,
-    pub(super) layers: Vec<Layer>,
+    pub(crate) token_type: Vec<f32>,
+    pub(crate) embedding_norm: LayerNorm,
+    pub(crate) layers: Vec<Layer>,
 }
 
 /// `c = alpha · a · b + beta · c` for row-major `a` (`m × k`, row stride `a_row`) and `b`
@@ -160,7 +160,7 @@ impl Bert {
     /// The sequences go through the encoder together, their rows stacked: every product with
     /// the weights is then one product over all of them, which reads the weights once for the
     /// batch; attention alone is taken sequence by sequence.
-    pub(super) fn embed(&self, sequences: &[&[u32]]) -> Vec<Vec<f32>> {
+    pub(crate) fn embed(&self, sequences: &[&[u32]]) -> Vec<Vec<f32>> {
         let hidden = self.hidden.max(1);
         let positions = self.positions.len() / hidden;
         let mut x = Vec::new();

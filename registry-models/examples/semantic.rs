@@ -4,7 +4,7 @@
 //! never used to choose.
 //!
 //! ```text
-//! cargo run --release -p toolreg-search --features semantic --example semantic -- \
+//! cargo run --release -p toolreg-models --example semantic -- \
 //!     target/models/all-MiniLM-L6-v2 \
 //!     data/eval/stabletoolbench data/eval/sealtools_test data/eval/metatool_single
 //! ```
@@ -19,11 +19,12 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use common::pool::Set;
+use toolreg_models::{Embedder, SentenceEncoder};
 use toolreg_search::eval::{TUNING_SET, engine_scores};
 use toolreg_search::ranked::Weights;
-use toolreg_search::semantic::{Embedder, SentenceEncoder};
 use toolreg_search::{SearchEngine, Strategy};
 
+#[path = "../../registry-search/examples/common/mod.rs"]
 mod common;
 
 /// An embedder whose vectors are kept in memory and in a file.

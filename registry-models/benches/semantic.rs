@@ -6,16 +6,17 @@
 //! `tests/model/install.sh` installs it.
 //!
 //! ```text
-//! cargo bench -p toolreg-search --features semantic --bench semantic
+//! cargo bench -p toolreg-models --bench semantic
 //! ```
 
 use std::hint::black_box;
 use std::sync::{Arc, LazyLock};
 
 use divan::counter::ItemsCount;
-use toolreg_search::semantic::{Embedder, SentenceEncoder};
+use toolreg_models::{Embedder, SentenceEncoder};
 use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 
+#[path = "../../registry-search/benches/common/mod.rs"]
 mod common;
 
 struct Workload {

@@ -163,7 +163,7 @@ fn load_picks_the_static_model_by_its_configuration() {
         &[("embeddings", plain())],
         r#"{"normalize": true}"#,
     );
-    let model = super::super::load(dir.path()).unwrap();
+    let model = crate::load(dir.path()).unwrap();
     assert_eq!(model.dimension(), 2);
     close(&model.embed("weather"), &[1.0, 0.0]);
 }

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use toolreg_search::semantic::{Embedder, LoadError, SentenceEncoder};
+use toolreg_models::{Embedder, LoadError, SentenceEncoder};
 
 fn model_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/models/all-MiniLM-L6-v2");

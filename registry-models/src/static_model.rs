@@ -8,12 +8,13 @@ use safetensors::{Dtype, SafeTensors};
 use serde::Deserialize;
 use tokenizers::{Tokenizer, TruncationParams};
 
-use super::Embedder;
-use super::encoder::{LoadError, invalid, read, read_json};
+use toolreg_search::semantic::Embedder;
+
+use crate::files::{LoadError, invalid, read, read_json};
 
 /// A static embedding model read from files on disk: a text's vector is the mean of its
 /// tokens' vectors, so embedding costs a tokenization and a few additions, microseconds where
-/// a transformer such as [`SentenceEncoder`](super::SentenceEncoder) takes milliseconds.
+/// a transformer such as [`SentenceEncoder`](crate::SentenceEncoder) takes milliseconds.
 ///
 /// The files are those Model2Vec (MinishLab's distillation of sentence transformers into token
 /// tables) saves: `model.safetensors` with `embeddings` (`[rows, dimension]`, f32 or int8) and,
@@ -27,7 +28,7 @@ use super::encoder::{LoadError, invalid, read, read_json};
 /// ```no_run
 /// use std::sync::Arc;
 ///
-/// use toolreg_search::semantic::StaticEmbedder;
+/// use toolreg_models::StaticEmbedder;
 /// use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 ///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {

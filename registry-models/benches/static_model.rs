@@ -8,16 +8,17 @@
 //! out (said on standard error).
 //!
 //! ```text
-//! cargo bench -p toolreg-search --features semantic --bench static_model
+//! cargo bench -p toolreg-models --bench static_model
 //! ```
 
 use std::hint::black_box;
 use std::sync::{Arc, LazyLock};
 
 use divan::counter::ItemsCount;
-use toolreg_search::semantic::{self, Embedder};
+use toolreg_models::Embedder;
 use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 
+#[path = "../../registry-search/benches/common/mod.rs"]
 mod common;
 
 const MODELS: [&str; 3] = [
@@ -37,7 +38,7 @@ static WORKLOAD: LazyLock<Workload> = LazyLock::new(|| {
     let models = (MODELS.iter())
         .map(|name| {
             let dir = format!("{root}/{name}");
-            let model = semantic::load(&dir);
+            let model = toolreg_models::load(&dir);
             if let Err(error) = &model {
                 eprintln!("{name} left out: {error}");
             }

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use toolreg_search::semantic::{Embedder, StaticEmbedder};
+use toolreg_models::{Embedder, StaticEmbedder};
 
 fn model_dir(name: &str, require: &str, install: &str) -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,15 +1,16 @@
 //! A sentence encoder loaded from a model directory: the tokenizer, the configuration and the
 //! weights of a BERT sentence-transformers model, checked as they are read.
 
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use safetensors::{Dtype, SafeTensors};
 use serde::Deserialize;
 use tokenizers::{Tokenizer, TruncationParams};
 
-use super::Embedder;
-use super::bert::{Bert, Layer, LayerNorm, Linear};
+use toolreg_search::semantic::Embedder;
+
+use crate::bert::{Bert, Layer, LayerNorm, Linear};
+use crate::files::{LoadError, invalid, read, read_json};
 
 /// A BERT sentence encoder read from files on disk: `config.json`, `tokenizer.json` and
 /// `model.safetensors` (f32), with `sentence_bert_config.json` and `1_Pooling/config.json`
@@ -25,7 +26,7 @@ use super::bert::{Bert, Layer, LayerNorm, Linear};
 /// ```no_run
 /// use std::sync::Arc;
 ///
-/// use toolreg_search::semantic::SentenceEncoder;
+/// use toolreg_models::SentenceEncoder;
 /// use toolreg_search::{SearchEngine, Strategy, ToolDoc};
 ///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -44,43 +45,6 @@ use super::bert::{Bert, Layer, LayerNorm, Linear};
 pub struct SentenceEncoder {
     tokenizer: Tokenizer,
     bert: Bert,
-}
-
-/// What was wrong with a model directory.
-#[derive(Debug)]
-pub enum LoadError {
-    /// A file could not be read.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// A file was read but does not describe a model this encoder runs.
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// What was wrong, naming the field or tensor.
-        message: String,
-    },
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            LoadError::Invalid { path, message } => write!(f, "{}: {message}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            LoadError::Io { source, .. } => Some(source),
-            LoadError::Invalid { .. } => None,
-        }
-    }
 }
 
 /// `config.json`: the fields the encoder needs.
@@ -123,25 +87,6 @@ struct SentenceConfig {
 struct Pooling {
     #[serde(default)]
     pooling_mode_mean_tokens: bool,
-}
-
-pub(super) fn invalid(path: &Path, message: impl Into<String>) -> LoadError {
-    LoadError::Invalid {
-        path: path.to_owned(),
-        message: message.into(),
-    }
-}
-
-pub(super) fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
-    std::fs::read(path).map_err(|source| LoadError::Io {
-        path: path.to_owned(),
-        source,
-    })
-}
-
-pub(super) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, LoadError> {
-    let bytes = read(path)?;
-    serde_json::from_slice(&bytes).map_err(|error| invalid(path, error.to_string()))
 }
 
 /// Reads the tensors of `model.safetensors`, checking each one's name, type and shape.
