@@ -9,28 +9,12 @@ use std::path::PathBuf;
 use toolreg_models::{Embedder, LoadError, SentenceEncoder};
 
 fn model_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/models/all-MiniLM-L6-v2");
-    if dir.join("model.safetensors").exists() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("TOOLREG_REQUIRE_MODEL").is_none(),
-        "TOOLREG_REQUIRE_MODEL is set but {} holds no model",
-        dir.display()
-    );
-    eprintln!(
-        "skipped: no model in {} (run tests/model/install.sh)",
-        dir.display()
-    );
-    None
+    super::model_dir(
+        "all-MiniLM-L6-v2",
+        "TOOLREG_REQUIRE_MODEL",
+        "tests/model/install.sh",
+    )
 }
-
-const TEXTS: [&str; 4] = [
-    "What is the weather in Paris tomorrow?",
-    "Get the weather forecast for a city",
-    "Send an email to a contact",
-    "Résumé naïve café — 東京 emoji 😀 supercalifragilisticexpialidocious getWeatherForecast",
-];
 
 /// The same texts embedded by candle-transformers 0.11.1's `BertModel` from the same files
 /// (tokenizer without padding, cut at 256 tokens, mean pooling, unit length): the first six
@@ -54,22 +38,7 @@ const COSINES: [[f32; 4]; 4] = [
 fn encoder_matches_an_independent_implementation_of_the_model() {
     let Some(dir) = model_dir() else { return };
     let encoder = SentenceEncoder::load(&dir).expect("the model loads");
-    assert_eq!(encoder.dimension(), 384);
-    let vectors: Vec<Vec<f32>> = TEXTS.iter().map(|text| encoder.embed(text)).collect();
-    for (vector, first) in vectors.iter().zip(FIRST) {
-        assert_eq!(vector.len(), 384);
-        let norm: f32 = vector.iter().map(|v| v * v).sum::<f32>().sqrt();
-        assert!((norm - 1.0).abs() < 1e-5, "unit length, not {norm}");
-        for (got, want) in vector.iter().zip(first) {
-            assert!((got - want).abs() < 2e-5, "{got} against {want}");
-        }
-    }
-    for (a, row) in vectors.iter().zip(COSINES) {
-        for (b, want) in vectors.iter().zip(row) {
-            let cosine: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-            assert!((cosine - want).abs() < 2e-5, "{cosine} against {want}");
-        }
-    }
+    super::matches(&encoder, 384, FIRST, COSINES);
 }
 
 #[test]

@@ -8,53 +8,9 @@
 //! returns, unless `TOOLREG_REQUIRE_MODEL` (the registry's model) or
 //! `TOOLREG_REQUIRE_DISTILLED` (the distilled one) is set.
 
-use std::path::PathBuf;
-
 use toolreg_models::{Embedder, StaticEmbedder};
 
-fn model_dir(name: &str, require: &str, install: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/models")
-        .join(name);
-    if dir.join("model.safetensors").exists() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os(require).is_none(),
-        "{require} is set but {} holds no model",
-        dir.display()
-    );
-    eprintln!("skipped: no model in {} (run {install})", dir.display());
-    None
-}
-
-const TEXTS: [&str; 4] = [
-    "What is the weather in Paris tomorrow?",
-    "Get the weather forecast for a city",
-    "Send an email to a contact",
-    "Résumé naïve café — 東京 emoji 😀 supercalifragilisticexpialidocious getWeatherForecast",
-];
-
-/// The model's vectors of `TEXTS` against Model2Vec's: their first six numbers, unit length,
-/// and the cosines between them.
-fn matches(model: &StaticEmbedder, dimension: usize, first: [[f32; 6]; 4], cosines: [[f32; 4]; 4]) {
-    assert_eq!(model.dimension(), dimension);
-    let vectors: Vec<Vec<f32>> = TEXTS.iter().map(|text| model.embed(text)).collect();
-    for (vector, first) in vectors.iter().zip(first) {
-        assert_eq!(vector.len(), dimension);
-        let norm: f32 = vector.iter().map(|v| v * v).sum::<f32>().sqrt();
-        assert!((norm - 1.0).abs() < 1e-5, "unit length, not {norm}");
-        for (got, want) in vector.iter().zip(first) {
-            assert!((got - want).abs() < 2e-5, "{got} against {want}");
-        }
-    }
-    for (a, row) in vectors.iter().zip(cosines) {
-        for (b, want) in vectors.iter().zip(row) {
-            let cosine: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-            assert!((cosine - want).abs() < 2e-5, "{cosine} against {want}");
-        }
-    }
-}
+use super::{TEXTS, matches, model_dir};
 
 #[test]
 fn the_registrys_quantized_model_matches_model2vec() {
