@@ -41,7 +41,7 @@ fn main() -> ExitCode {
 }
 
 /// Writes the catalog; returns the bytes of JSON written.
-pub fn write(dir: &std::path::Path, tools: usize) -> std::io::Result<usize> {
+fn write(dir: &std::path::Path, tools: usize) -> std::io::Result<usize> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../data/eval/stabletoolbench/tools.jsonl"

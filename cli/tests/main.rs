@@ -194,7 +194,6 @@ const CONTEXTS: [&str; 6] = [
 ];
 
 mod call;
-mod catalog;
 mod conversation;
 mod gateway;
 mod hostile_peers;
