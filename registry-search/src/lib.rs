@@ -60,7 +60,7 @@
 //! | stage | keyword strategy | BM25F strategy |
 //! |---|---|---|
 //! | analysis | `text/mod.rs` (`\b` words, JavaScript white space), `text/names.rs` (name parts), `text/query.rs` (`select:`, `+required`) | `text/analysis.rs` (words, stop words, stems), `text/terms.rs` (abbreviations, request clauses, sentences), `ranked/fields.rs` (a tool's fields) |
-//! | postings | `seed/index/mod.rs` (build), `seed/index/intern.rs`, `seed/index/postings.rs`, `seed/index/partset.rs`, `seed/shards.rs` | `ranked/mod.rs` (`RankedIndex::build`, `Posting`, impacts) |
+//! | postings | `seed/index/mod.rs` (build), `seed/index/intern.rs`, `seed/index/postings.rs`, `seed/index/partset.rs`, `seed/shards.rs` | `ranked/mod.rs` (`RankedIndex::build`, impacts), `ranked/postings.rs` (`Posting`, eight bytes) |
 //! | scorer | `seed/index/scorer.rs`, `seed/index/maxscore.rs`, `seed/index/by_term.rs`, `seed/index/hits.rs`; the rules in `seed/mod.rs`, their reference scan in `seed/scan.rs` | `ranked/score.rs`, `ranked/coverage.rs`; its reference in `ranked/reference.rs`; blended with the seed score and embeddings in `fusion/` |
 //! | collector | `collector.rs` (`TopK`, for MaxScore's threshold) | `collector.rs` (`best_k`, `sorted`) through `ranked/score.rs` (`Scored::top_k`) and `fusion/blend.rs`; then `ranked/diversify.rs` |
 //!

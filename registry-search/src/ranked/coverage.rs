@@ -34,8 +34,8 @@ impl RankedIndex {
                 continue;
             };
             let idf = idf(n, postings.len() as f32);
-            for posting in postings.iter().filter(|posting| posting.name_tf > 0) {
-                covered.add(posting.tool, idf * f32::from(posting.name_tf));
+            for (tool, name_tf) in postings.named() {
+                covered.add(tool, idf * f32::from(name_tf));
             }
         }
         for &tool in covered.touched() {

@@ -13,6 +13,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use super::postings::Posting;
 use super::{RankedIndex, idf};
 
 /// Up to this many picks times candidates, each pick scans the candidates left.
@@ -106,7 +107,8 @@ impl RankedIndex {
                 continue;
             };
             let idf = idf(n, postings.len() as f32);
-            let counts = |posting: &&super::Posting| posting.name_tf > 0 || posting.in_description;
+            let counts = |posting: &&Posting| posting.in_name() || posting.in_description();
+            let postings = postings.list();
             if postings.len() < candidates.len() {
                 if by_tool.is_empty() {
                     by_tool = (candidates.iter().enumerate())
@@ -115,7 +117,7 @@ impl RankedIndex {
                     by_tool.sort_unstable();
                 }
                 for posting in postings.iter().filter(counts) {
-                    let tool = posting.tool;
+                    let tool = posting.tool();
                     let first = by_tool.partition_point(|(t, _)| *t < tool);
                     let same = by_tool.get(first..).unwrap_or_default();
                     for (_, c) in same.iter().take_while(|(t, _)| *t == tool) {
@@ -125,7 +127,7 @@ impl RankedIndex {
             } else {
                 for (c, (tool, _)) in candidates.iter().enumerate() {
                     let tool = *tool as u32;
-                    let found = postings.binary_search_by_key(&tool, |p| p.tool).ok();
+                    let found = postings.binary_search_by_key(&tool, |p| p.tool()).ok();
                     if found
                         .and_then(|found| postings.get(found))
                         .is_some_and(|posting| counts(&posting))

@@ -60,6 +60,7 @@
 mod coverage;
 mod diversify;
 mod fields;
+mod postings;
 #[cfg(any(test, feature = "internals"))]
 pub mod reference;
 #[cfg(test)]
@@ -73,6 +74,7 @@ pub use crate::text::analysis::stem;
 pub use crate::text::terms::tokenize;
 
 use self::fields::fields;
+use self::postings::{MAX_TOOLS, Posting, TermPostings};
 use crate::document::Document;
 use crate::util::dense::{Buffers, Dense, Lease};
 use crate::util::sorted::SortedStrs;
@@ -169,23 +171,9 @@ fn with_list<T>(
     }
 }
 
-/// One tool's entry in a term's postings (12 bytes: scoring reads every posting of a term).
-#[derive(Debug, Clone, Copy)]
-struct Posting {
-    tool: u32,
-    /// The term's BM25F contribution to the tool, IDF included, before the query's weight:
-    /// fixed once the index is built, so scoring a query only adds these up.
-    impact: f32,
-    /// How often the tool's name has the term.
-    name_tf: u16,
-    /// Whether the tool's description has the term.
-    in_description: bool,
-}
-
 /// A tool's term frequencies while the index is built: the name's as counted, the other
 /// fields' up to 255 each (where BM25's saturation leaves a field's weight within about 1% of
-/// its limit). Twelve bytes, a [`Posting`]'s size, so that a term's list becomes its postings
-/// in place: building the index never holds both.
+/// its limit).
 #[derive(Debug, Clone, Copy)]
 struct Counted {
     tool: u32,
@@ -217,13 +205,6 @@ impl Counted {
     }
 }
 
-// A term's list is collected into its postings in place only when the two are alike in size
-// and alignment.
-const _: () = assert!(
-    std::mem::size_of::<Counted>() == std::mem::size_of::<Posting>()
-        && std::mem::align_of::<Counted>() == std::mem::align_of::<Posting>()
-);
-
 /// A term's postings while the index is built: each tool with its per-field term frequencies.
 type Frequencies = HashMap<Box<str>, Vec<Counted>>;
 
@@ -232,7 +213,7 @@ type Frequencies = HashMap<Box<str>, Vec<Counted>>;
 pub struct RankedIndex {
     weights: Weights,
     /// term → the tools that have it, in pool order
-    postings: HashMap<Box<str>, Vec<Posting>>,
+    postings: HashMap<Box<str>, TermPostings>,
     lengths: Vec<[u16; FIELDS]>,
     average: [f32; FIELDS],
     /// Σ IDF × term frequency over each tool's name terms: what full name coverage adds up to.
@@ -248,8 +229,12 @@ pub struct RankedIndex {
 }
 
 impl RankedIndex {
-    /// Indexes `deferred` (in pool order).
+    /// Indexes `deferred` (in pool order), at most 2^30 tools.
     pub fn build<D: Document>(deferred: &[Arc<D>], weights: Weights) -> RankedIndex {
+        assert!(
+            deferred.len() <= MAX_TOOLS,
+            "a BM25F index holds at most {MAX_TOOLS} tools"
+        );
         let mut index = RankedIndex {
             weights,
             ..Default::default()
@@ -299,15 +284,15 @@ impl RankedIndex {
         // The name terms in order, so that each tool's name mass is summed in the same order
         // on every run (the map's order changes from one process to the next).
         let mut named: Vec<_> = (index.postings.iter())
-            .filter(|(_, postings)| postings.iter().any(|posting| posting.name_tf > 0))
+            .filter(|(_, postings)| postings.list().iter().any(|posting| posting.in_name()))
             .collect();
         named.sort_unstable_by(|a, b| a.0.cmp(b.0));
         index.name_mass = vec![0.0; deferred.len()];
         for (_, postings) in &named {
             let idf = idf(n as f32, postings.len() as f32);
-            for posting in postings.iter() {
-                if let Some(mass) = index.name_mass.get_mut(posting.tool as usize) {
-                    *mass += idf * f32::from(posting.name_tf);
+            for (tool, name_tf) in postings.named() {
+                if let Some(mass) = index.name_mass.get_mut(tool as usize) {
+                    *mass += idf * f32::from(name_tf);
                 }
             }
         }
@@ -323,7 +308,7 @@ impl RankedIndex {
 
     /// Each term's postings with their impacts: IDF × the saturated, length-normalized,
     /// field-weighted term frequency (`w (k1 + 1) / (k1 + w)`).
-    fn impacts(&self, frequencies: Frequencies) -> HashMap<Box<str>, Vec<Posting>> {
+    fn impacts(&self, frequencies: Frequencies) -> HashMap<Box<str>, TermPostings> {
         let w = self.weights;
         let n = self.lengths.len() as f32;
         let field_weights = self.field_weights();
@@ -345,21 +330,17 @@ impl RankedIndex {
         (frequencies.into_iter())
             .map(|(term, list)| {
                 let idf = idf(n, list.len() as f32);
-                // Collected in place (a `Counted` is a `Posting`'s size), then the list's spare
-                // room from growing is given back.
-                let mut postings: Vec<Posting> = (list.into_iter())
+                let postings = (list.into_iter())
                     .map(|counted| {
                         let tf = counted.tf();
-                        Posting {
-                            tool: counted.tool,
-                            impact: impact(idf, counted.tool, &tf),
-                            name_tf: counted.name_tf,
-                            in_description: tf[DESCRIPTION] > 0,
-                        }
+                        let impact = impact(idf, counted.tool, &tf);
+                        let in_name = counted.name_tf > 0;
+                        let posting =
+                            Posting::new(counted.tool, impact, in_name, tf[DESCRIPTION] > 0);
+                        (posting, counted.name_tf)
                     })
                     .collect();
-                postings.shrink_to_fit();
-                (term, postings)
+                (term, TermPostings::new(postings))
             })
             .collect()
     }

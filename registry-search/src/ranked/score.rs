@@ -189,8 +189,8 @@ impl RankedIndex {
             let Some(postings) = self.postings.get(term.as_str()) else {
                 continue;
             };
-            for posting in postings {
-                scored.tools.add(posting.tool, posting.impact * weight);
+            for posting in postings.list() {
+                scored.tools.add(posting.tool(), posting.impact * weight);
             }
         }
     }

@@ -21,6 +21,7 @@ impl Dense {
     }
 
     /// Adds a positive `amount` (anything else is ignored).
+    #[inline]
     pub(crate) fn add(&mut self, at: u32, amount: f32) {
         if amount > 0.0
             && let Some(slot) = self.values.get_mut(at as usize)
@@ -33,6 +34,7 @@ impl Dense {
     }
 
     /// Raises the value at `at` to `amount` when that is more.
+    #[inline]
     pub(crate) fn raise(&mut self, at: u32, amount: f32) {
         if let Some(slot) = self.values.get_mut(at as usize)
             && amount > *slot
