@@ -5,9 +5,10 @@
 //! descriptions from the input schema, and the server's name, weighed as the tool's name: a
 //! request that names the server ("notion", "github", "sqlite") names each of its tools,
 //! whatever the server's size. Text is lower-cased, split
-//! at non-alphanumeric characters and camel-case humps, common English words are dropped, a few
-//! abbreviations common in API texts are spelled out (`info`, `stats`, `img`), and a light
-//! suffix-stripping stemmer folds plurals and verb endings (`searches`, `searching` → `search`).
+//! at non-alphanumeric characters and camel-case humps, common English words are dropped (NLTK's list), a few
+//! abbreviations common in API texts are spelled out (`info`, `stats`, `img`), and the Snowball
+//! English stemmer folds plurals and verb endings (`searches`, `searching` → `search`): the
+//! analysis of `text::analysis`.
 //! A query term weighs its IDF, once however often the query says it.
 //!
 //! Queries are analyzed from the text as typed, before any lower-casing, with three additions:
