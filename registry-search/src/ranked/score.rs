@@ -168,39 +168,49 @@ impl RankedIndex {
     /// BM25F plus the server prior, for weighted terms, into `scored` (empty); returns the
     /// best total of any tool.
     fn score_terms(&self, terms: &[(String, f32)], scored: &mut Scored) -> f32 {
-        self.add_postings(terms, scored);
         if self.servers < 2 {
+            self.add_postings(terms, scored, None);
             return scored.top(self);
         }
         let mut best_own = self.buffers.servers(self.servers);
-        self.best_own(scored, &mut best_own);
+        self.add_postings(terms, scored, Some(&mut best_own));
         self.add_shares(scored, &best_own)
     }
 
-    /// Adds each term's impacts, times the term's weight, to the tools that have it.
+    /// Adds each term's impacts, times the term's weight, to the tools that have it, and with
+    /// `best_own` raises each server's best own score to its tools' sums so far: a tool's sum
+    /// only grows, so after its last term the server's best is its best tool's total.
     ///
-    /// This step and the next two are kept out of line: inlined into `score_terms`, their loops
-    /// compiled to more instructions per query. Splitting them out was faster on its own; with two
-    /// other changes made with it, ranked queries took 6–14% fewer instructions
-    /// (`docs/benchmarks-history.md`, "Ranked latency: what is kept").
+    /// This step and the next are kept out of line: inlined into `score_terms`, their loops
+    /// compiled to more instructions per query (`docs/benchmarks-history.md`, "Ranked latency:
+    /// what is kept").
     #[inline(never)]
-    fn add_postings(&self, terms: &[(String, f32)], scored: &mut Scored) {
-        for (term, weight) in terms {
-            let Some(postings) = self.postings.get(term.as_str()) else {
-                continue;
-            };
-            for posting in postings.list() {
-                scored.tools.add(posting.tool(), posting.impact * weight);
+    fn add_postings(
+        &self,
+        terms: &[(String, f32)],
+        scored: &mut Scored,
+        best_own: Option<&mut Dense>,
+    ) {
+        let lists = (terms.iter())
+            .filter_map(|(term, weight)| Some((self.postings.get(term.as_str())?, *weight)));
+        match best_own {
+            None => {
+                for (postings, weight) in lists {
+                    for posting in postings.list() {
+                        scored.tools.add(posting.tool(), posting.impact * weight);
+                    }
+                }
             }
-        }
-    }
-
-    /// Each server's best own score among its tools that scored.
-    #[inline(never)]
-    fn best_own(&self, scored: &Scored, best_own: &mut Dense) {
-        for &tool in scored.tools.touched() {
-            if let Some(&server) = self.server_of.get(tool as usize) {
-                best_own.raise(server, scored.tools.get(tool));
+            Some(best_own) => {
+                for (postings, weight) in lists {
+                    for posting in postings.list() {
+                        let tool = posting.tool();
+                        let own = scored.tools.add_get(tool, posting.impact * weight);
+                        if let Some(&server) = self.server_of.get(tool as usize) {
+                            best_own.raise(server, own);
+                        }
+                    }
+                }
             }
         }
     }

@@ -33,6 +33,23 @@ impl Dense {
         }
     }
 
+    /// [`add`](Self::add), returning the value at `at` afterwards.
+    #[inline]
+    pub(crate) fn add_get(&mut self, at: u32, amount: f32) -> f32 {
+        match self.values.get_mut(at as usize) {
+            Some(slot) => {
+                if amount > 0.0 {
+                    if *slot == 0.0 {
+                        self.touched.push(at);
+                    }
+                    *slot += amount;
+                }
+                *slot
+            }
+            None => 0.0,
+        }
+    }
+
     /// Raises the value at `at` to `amount` when that is more.
     #[inline]
     pub(crate) fn raise(&mut self, at: u32, amount: f32) {
