@@ -8,6 +8,7 @@ mod item_schema;
 mod lists;
 mod schema_attrs;
 mod serde_attrs;
+mod values;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::{Attribute, Ident, LitInt, LitStr};

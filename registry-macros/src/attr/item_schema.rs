@@ -4,9 +4,8 @@
 
 use syn::{Attribute, LitStr, Token};
 
-use super::schema_attrs::{
-    SCHEMA_KEYS, Source, path_text, serde_like, serde_message, skip_value, value_tokens,
-};
+use super::schema_attrs::{SCHEMA_KEYS, Source};
+use super::values::{path_text, serde_like, serde_message, skip_value, value_tokens};
 use crate::ast::json_escape;
 use crate::ctxt::Ctxt;
 

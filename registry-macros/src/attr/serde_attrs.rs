@@ -9,6 +9,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Attribute, LitStr, Token};
 
+use super::values::path_text;
 use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
 
@@ -221,10 +222,6 @@ pub fn member_serde(cx: &Ctxt, attrs: &[Attribute], on: Member) -> MemberSerde {
         Ok(())
     });
     serde
-}
-
-fn path_text(path: &syn::Path) -> String {
-    path.to_token_stream().to_string().replace(' ', "")
 }
 
 /// `key = "x"` → `x`; `key(deserialize = "x", serialize = "y")` → `x`; `key(serialize = "y")`
