@@ -109,21 +109,43 @@ impl CredentialFile {
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
         builder.create(folder).map_err(|error| self.error(error))?;
-        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
-        let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let written = options.open(&temporary).and_then(|mut file| {
-            file.write_all(&text)?;
-            file.sync_all()
-        });
+        let (temporary, mut file) = self.new_temporary(folder)?;
+        let written = file.write_all(&text).and_then(|()| file.sync_all());
         let renamed = written.and_then(|()| std::fs::rename(&temporary, &self.path));
         if renamed.is_err() {
             let _ = std::fs::remove_file(&temporary);
         }
         renamed.map_err(|error| self.error(error))
+    }
+
+    /// A new file beside the credentials, for the next contents, at `.NAME.PID.tmp` (a name a
+    /// program embedding this can keep its tools away from): made only where nothing is
+    /// (`create_new`, which also refuses a link), after unlinking whatever was planted or left
+    /// there, so the tokens go into a file of this process's own and nowhere else.
+    fn new_temporary(&self, folder: &Path) -> io::Result<(PathBuf, std::fs::File)> {
+        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut attempts = 0;
+        loop {
+            match options.open(&temporary) {
+                Ok(file) => return Ok((temporary, file)),
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists && attempts < 8 => {
+                    attempts += 1;
+                    // Unlinking a link removes the link, not what it names.
+                    match std::fs::remove_file(&temporary) {
+                        Err(error) if error.kind() != io::ErrorKind::NotFound => {
+                            return Err(self.error(error));
+                        }
+                        _ => {}
+                    }
+                }
+                Err(error) => return Err(self.error(error)),
+            }
+        }
     }
 
     fn error(&self, error: io::Error) -> io::Error {
@@ -221,6 +243,35 @@ mod tests {
         assert_eq!(file.servers().unwrap(), ["https://b.example/mcp"]);
         b.clear().await.unwrap();
         assert!(file.servers().unwrap().is_empty());
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn saving_never_writes_through_a_link_planted_beside_the_file() {
+        // A link at the name a save writes to first, to a file another user could read, and
+        // one beside it: the tokens must reach the credentials file and nothing else.
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "untouched").unwrap();
+        let path = dir.path().join("credentials.json");
+        let pid = std::process::id();
+        for planted in [
+            format!(".credentials.json.{pid}.tmp"),
+            "credentials.json.tmp".into(),
+        ] {
+            std::os::unix::fs::symlink(&victim, dir.path().join(planted)).unwrap();
+        }
+        let file = CredentialFile::new(&path);
+        let server = file.for_server("https://a.example/mcp").unwrap();
+        server.save(credentials("client-a")).await.unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
+        assert_eq!(file.servers().unwrap(), ["https://a.example/mcp"]);
+        assert!(
+            !std::fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
     }
 
     #[cfg(unix)]
