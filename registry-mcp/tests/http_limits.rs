@@ -1,7 +1,8 @@
 //! What the HTTP gateway refuses before a token's gateway runs, and what it bounds: a
 //! connection that sends nothing is closed after `HttpOptions::header_timeout`; a foreign or
 //! `null` `Origin` gets 403 while an allowed or absent one is served; `initialize`s past
-//! `max_sessions_per_token` get 429 and idle sessions end after `session_idle`; two equal tokens
+//! `max_sessions_per_token` get 429 and idle sessions end after `session_idle`; connections idle
+//! after their response make room for a new client at `max_connections`; two equal tokens
 //! are refused when the gateway is made; and every refusal is reported as an `Incident` that
 //! never holds a token. Real sockets, rmcp's real session manager; nothing mocked.
 
@@ -348,5 +349,43 @@ async fn every_refusal_is_reported_without_the_token() {
         lines[4].contains("evil.example") && lines[4].contains(" /mcp "),
         "{}",
         lines[4]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_kept_open_after_their_response_make_room_for_a_new_client() {
+    // HTTP/2 clients that asked once and keep their connections open (answering the gateway's
+    // pings) fill the table; a new client is still served, in the place of the one that has
+    // been idle the longest.
+    let options = HttpOptions {
+        max_connections: 2,
+        ..HttpOptions::default()
+    };
+    let served = serve(options).await;
+    let health = format!("http://{}/health", served.address);
+    let client = || {
+        reqwest::Client::builder()
+            .http2_prior_knowledge()
+            .build()
+            .unwrap()
+    };
+    let (first, second, third) = (client(), client(), client());
+    // Kept alive to the end, so that their connections stay open.
+    for idle in [&first, &second] {
+        let response = idle.get(&health).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(response.version(), reqwest::Version::HTTP_2);
+        response.bytes().await.unwrap();
+    }
+    let response = third.get(&health).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let evicted: Vec<_> = (served.incidents().into_iter())
+        .filter(|incident| matches!(incident, Incident::Evicted { .. }))
+        .collect();
+    assert_eq!(evicted.len(), 1, "{:?}", served.incidents());
+    assert!(
+        !(served.incidents().iter()).any(|incident| matches!(incident, Incident::Shed { .. })),
+        "{:?}",
+        served.incidents()
     );
 }

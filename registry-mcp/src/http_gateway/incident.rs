@@ -36,15 +36,16 @@ pub enum Incident {
         reason: RequestRefusal,
     },
     /// A connection closed at once: [`HttpOptions::max_connections`](super::HttpOptions) were
-    /// open and every one of them had sent a request.
+    /// open and every one of them had a request in flight.
     Shed {
         /// The client's address.
         peer: SocketAddr,
         /// The connections open.
         open: usize,
     },
-    /// A connection that had sent no request yet, closed to make room for a new one at
-    /// [`HttpOptions::max_connections`](super::HttpOptions) (the oldest such connection goes
+    /// A connection with no request in flight (none sent yet, or its last response ended),
+    /// closed to make room for a new one at
+    /// [`HttpOptions::max_connections`](super::HttpOptions) (the one quiet the longest goes
     /// first), or to free a descriptor when accepting failed for want of one.
     Evicted {
         /// The address of the client whose connection was closed.

@@ -247,9 +247,12 @@ impl HttpGateway {
             let gateway = self.clone();
             let speaker = Arc::clone(&slot);
             let service = hyper::service::service_fn(move |request| {
-                speaker.spoke();
+                let in_flight = speaker.begin();
                 let gateway = gateway.clone();
-                async move { Ok::<_, Infallible>(gateway.handle(request, peer).await) }
+                async move {
+                    let response = gateway.handle(request, peer).await;
+                    Ok::<_, Infallible>(response.map(|body| in_flight.until_sent(body)))
+                }
             });
             let connection = builder
                 .serve_connection_with_upgrades(TokioIo::new(stream), service)

@@ -21,9 +21,10 @@ pub struct HttpOptions {
     /// `https` on `localhost`, `127.0.0.1` and `[::1]`, any port — pages served from this
     /// machine, which could reach the port without a browser anyway. `null` cannot be allowed.
     pub allowed_origins: Vec<String>,
-    /// Connections open at once. At the limit a new connection takes the place of the oldest
-    /// one that has sent no request yet (closed), or is closed at once when every one has.
-    /// Default 1024.
+    /// Connections open at once. At the limit a new connection takes the place of the one
+    /// that has had no request in flight the longest (none sent yet, or its last response
+    /// ended), which is closed; when every one has a request in flight, the new one is closed
+    /// at once. Default 1024.
     pub max_connections: usize,
     /// The time a connection has to send a request's headers: its first request's (closed
     /// otherwise, and reported), and on HTTP/1 each next one's (an idle keep-alive connection
