@@ -329,13 +329,16 @@ fn search(setup: &Setup, args: &SearchArgs) -> Result<ExitCode> {
 /// server to call), the OS sandbox for Bash unless `--no-sandbox` (probed here, so only the
 /// commands that run tools probe it), the environment commands see (secrets and toolreg's own
 /// variables dropped, `--keep-env` kept), and no approver (a call that asks is refused). Its
-/// rules keep the credentials file and the `secrets` (a tokens file) out of every tool's reach
-/// ([`crate::safeguard`]).
+/// rules keep the credentials file, the `--mcp-config` file and the `secrets` (a tokens file)
+/// out of every tool's reach ([`crate::safeguard`]).
 pub(crate) fn dispatcher(setup: &Setup, secrets: &[&std::path::Path]) -> Result<Dispatcher> {
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     let engine = SearchEngine::new(setup.pool.to_vec(), Strategy::Keyword);
     let mut rules = setup.rules.clone();
-    crate::safeguard::protect(&mut rules, &crate::safeguard::files(secrets), &cwd);
+    let secrets: Vec<&std::path::Path> = (secrets.iter().copied())
+        .chain(setup.mcp_config.as_deref())
+        .collect();
+    crate::safeguard::protect(&mut rules, &crate::safeguard::files(&secrets), &cwd);
     let dispatcher = Dispatcher::new(setup.env.clone(), rules, setup.pool.clone(), cwd)
         .with_state(toolreg_tools::default_state())
         .with_searcher(Arc::new(engine))

@@ -1,4 +1,5 @@
-//! The files no tool may reach: the credentials file (the OAuth tokens `mcp login` keeps) in
+//! The files no tool may reach: the credentials file (the OAuth tokens `mcp login` keeps) and
+//! the `--mcp-config` file (the commands toolreg starts, and the keys they may be given) in
 //! every command that runs tools, and the tokens file of `mcp serve --http --tokens FILE`.
 //!
 //! Each file gets two deny rules from the source [`RuleSource::Safeguard`], naming its resolved

@@ -31,6 +31,9 @@ pub struct Setup {
     /// What the processes tools start see of this environment: every name holding a secret's
     /// word and toolreg's own `TOOLREG_*` variables dropped, `--keep-env` names kept.
     pub environment: EnvPolicy,
+    /// The `--mcp-config` file, kept out of every tool's reach ([`crate::safeguard`]): it
+    /// names the commands toolreg starts and may hold their keys.
+    pub mcp_config: Option<std::path::PathBuf>,
 }
 
 /// The prefix of the variables toolreg itself reads (`TOOLREG_GATEWAY_TOKEN`,
@@ -281,5 +284,6 @@ pub fn setup(args: &PoolArgs, hidden: &[String]) -> Result<Setup, String> {
             network: !args.no_network,
         },
         environment,
+        mcp_config: args.mcp_config.clone(),
     })
 }

@@ -1,5 +1,5 @@
-//! What the CLI keeps secret: the credentials file (OAuth tokens) is out of every tool's reach
-//! in `toolreg call`, the tokens file out of every token's tools in `mcp serve --http`
+//! What the CLI keeps secret: the credentials file (OAuth tokens) and the `--mcp-config` file
+//! are out of every tool's reach in `toolreg call`, the tokens file out of every token's tools in `mcp serve --http`
 //! (file tools by rule; Bash by the sandbox, which masks what `Read` deny rules cover); a URL's
 //! key or userinfo never shows in `mcp servers` or a warning.
 //!
@@ -89,6 +89,51 @@ fn the_credentials_file_is_out_of_reach_of_the_tools_of_toolreg_call() {
         );
         let text = text_of(&cat);
         assert!(!text.contains(secret) && text.contains("exit=1"), "{cat}");
+    }
+}
+
+#[test]
+fn the_mcp_config_file_is_out_of_reach_of_the_tools_of_toolreg_call() {
+    // A config that gives a server its key: no tool may read it, nor change what toolreg
+    // starts next time.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let secret = "api-key-s3cret-0123456789";
+    let config = dir.path().join("servers.json");
+    let servers = json!({"mcpServers": {"gone": {
+        "command": dir.path().join("no-such-server"), "env": {"API_KEY": secret}}}});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let call = |name: &str, input: Value| -> Value {
+        json_of(
+            toolreg()
+                .current_dir(dir.path())
+                .arg("--mcp-config")
+                .arg(&config)
+                .args(["--permission-mode", "bypass", "call", name])
+                .arg("--input")
+                .arg(input.to_string()),
+        )
+    };
+    let read = call("Read", json!({"file_path": "servers.json"}));
+    assert_eq!(read["is_error"], true, "{read}");
+    let text = text_of(&read);
+    assert!(
+        text.contains("safeguard") && !text.contains(secret),
+        "{text}"
+    );
+    let edited = call(
+        "Write",
+        json!({"file_path": config, "content": "{\"mcpServers\": {}}"}),
+    );
+    assert_eq!(edited["is_error"], true, "{edited}");
+    assert!(std::fs::read_to_string(&config).unwrap().contains(secret));
+    if sandbox_works() {
+        let cat = call(
+            "Bash",
+            json!({"command": "cat servers.json; echo x > servers.json; echo exit=$?"}),
+        );
+        let text = text_of(&cat);
+        assert!(!text.contains(secret) && text.contains("exit=1"), "{cat}");
+        assert!(std::fs::read_to_string(&config).unwrap().contains(secret));
     }
 }
 
