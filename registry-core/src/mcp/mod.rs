@@ -27,9 +27,7 @@
 //! the entry's index and, when it has one, the tool; the rest of the server's tools still load.
 //! Loading takes time and memory linear in the input.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::BuildHasher;
 use std::io;
 use std::sync::Arc;
 
@@ -37,10 +35,16 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 mod json_text;
+mod limits;
+mod names;
 mod printable;
 
 pub use crate::tool::mcp_info::{McpAnnotations, McpInfo, mcp_tool_name, normalize_name_for_mcp};
+pub use limits::{McpError, McpLimits, McpProblem};
+pub use names::MAX_NAME_LEN;
 pub use printable::{Layout, printable};
+
+use self::names::Names;
 
 use crate::ToolInfo;
 use crate::tool::{Flags, Origin};
@@ -53,137 +57,6 @@ pub const TRUNCATION_MARKER: &str = "… [description truncated]";
 
 /// The most characters of an MCP tool's display title kept.
 pub const MAX_TITLE_CHARS: usize = 256;
-
-/// The longest tool name the APIs accept.
-pub const MAX_NAME_LEN: usize = 64;
-
-/// What one server may send. Each limit is checked before the entry is copied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct McpLimits {
-    /// Tools loaded from one server; the entries after it are reported once and skipped.
-    /// Default 10,000, the most tools a model request may carry.
-    pub max_tools_per_server: usize,
-    /// Bytes of a raw tool name. Default 1,024 (names longer than 64 characters are
-    /// shortened, see the module docs; a longer one is not a name).
-    pub max_name_bytes: usize,
-    /// Bytes of an input schema as JSON text. Default 256 KiB (the largest schema among the
-    /// eleven real servers of the fixtures is 5.4 KB).
-    pub max_schema_bytes: usize,
-    /// Nesting levels of an input schema. Default 64 (the deepest real one has 11).
-    pub max_schema_depth: usize,
-}
-
-impl Default for McpLimits {
-    fn default() -> Self {
-        McpLimits {
-            max_tools_per_server: 10_000,
-            max_name_bytes: 1024,
-            max_schema_bytes: 256 * 1024,
-            max_schema_depth: 64,
-        }
-    }
-}
-
-/// What was wrong with an entry or a result.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum McpProblem {
-    /// The result is not `{"tools": [...]}`, an array, or a JSON-RPC response with one.
-    NotAToolsList,
-    /// The entry is not a JSON object.
-    NotAnObject,
-    /// The entry has no `name`.
-    MissingName,
-    /// `name` is not a string.
-    NameNotAString,
-    /// `name` is empty.
-    EmptyName,
-    /// `name` is longer than [`McpLimits::max_name_bytes`].
-    NameTooLong {
-        /// Its length in bytes.
-        bytes: usize,
-        /// The limit.
-        limit: usize,
-    },
-    /// The entry has no `inputSchema`.
-    MissingSchema,
-    /// `inputSchema` is not a JSON object.
-    SchemaNotAnObject,
-    /// `inputSchema` nests deeper than [`McpLimits::max_schema_depth`].
-    SchemaTooDeep {
-        /// The limit.
-        limit: usize,
-    },
-    /// `inputSchema` is larger than [`McpLimits::max_schema_bytes`] as JSON text.
-    SchemaTooLarge {
-        /// The limit.
-        limit: usize,
-    },
-    /// The server listed more tools than [`McpLimits::max_tools_per_server`]; the entries from
-    /// the error's index on were skipped.
-    TooManyTools {
-        /// How many were skipped.
-        skipped: usize,
-        /// The limit.
-        limit: usize,
-    },
-}
-
-impl fmt::Display for McpProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            McpProblem::NotAToolsList => {
-                f.write_str("expected a tools/list result: {\"tools\": [...]} or an array of tools")
-            }
-            McpProblem::NotAnObject => f.write_str("a tool must be a JSON object"),
-            McpProblem::MissingName => f.write_str("missing `name`"),
-            McpProblem::NameNotAString => f.write_str("`name` must be a string"),
-            McpProblem::EmptyName => f.write_str("`name` is empty"),
-            McpProblem::NameTooLong { bytes, limit } => {
-                write!(f, "`name` is {bytes} bytes long; the limit is {limit}")
-            }
-            McpProblem::MissingSchema => f.write_str("missing `inputSchema`"),
-            McpProblem::SchemaNotAnObject => f.write_str("`inputSchema` must be a JSON object"),
-            McpProblem::SchemaTooDeep { limit } => {
-                write!(f, "`inputSchema` nests deeper than {limit} levels")
-            }
-            McpProblem::SchemaTooLarge { limit } => {
-                write!(f, "`inputSchema` is larger than {limit} bytes")
-            }
-            McpProblem::TooManyTools { skipped, limit } => write!(
-                f,
-                "the server lists more than {limit} tools; these {skipped} entries were not loaded"
-            ),
-        }
-    }
-}
-
-/// An entry of a `tools/list` result that could not be loaded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct McpError {
-    /// The server it came from.
-    pub server: String,
-    /// The entry's index in the list; `None` when the whole result was unusable.
-    pub index: Option<usize>,
-    /// The entry's raw name, when it had one (cut to 100 characters).
-    pub tool: Option<String>,
-    /// What was wrong.
-    pub problem: McpProblem,
-}
-
-impl fmt::Display for McpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "mcp server `{}`", self.server)?;
-        if let Some(index) = self.index {
-            write!(f, ", tools[{index}]")?;
-        }
-        if let Some(tool) = &self.tool {
-            write!(f, " (`{}`)", tool.escape_debug())?;
-        }
-        write!(f, ": {}", self.problem)
-    }
-}
-
-impl std::error::Error for McpError {}
 
 /// The tools loaded from one or more servers, and the entries that were skipped.
 #[derive(Debug, Clone, Default)]
@@ -580,99 +453,4 @@ pub fn cap_description(text: &str) -> String {
     let mut out = text.get(..end).unwrap_or_default().to_owned();
     out.push_str(TRUNCATION_MARKER);
     out
-}
-
-/// The display names given so far: the names of the tools loaded, found by hash without a
-/// copy of any name (the tools hold them).
-#[derive(Default)]
-struct Names {
-    hasher: foldhash::fast::RandomState,
-    /// The positions of the loaded tools by the hash of their names (open addressing, at most
-    /// half full; [`EMPTY`] where none).
-    slots: Vec<u32>,
-    len: usize,
-    /// For each raw `server NUL tool`, the counter its next hashed candidate starts from: every
-    /// counter below it is taken, so naming the n-th copy of one name takes constant time.
-    next: HashMap<String, u32>,
-}
-
-/// An empty slot of [`Names`].
-const EMPTY: u32 = u32::MAX;
-
-impl Names {
-    /// A name for the tool `mcp` describes that no tool of `tools` (the tools loaded) has.
-    fn unique(&mut self, tools: &[Arc<ToolInfo>], mcp: &McpInfo) -> String {
-        let plain = mcp.plain_name();
-        if plain.len() <= MAX_NAME_LEN && !self.taken(tools, &plain) {
-            return plain;
-        }
-        // `plain` is ASCII, so any byte offset is a character boundary.
-        let stem = plain.get(..MAX_NAME_LEN - 9).unwrap_or(&plain);
-        let key = format!("{}\0{}", mcp.server, mcp.tool);
-        let mut counter = self.next.get(&key).copied().unwrap_or(0);
-        let candidate = loop {
-            let hash = match counter {
-                0 => fnv1a(key.as_bytes()),
-                n => fnv1a(format!("{key}\0{n}").as_bytes()),
-            };
-            counter += 1;
-            let candidate = format!("{stem}_{:08x}", hash as u32);
-            if !self.taken(tools, &candidate) {
-                break candidate;
-            }
-        };
-        self.next.insert(key, counter);
-        candidate
-    }
-
-    /// Whether a tool of `tools` is named `name`.
-    fn taken(&self, tools: &[Arc<ToolInfo>], name: &str) -> bool {
-        let Some(mask) = self.slots.len().checked_sub(1) else {
-            return false;
-        };
-        let mut at = self.hasher.hash_one(name) as usize & mask;
-        loop {
-            match self.slots.get(at) {
-                None | Some(&EMPTY) => return false,
-                Some(&i) if tools.get(i as usize).is_some_and(|tool| tool.name == name) => {
-                    return true;
-                }
-                Some(_) => at = (at + 1) & mask,
-            }
-        }
-    }
-
-    /// Records the name of `tools[position]`, the tool just loaded under a name from
-    /// [`unique`](Self::unique).
-    fn add(&mut self, tools: &[Arc<ToolInfo>], position: usize) {
-        if (self.len + 1) * 2 > self.slots.len() {
-            let size = (self.slots.len() * 2).max(16);
-            let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
-            for i in old.into_iter().filter(|&i| i != EMPTY) {
-                self.place(tools, i);
-            }
-        }
-        self.place(tools, position as u32);
-        self.len += 1;
-    }
-
-    fn place(&mut self, tools: &[Arc<ToolInfo>], position: u32) {
-        let name = tools.get(position as usize).map_or("", |tool| &tool.name);
-        let mask = self.slots.len() - 1;
-        let mut at = self.hasher.hash_one(name) as usize & mask;
-        while let Some(slot) = self.slots.get_mut(at) {
-            if *slot == EMPTY {
-                *slot = position;
-                return;
-            }
-            at = (at + 1) & mask;
-        }
-    }
-}
-
-/// 64-bit FNV-1a.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
