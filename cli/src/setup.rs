@@ -2,7 +2,6 @@
 
 use std::io::Read as _;
 use std::path::Path;
-use std::sync::Arc;
 
 use serde_json::Value;
 use toolreg::env::AgentKind;
@@ -72,7 +71,7 @@ impl SandboxChoice {
 
 /// The servers of `--mcp-config`.
 #[cfg(feature = "mcp")]
-pub type Live = Arc<toolreg_mcp::McpHub>;
+pub type Live = std::sync::Arc<toolreg_mcp::McpHub>;
 /// The servers of `--mcp-config` (none: this build has no MCP client).
 #[cfg(not(feature = "mcp"))]
 pub type Live = std::convert::Infallible;
