@@ -27,6 +27,7 @@
 //! whether any deny or ask rule may match below a directory, for a command that reads a tree.
 
 mod content;
+mod content_check;
 mod expand;
 mod grant;
 pub mod path;

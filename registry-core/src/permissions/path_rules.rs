@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::content_check::{Ask, ContentCheck};
 use super::path::{
     Bases, LinkSpelling, PathGlob, PathGuard, Resolved, Roots, Starts, absolute, resolve_base,
     resolve_traced,
 };
 use super::rule::{Behavior, PermissionRule, RuleTarget};
-use super::ruleset::{Ask, ContentCheck};
 use super::subject::PathSubject;
 use super::verdict::Refusal;
 use crate::{PermissionContext, PermissionMode};
