@@ -332,7 +332,7 @@ impl PermissionContext {
     /// follow while an ask rule with content exists for the tool (in
     /// [`PermissionMode::BypassPermissions`], where nothing asks, that is refused); an allow
     /// rule with matching content allows — for a command, every simple command, nested ones
-    /// included, must be matched by one or only read ([`shell::SimpleCommand::read_only`]); a
+    /// included, must be matched by one or only read ([`SimpleCommand::read_only`](super::shell::SimpleCommand::read_only)); a
     /// whole-tool allow rule allows, except a write outside the working directories, which
     /// asks ([`OutsideWrites::Ask`]) unless a path rule allows that path.
     pub fn check(&self, tool: RuleTarget<'_>, subject: Option<&Subject>, cwd: &Path) -> Verdict {
