@@ -9,10 +9,11 @@
 //! size; each fails with the structure it guards against: a `Value` tree of a server's list
 //! (about eight times its text), maps keyed by copies of every name, per-tool copies of names
 //! and servers in the seed index, `(word, tool)` pairs while it is built, a name table grown
-//! by doubling, a term's frequencies and its postings held at once, BM25F postings of 12 bytes
-//! (the tool, the impact and a name frequency each) instead of 8, a compiled-schema slot
-//! sized for a schema no tool has yet been called with, and a second copy of every name for
-//! permission rules.
+//! by doubling, the seed index kept while the BM25F index is built, BM25F term frequencies
+//! counted in a list per term (twelve bytes a term and tool, and the lists' room for growth)
+//! instead of each tool's counts in LEB128, BM25F postings of 12 bytes (the tool, the impact
+//! and a name frequency each) instead of 8, a compiled-schema slot sized for a schema no tool
+//! has yet been called with, and a second copy of every name for permission rules.
 //!
 //! It links alone (`[[test]] name = "memory"`) so that no other test allocates while it counts,
 //! and is one test for the same reason.
@@ -158,9 +159,12 @@ fn a_large_catalog_costs_little_more_than_its_text() {
     eprintln!("pool: {pool_bytes} bytes a tool");
     assert!(pool_bytes <= 16, "the pool takes {pool_bytes} bytes a tool");
 
-    // The indexes: each strategy's, kept and at the peak of its build, in bytes a tool.
+    // The indexes: each strategy's, kept and at the peak of its build, in bytes a tool. The
+    // BM25F engine peaks at 389, its index kept while the seed index builds: the seed index
+    // built first and kept while the BM25F index counts (408), or the counts in twelve-byte
+    // pairs in a list per term (459), fail the bound.
     for (strategy, kept_bound, peak_bound) in
-        [(Strategy::Keyword, 240, 260), (Strategy::Bm25f, 380, 500)]
+        [(Strategy::Keyword, 240, 260), (Strategy::Bm25f, 380, 400)]
     {
         let (before, _) = mark();
         let engine = SearchEngine::new(pool.to_vec(), strategy);

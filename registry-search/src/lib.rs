@@ -60,7 +60,7 @@
 //! | stage | keyword strategy | BM25F strategy |
 //! |---|---|---|
 //! | analysis | `text/mod.rs` (`\b` words, JavaScript white space), `text/names.rs` (name parts), `text/query.rs` (`select:`, `+required`) | `text/analysis.rs` (words, stop words, stems), `text/terms.rs` (abbreviations, request clauses, sentences), `ranked/fields.rs` (a tool's fields) |
-//! | postings | `seed/index/mod.rs` (build), `seed/index/intern.rs`, `seed/index/postings.rs`, `seed/index/partset.rs`, `seed/shards.rs` | `ranked/mod.rs` (`RankedIndex::build`, impacts), `ranked/postings.rs` (`Posting`, eight bytes) |
+//! | postings | `seed/index/mod.rs` (build), `seed/index/intern.rs`, `seed/index/postings.rs`, `seed/index/partset.rs`, `seed/shards.rs` | `ranked/mod.rs` (`RankedIndex::build`), `ranked/counts.rs` (term ids, counts, impacts), `ranked/postings.rs` (`Posting`, eight bytes) |
 //! | scorer | `seed/index/scorer.rs`, `seed/index/maxscore.rs`, `seed/index/by_term.rs`, `seed/index/hits.rs`; the rules in `seed/mod.rs`, their reference scan in `seed/scan.rs` | `ranked/score.rs`, `ranked/coverage.rs`; its reference in `ranked/reference.rs`; blended with the seed score and embeddings in `fusion/` |
 //! | collector | `collector.rs` (`TopK`, for MaxScore's threshold) | `collector.rs` (`best_k`, `sorted`) through `ranked/score.rs` (`Scored::top_k`) and `fusion/blend.rs`; then `ranked/diversify.rs` |
 //!
@@ -87,7 +87,9 @@
 //!   (for name coverage) and whether the description has it (for diversification): a query is
 //!   scored term at a time by adding impacts. Impacts depend on statistics of the whole pool
 //!   (the number of tools, each term's document frequency, the average field lengths), so this
-//!   index is built whole whenever the deferred set changes and is not sharded.
+//!   index is built whole whenever the deferred set changes and is not sharded. While it
+//!   builds, each tool's term counts are kept in LEB128 too, and the postings are written once
+//!   every tool is counted, each term's into a list of its exact length.
 //!
 //! # Misuse
 //!

@@ -67,25 +67,31 @@ pub struct SearchEngine<D> {
 
 impl<D: Document> SearchEngine<D> {
     /// Indexes the [deferred](Document::is_deferred) tools of `pool`.
+    ///
+    /// With the BM25F strategy the BM25F index is built first and the seed index after it, so
+    /// that the BM25F build's counts are never held beside the kept seed index: the memory
+    /// peaks at the kept BM25F index beside the seed index's build, the smaller of the two
+    /// orders.
     pub fn new(pool: Vec<Arc<D>>, strategy: Strategy) -> Self {
         let deferred = deferred_of(&pool);
-        let engine = SearchEngine {
+        let weights = Weights::default();
+        let ranked = match strategy {
+            Strategy::Bm25f => OnceLock::from(RankedIndex::build(&deferred, weights)),
+            Strategy::Keyword => OnceLock::new(),
+        };
+        SearchEngine {
             seed: Shards::build(&deferred),
             pool_names: NameTable::not_deferred(&pool),
             deferred_names: NameTable::build(&deferred, true),
             pool,
             deferred,
-            ranked: OnceLock::new(),
+            ranked,
             strategy,
-            weights: Weights::default(),
+            weights,
             pending_servers: Vec::new(),
             builds: 1,
             semantic: None,
-        };
-        if strategy == Strategy::Bm25f {
-            engine.ranked();
         }
-        engine
     }
 
     /// Uses other ranked-strategy weights (drops the ranked index).

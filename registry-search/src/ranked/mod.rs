@@ -58,6 +58,7 @@
 //! computed from each tool's fields with no postings, impacts or two-part scores, which the
 //! tests hold this index to (scores and top-k order, on random pools).
 
+mod counts;
 mod coverage;
 mod diversify;
 mod fields;
@@ -74,8 +75,9 @@ use std::sync::Arc;
 pub use crate::text::analysis::stem;
 pub use crate::text::terms::tokenize;
 
+use self::counts::Counts;
 use self::fields::fields;
-use self::postings::{MAX_TOOLS, Posting, TermPostings};
+use self::postings::{MAX_TOOLS, TermPostings};
 use crate::document::Document;
 use crate::util::dense::{Buffers, Dense, Lease};
 use crate::util::sorted::SortedStrs;
@@ -159,56 +161,6 @@ fn idf(n: f32, df: f32) -> f32 {
     ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
 }
 
-/// Calls `add` with the posting list of `term`, made empty the first time (without allocating
-/// its key again for every tool that has the term).
-fn with_list<T>(
-    postings: &mut HashMap<Box<str>, Vec<T>>,
-    term: &str,
-    add: impl FnOnce(&mut Vec<T>),
-) {
-    match postings.get_mut(term) {
-        Some(list) => add(list),
-        None => add(postings.entry(term.into()).or_default()),
-    }
-}
-
-/// A tool's term frequencies while the index is built: the name's as counted, the other
-/// fields' up to 255 each (where BM25's saturation leaves a field's weight within about 1% of
-/// its limit).
-#[derive(Debug, Clone, Copy)]
-struct Counted {
-    tool: u32,
-    name_tf: u16,
-    /// The other fields' term frequencies, in field order after the name.
-    other_tf: [u8; FIELDS - 1],
-}
-
-impl Counted {
-    fn new(tool: u32, tf: [u16; FIELDS]) -> Counted {
-        let mut other_tf = [0u8; FIELDS - 1];
-        for (short, &tf) in other_tf.iter_mut().zip(tf.iter().skip(1)) {
-            *short = u8::try_from(tf).unwrap_or(u8::MAX);
-        }
-        Counted {
-            tool,
-            name_tf: tf[NAME],
-            other_tf,
-        }
-    }
-
-    /// The frequency of each field.
-    fn tf(&self) -> [u16; FIELDS] {
-        let mut tf = [self.name_tf; FIELDS];
-        for (tf, &short) in tf.iter_mut().skip(1).zip(&self.other_tf) {
-            *tf = u16::from(short);
-        }
-        tf
-    }
-}
-
-/// A term's postings while the index is built: each tool with its per-field term frequencies.
-type Frequencies = HashMap<Box<str>, Vec<Counted>>;
-
 /// The BM25F index of a set of deferred tools.
 #[derive(Debug, Default)]
 pub struct RankedIndex {
@@ -241,7 +193,7 @@ impl RankedIndex {
             ..Default::default()
         };
         let mut server_ids: HashMap<String, u32> = HashMap::default();
-        let mut frequencies = Frequencies::default();
+        let mut counts = Counts::default();
         let mut totals = [0f64; FIELDS];
         for (i, tool) in deferred.iter().enumerate() {
             let server = tool.server().unwrap_or("");
@@ -256,32 +208,29 @@ impl RankedIndex {
             if let Some(tools) = index.server_tools.get_mut(server_id as usize) {
                 tools.push(i as u32);
             }
-            let mut counts: HashMap<&str, [u16; FIELDS]> = HashMap::default();
             let mut lengths = [0u16; FIELDS];
             let per_field = tool_fields.iter().zip(&mut lengths).zip(&mut totals);
             for (field, ((terms, length), total)) in per_field.enumerate() {
                 *length = terms.len().min(u16::MAX as usize) as u16;
                 *total += terms.len() as f64;
                 for term in terms {
-                    let entry = counts.entry(term.as_str()).or_default();
-                    if let Some(tf) = entry.get_mut(field) {
-                        *tf = tf.saturating_add(1);
-                    }
+                    counts.add(term, field);
                 }
             }
             index.lengths.push(lengths);
-            for (term, tf) in counts {
-                with_list(&mut frequencies, term, |list| {
-                    list.push(Counted::new(i as u32, tf));
-                });
-            }
+            counts.end_tool();
         }
         index.servers = server_ids.len();
         let n = deferred.len().max(1) as f64;
         for (average, total) in index.average.iter_mut().zip(totals) {
             *average = ((total / n) as f32).max(1.0);
         }
-        index.postings = index.impacts(frequencies);
+        index.postings = counts.postings(
+            &index.lengths,
+            index.average,
+            index.field_weights(),
+            weights,
+        );
         // The name terms in order, so that each tool's name mass is summed in the same order
         // on every run (the map's order changes from one process to the next).
         let mut named: Vec<_> = (index.postings.iter())
@@ -305,45 +254,6 @@ impl RankedIndex {
     fn field_weights(&self) -> [f32; FIELDS] {
         let w = &self.weights;
         [w.name, w.hint, w.description, w.params, w.server]
-    }
-
-    /// Each term's postings with their impacts: IDF × the saturated, length-normalized,
-    /// field-weighted term frequency (`w (k1 + 1) / (k1 + w)`).
-    fn impacts(&self, frequencies: Frequencies) -> HashMap<Box<str>, TermPostings> {
-        let w = self.weights;
-        let n = self.lengths.len() as f32;
-        let field_weights = self.field_weights();
-        let (lengths, average) = (&self.lengths, self.average);
-        let impact = |idf: f32, tool: u32, tf: &[u16; FIELDS]| -> f32 {
-            let Some(tool_lengths) = lengths.get(tool as usize) else {
-                return 0.0;
-            };
-            let mut weighted = 0.0;
-            let fields = tf.iter().zip(tool_lengths).zip(&average);
-            for (((&tf, &length), &average), &field_weight) in fields.zip(&field_weights) {
-                if tf > 0 {
-                    let norm = 1.0 - w.b + w.b * f32::from(length) / average;
-                    weighted += field_weight * f32::from(tf) / norm;
-                }
-            }
-            idf * weighted * (w.k1 + 1.0) / (w.k1 + weighted)
-        };
-        (frequencies.into_iter())
-            .map(|(term, list)| {
-                let idf = idf(n, list.len() as f32);
-                let postings = (list.into_iter())
-                    .map(|counted| {
-                        let tf = counted.tf();
-                        let impact = impact(idf, counted.tool, &tf);
-                        let in_name = counted.name_tf > 0;
-                        let posting =
-                            Posting::new(counted.tool, impact, in_name, tf[DESCRIPTION] > 0);
-                        (posting, counted.name_tf)
-                    })
-                    .collect();
-                (term, TermPostings::new(postings))
-            })
-            .collect()
     }
 
     /// How many tools the index holds.

@@ -63,15 +63,12 @@ pub(super) struct TermPostings {
 }
 
 impl TermPostings {
-    /// The postings `list` (in pool order) and the name frequency of each (0: not in the name).
-    pub(super) fn new(list: Vec<(Posting, u16)>) -> TermPostings {
-        let repeated = (list.iter())
-            .filter(|(_, name_tf)| *name_tf > 1)
-            .map(|(posting, name_tf)| (posting.tool(), *name_tf))
-            .collect();
+    /// The postings `list` (in pool order), and `repeated`: each of its tools whose name has the
+    /// term more than once, with how often, in pool order.
+    pub(super) fn new(list: Vec<Posting>, repeated: Vec<(u32, u16)>) -> TermPostings {
         TermPostings {
-            list: list.into_iter().map(|(posting, _)| posting).collect(),
-            repeated,
+            list: list.into_boxed_slice(),
+            repeated: repeated.into_boxed_slice(),
         }
     }
 
@@ -120,13 +117,13 @@ mod tests {
     #[test]
     fn name_frequencies_come_back_for_the_named_tools_only() {
         let list = vec![
-            (Posting::new(1, 1.0, true, false), 1),
-            (Posting::new(2, 1.0, false, true), 0),
-            (Posting::new(3, 1.0, true, true), 4),
-            (Posting::new(5, 1.0, true, false), 1),
-            (Posting::new(8, 1.0, true, false), u16::MAX),
+            Posting::new(1, 1.0, true, false),
+            Posting::new(2, 1.0, false, true),
+            Posting::new(3, 1.0, true, true),
+            Posting::new(5, 1.0, true, false),
+            Posting::new(8, 1.0, true, false),
         ];
-        let postings = TermPostings::new(list);
+        let postings = TermPostings::new(list, vec![(3, 4), (8, u16::MAX)]);
         assert_eq!(postings.len(), 5);
         let named: Vec<(u32, u16)> = postings.named().collect();
         assert_eq!(named, [(1, 1), (3, 4), (5, 1), (8, u16::MAX)]);
