@@ -335,9 +335,13 @@ async fn the_schema_is_compiled_on_the_first_call_and_kept_for_the_listing() {
         .unwrap()
         .clone();
     let state = || format!("{:?}", tool.mcp().unwrap());
+    // A copy of the entry made before the first call shares what the call compiles.
+    let copy = (*tool).clone();
     assert!(state().contains("compiled: not compiled"), "{}", state());
     assert!(host.call(json!({"query": ""})).await.is_error());
     assert!(state().contains("compiled: compiled"), "{}", state());
+    let copied = format!("{:?}", copy.mcp().unwrap());
+    assert!(copied.contains("compiled: compiled"), "{copied}");
     // An entry whose schema was replaced is checked against its own schema.
     let mut replaced = (*tool).clone();
     replaced.input_schema = Arc::from(r#"{"type":"object","required":["other"]}"#);

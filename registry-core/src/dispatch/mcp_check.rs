@@ -60,8 +60,8 @@ impl Refusal {
 
 /// Checks `input` against the input schema of `tool`, an MCP tool from `mcp`.
 pub(crate) fn check(tool: &ToolInfo, mcp: &McpInfo, input: &Value) -> Result<(), Refusal> {
-    let slot = &mcp.compiled.0;
-    let cached = slot.get_or_init(|| Box::new(compile(&tool.input_schema)));
+    let cell = mcp.compiled.cell();
+    let cached = cell.get_or_init(|| Box::new(compile(&tool.input_schema)));
     let replaced;
     let compiled = if cached.text == tool.input_schema {
         &**cached

@@ -47,6 +47,7 @@ pub use printable::{Layout, printable};
 use self::names::Names;
 
 use crate::ToolInfo;
+use crate::tool::mcp_info::{CompiledSlot, SchemaCache};
 use crate::tool::{Flags, Origin};
 
 /// The most characters of an MCP tool's description that are sent and searched.
@@ -146,6 +147,8 @@ pub fn load_server_json(server: &str, text: &str) -> Result<McpTools, serde_json
 pub struct McpLoader {
     limits: McpLimits,
     names: Names,
+    /// Where the loaded tools' schemas are compiled for dispatch, by the tools' places.
+    schemas: Arc<SchemaCache>,
     out: McpTools,
 }
 
@@ -176,6 +179,7 @@ impl McpLoader {
         McpLoader {
             limits,
             names: Names::default(),
+            schemas: Arc::default(),
             out: McpTools::default(),
         }
     }
@@ -248,7 +252,15 @@ impl McpLoader {
                 }
             };
             let server = (&server_name, &normalized);
-            match tool_info(server, item, &mut self.names, &self.out.tools, limits) {
+            let compiled = CompiledSlot::new(&self.schemas, self.out.tools.len() as u32);
+            match tool_info(
+                server,
+                item,
+                compiled,
+                &mut self.names,
+                &self.out.tools,
+                limits,
+            ) {
                 Ok(tool) => {
                     self.out.tools.push(Arc::new(tool));
                     self.names.add(&self.out.tools, self.out.tools.len() - 1);
@@ -287,6 +299,7 @@ type EntryError<'a> = (Option<&'a str>, McpProblem);
 fn tool_info<'a>(
     (server, normalized_server): (&Arc<str>, &Arc<str>),
     item: &'a Value,
+    compiled: CompiledSlot,
     names: &mut Names,
     loaded: &[Arc<ToolInfo>],
     limits: &McpLimits,
@@ -372,7 +385,7 @@ fn tool_info<'a>(
     .filter_map(Value::as_str)
     .find(|title| !title.trim().is_empty())
     .map(|title| title.chars().take(MAX_TITLE_CHARS).collect());
-    let mut mcp = McpInfo::of_server(server, normalized_server, raw_name.to_owned());
+    let mut mcp = McpInfo::of_server(server, normalized_server, raw_name.to_owned(), compiled);
     mcp.title = title;
     mcp.annotations = annotations;
     Ok(ToolInfo {
