@@ -40,6 +40,42 @@ fn text_of(result: &Value) -> String {
     }
 }
 
+/// `toolreg … call NAME --input INPUT` in bypass mode, after the options `command` has: the
+/// tool_result.
+fn call_in(command: &mut Command, name: &str, input: &Value) -> Value {
+    json_of(
+        command
+            .args(["--permission-mode", "bypass", "call", name])
+            .arg("--input")
+            .arg(input.to_string()),
+    )
+}
+
+/// What `call` (a tool's name and input: its result) shows of `file`, which holds `secret`, in
+/// the folder the commands run in: Read and Write refuse it by the safeguard, and a sandboxed
+/// Bash command can neither read nor replace it.
+fn assert_out_of_reach(call: impl Fn(&str, Value) -> Value, file: &Path, secret: &str) {
+    let holds_secret = || std::fs::read_to_string(file).unwrap().contains(secret);
+    let read = call("Read", json!({"file_path": file}));
+    assert_eq!(read["is_error"], true, "{read}");
+    let text = text_of(&read);
+    assert!(
+        text.contains("safeguard") && !text.contains(secret),
+        "{text}"
+    );
+    let written = call("Write", json!({"file_path": file, "content": "{}"}));
+    assert_eq!(written["is_error"], true, "{written}");
+    assert!(holds_secret());
+    if sandbox_works() {
+        let name = file.file_name().unwrap().to_str().unwrap();
+        let command = format!("cat {name}; echo x > {name}; echo exit=$?");
+        let cat = call("Bash", json!({"command": command}));
+        let text = text_of(&cat);
+        assert!(!text.contains(secret) && text.contains("exit=1"), "{cat}");
+        assert!(holds_secret());
+    }
+}
+
 #[test]
 fn the_credentials_file_is_out_of_reach_of_the_tools_of_toolreg_call() {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
@@ -51,45 +87,19 @@ fn the_credentials_file_is_out_of_reach_of_the_tools_of_toolreg_call() {
     )
     .unwrap();
     let call = |name: &str, input: Value| -> Value {
-        json_of(
-            toolreg()
-                .current_dir(dir.path())
-                .env("TOOLREG_CREDENTIALS", &credentials)
-                .args(["--no-demo", "--permission-mode", "bypass", "call", name])
-                .arg("--input")
-                .arg(input.to_string()),
-        )
+        let mut command = toolreg();
+        command
+            .current_dir(dir.path())
+            .env("TOOLREG_CREDENTIALS", &credentials)
+            .arg("--no-demo");
+        call_in(&mut command, name, &input)
     };
-    let read = call("Read", json!({"file_path": credentials}));
-    assert_eq!(read["is_error"], true, "{read}");
-    let text = text_of(&read);
-    assert!(
-        text.contains("safeguard") && !text.contains(secret),
-        "{text}"
-    );
-    let written = call(
-        "Write",
-        json!({"file_path": credentials, "content": "{\"servers\": {}}"}),
-    );
-    assert_eq!(written["is_error"], true, "{written}");
-    assert!(
-        std::fs::read_to_string(&credentials)
-            .unwrap()
-            .contains(secret)
-    );
+    assert_out_of_reach(call, &credentials, secret);
     let grep = call(
         "Grep",
         json!({"pattern": "s3cret", "path": dir.path(), "output_mode": "content"}),
     );
     assert!(!text_of(&grep).contains(secret), "{grep}");
-    if sandbox_works() {
-        let cat = call(
-            "Bash",
-            json!({"command": "cat credentials.json; echo exit=$?"}),
-        );
-        let text = text_of(&cat);
-        assert!(!text.contains(secret) && text.contains("exit=1"), "{cat}");
-    }
 }
 
 #[test]
@@ -103,38 +113,14 @@ fn the_mcp_config_file_is_out_of_reach_of_the_tools_of_toolreg_call() {
         "command": dir.path().join("no-such-server"), "env": {"API_KEY": secret}}}});
     std::fs::write(&config, servers.to_string()).unwrap();
     let call = |name: &str, input: Value| -> Value {
-        json_of(
-            toolreg()
-                .current_dir(dir.path())
-                .arg("--mcp-config")
-                .arg(&config)
-                .args(["--permission-mode", "bypass", "call", name])
-                .arg("--input")
-                .arg(input.to_string()),
-        )
+        let mut command = toolreg();
+        command
+            .current_dir(dir.path())
+            .arg("--mcp-config")
+            .arg(&config);
+        call_in(&mut command, name, &input)
     };
-    let read = call("Read", json!({"file_path": "servers.json"}));
-    assert_eq!(read["is_error"], true, "{read}");
-    let text = text_of(&read);
-    assert!(
-        text.contains("safeguard") && !text.contains(secret),
-        "{text}"
-    );
-    let edited = call(
-        "Write",
-        json!({"file_path": config, "content": "{\"mcpServers\": {}}"}),
-    );
-    assert_eq!(edited["is_error"], true, "{edited}");
-    assert!(std::fs::read_to_string(&config).unwrap().contains(secret));
-    if sandbox_works() {
-        let cat = call(
-            "Bash",
-            json!({"command": "cat servers.json; echo x > servers.json; echo exit=$?"}),
-        );
-        let text = text_of(&cat);
-        assert!(!text.contains(secret) && text.contains("exit=1"), "{cat}");
-        assert!(std::fs::read_to_string(&config).unwrap().contains(secret));
-    }
+    assert_out_of_reach(call, &config, secret);
 }
 
 #[test]
