@@ -61,10 +61,10 @@ impl Refusal {
 /// Checks `input` against the input schema of `tool`, an MCP tool from `mcp`.
 pub(crate) fn check(tool: &ToolInfo, mcp: &McpInfo, input: &Value) -> Result<(), Refusal> {
     let cell = mcp.compiled.cell();
-    let cached = cell.get_or_init(|| Box::new(compile(&tool.input_schema)));
+    let cached = cell.get_or_init(|| compile(&tool.input_schema));
     let replaced;
     let compiled = if cached.text == tool.input_schema {
-        &**cached
+        cached
     } else {
         replaced = compile(&tool.input_schema);
         &replaced

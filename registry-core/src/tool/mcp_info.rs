@@ -43,7 +43,7 @@ pub(crate) struct CompiledSlot {
 /// The compiled input schemas of the tools loaded together, by their places, each made on its
 /// tool's first call.
 #[derive(Default)]
-pub(crate) struct SchemaCache(Mutex<HashMap<u32, Arc<OnceLock<Box<CompiledSchema>>>>>);
+pub(crate) struct SchemaCache(Mutex<HashMap<u32, Arc<OnceLock<CompiledSchema>>>>);
 
 impl CompiledSlot {
     /// The slot at place `at` of `cache`.
@@ -55,7 +55,7 @@ impl CompiledSlot {
     }
 
     /// Where the tool's compiled schema is kept, made on first use.
-    pub(crate) fn cell(&self) -> Arc<OnceLock<Box<CompiledSchema>>> {
+    pub(crate) fn cell(&self) -> Arc<OnceLock<CompiledSchema>> {
         // A poisoned lock only lost a cell being made; the map is whole.
         let mut cells = self.cache.0.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(cells.entry(self.at).or_default())
