@@ -16,11 +16,12 @@
 //! correct). A name part contains the term exactly when some suffix of the part starts with it.
 //! The full-name rule (+3) can only fire when a name part contains the term, which the part
 //! rule has already scored, so it never changes a result. Ranking is an exact top-k search over
-//! these lists (document-at-a-time MaxScore, `maxscore.rs`): score descending, ties in pool
+//! these lists (document-at-a-time MaxScore with block bounds, `maxscore/`): score descending, ties in pool
 //! order, without scoring every matching tool.
 
 use std::sync::Arc;
 
+mod blocks;
 mod by_term;
 mod hits;
 mod intern;

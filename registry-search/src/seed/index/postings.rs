@@ -154,6 +154,15 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Calls `each` with every list the cursor reads, from its start.
+    pub(crate) fn for_each_list(&self, mut each: impl FnMut(&[u32])) {
+        match self {
+            Cursor::Slice { list, .. } => each(list),
+            Cursor::Owned { list, .. } => each(list),
+            Cursor::Union(union) => union.lists.iter().for_each(|(list, _)| each(list)),
+        }
+    }
+
     /// A cursor over the union of `lists` (each sorted and not empty).
     pub(crate) fn union(lists: Vec<&'a [u32]>) -> Cursor<'a> {
         if let &[list] = lists.as_slice() {

@@ -20,10 +20,13 @@
 //! the word lists — and dropped as soon as its score plus the bound of the terms still unscored
 //! cannot pass θ, or a required term has no hit. When the cheapest required term's sources are
 //! smaller than the essential ones, they drive the candidates too (leapfrogging with them),
-//! since every result is in them.
+//! since every result is in them. Once θ is above 0, each block of 16 tools gets a bound on its
+//! tools' scores from the query's lists (`blocks.rs`), and a candidate in a block that cannot
+//! pass θ is passed over with the rest of its block, unscored.
 
-use std::cmp::Reverse;
+mod essential;
 
+use super::blocks::Blocks;
 use super::hits::GapHits;
 use super::partset::PartSet;
 use super::postings::{Cursor, END};
@@ -314,101 +317,25 @@ impl<'a, D: Document> Query<'a, D> {
         (score > theta).then_some(score)
     }
 
-    /// Orders the terms for scoring: those with only essential sources first (their heads
-    /// answer at no cost), then those with some, then the rest; larger bounds first.
-    fn order_terms(&mut self) {
-        let (terms, sources) = (&self.terms, &self.sources);
-        let essential = |s: usize| sources.get(s).is_some_and(|source| source.essential);
-        self.order.sort_by_key(|&t| {
-            let Some(term) = terms.get(t) else {
-                return (3, Reverse(0));
-            };
-            let class = match term.sources().filter(|&s| essential(s)).count() {
-                0 => 2,
-                n if n == term.sources().count() => 0,
-                _ => 1,
-            };
-            (class, Reverse(term.bound))
-        });
-    }
-
-    /// Marks the non-essential sources for threshold `theta`: a greedily chosen set whose
-    /// combined bound is at most `theta` — whole terms first (their sources hold mostly the
-    /// same tools), then single sources, each time the most postings per unit of bound.
-    /// Leaves the essential sources in `essential`.
-    fn choose_essential(&mut self, order: &Density, theta: u32, essential: &mut Vec<usize>) {
-        let mut bound = 0;
-        for source in &mut self.sources {
-            source.essential = true;
-        }
-        for &t in &order.terms {
-            let Some(term) = self.terms.get(t) else {
-                continue;
-            };
-            if bound + term.bound <= theta {
-                bound += term.bound;
-                for s in term.sources() {
-                    if let Some(source) = self.sources.get_mut(s) {
-                        source.essential = false;
-                    }
-                }
+    /// Each block's bound ([`Blocks`]) over the tools from `from`: per term, its part group
+    /// (exact, then partial), its hint words and its description words.
+    fn blocks(&self, from: u32) -> Blocks {
+        let mut blocks = Blocks::new(self.index.len(), 3 * self.terms.len());
+        for (t, term) in self.terms.iter().enumerate() {
+            let groups = [term.parts[0], term.parts[1], term.words[0], term.words[1]];
+            for (slot, source) in groups.into_iter().enumerate() {
+                let Some(source) = source.and_then(|s| self.sources.get(s)) else {
+                    continue;
+                };
+                // Numbered from 1, the exact and partial sources one group (more than a
+                // byte's groups make `blocks` empty).
+                let group = u8::try_from(1 + 3 * t + slot.saturating_sub(1)).unwrap_or(0);
+                source
+                    .cursor
+                    .for_each_list(|list| blocks.add(group, source.bound, list, from));
             }
         }
-        for &s in &order.sources {
-            let Some(source) = self.sources.get(s).filter(|source| source.essential) else {
-                continue;
-            };
-            // An exact and a partial source of one term add their larger bound, not both.
-            let sibling = match self.terms.get(source.term).map(|term| term.parts) {
-                Some([Some(exact), Some(partial)]) if s == exact => Some(partial),
-                Some([Some(exact), Some(partial)]) if s == partial => Some(exact),
-                _ => None,
-            };
-            let added = match sibling
-                .and_then(|other| self.sources.get(other))
-                .filter(|other| !other.essential)
-            {
-                Some(other) => source.bound.saturating_sub(other.bound),
-                None => source.bound,
-            };
-            if bound + added <= theta {
-                bound += added;
-                if let Some(source) = self.sources.get_mut(s) {
-                    source.essential = false;
-                }
-            }
-        }
-        let sources = &self.sources;
-        for term in &mut self.terms {
-            term.parts_by_heads = (term.parts.iter().flatten())
-                .all(|&s| sources.get(s).is_some_and(|source| source.essential));
-        }
-        self.order_terms();
-        essential.clear();
-        essential.extend(
-            (self.sources.iter().enumerate())
-                .filter(|(_, source)| source.essential)
-                .map(|(s, _)| s),
-        );
-    }
-
-    /// Terms and sources, most postings per unit of bound first.
-    fn density(&self) -> Density {
-        let denser = |(cost_a, bound_a): (u64, u32), (cost_b, bound_b): (u64, u32)| {
-            (cost_b * u64::from(bound_a)).cmp(&(cost_a * u64::from(bound_b)))
-        };
-        let source =
-            |s: usize| (self.sources.get(s)).map_or((0, 0), |source| (source.cost, source.bound));
-        let term = |t: usize| (self.terms.get(t)).map_or((0, 0), |term| (term.cost, term.bound));
-        let mut sources: Vec<usize> = (0..self.sources.len()).collect();
-        sources.sort_by(|&a, &b| denser(source(a), source(b)));
-        // Terms with no sources have no bound and nothing to skip.
-        let mut terms: Vec<usize> = (self.terms.iter().enumerate())
-            .filter(|(_, term)| term.bound > 0)
-            .map(|(t, _)| t)
-            .collect();
-        terms.sort_by(|&a, &b| denser(term(a), term(b)));
-        Density { terms, sources }
+        blocks
     }
 
     /// The smallest tool `>= target` in any of `sources`, or [`END`].
@@ -420,12 +347,6 @@ impl<'a, D: Document> Query<'a, D> {
         }
         next
     }
-}
-
-/// Terms and sources in the order the non-essential set takes them.
-struct Density {
-    terms: Vec<usize>,
-    sources: Vec<usize>,
 }
 
 /// Ranks tools for a keyword query with the seed weights; indices into the indexed tools, with
@@ -457,6 +378,8 @@ pub(super) fn rank<'a, D: Document>(
         .as_ref()
         .filter(|(_, cost)| *cost < query.sources.iter().map(|source| source.cost).sum::<u64>());
     let mut next = 0u32;
+    // Made once the threshold is above 0, for the tools not yet visited.
+    let mut blocks: Option<Blocks> = None;
     while query.total > theta {
         let mut tool = query.next_in(&essential, next);
         if let Some((driver, _)) = drive {
@@ -474,6 +397,10 @@ pub(super) fn rank<'a, D: Document>(
         if tool == END {
             break;
         }
+        if let Some(from) = blocks.as_ref().and_then(|blocks| blocks.skip(tool, theta)) {
+            next = from;
+            continue;
+        }
         next = tool + 1;
         if let Some(score) = query.score(tool, theta) {
             top.push(tool, score);
@@ -488,6 +415,9 @@ pub(super) fn rank<'a, D: Document>(
                 drive = driver
                     .as_ref()
                     .filter(|(_, driver_cost)| *driver_cost < cost);
+                if blocks.is_none() {
+                    blocks = Some(query.blocks(next));
+                }
             }
         }
     }
