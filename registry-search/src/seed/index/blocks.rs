@@ -20,11 +20,9 @@ const SHIFT: u32 = 4;
 /// MaxScore ranks has at most eight scoring terms (`rank::BY_TERM_RANK`), so its bound is at
 /// most 144; a bound that would pass 254 is kept at 255 and never skipped.
 pub(super) struct Blocks {
-    /// Each block's bound.
-    bounds: Vec<u8>,
-    /// The group that last added to each block (0 for none), so that a group adds once a
-    /// block however many of its tools or lists are there.
-    added_by: Vec<u8>,
+    /// Each block's bound, and the group that last added to it (0 for none), so that a group
+    /// adds once a block however many of its tools or lists are there.
+    blocks: Vec<(u8, u8)>,
 }
 
 /// A bound that may be more than a byte holds.
@@ -39,8 +37,7 @@ impl Blocks {
             false => 0,
         };
         Blocks {
-            bounds: vec![0; blocks],
-            added_by: vec![0; blocks],
+            blocks: vec![(0, 0); blocks],
         }
     }
 
@@ -50,10 +47,15 @@ impl Blocks {
     pub(super) fn add(&mut self, group: u8, bound: u32, list: &[u32], from: u32) {
         let bound = u8::try_from(bound).unwrap_or(SATURATED);
         let list = list.get(list.partition_point(|&tool| tool < from)..);
+        // A list's tools of one block are next to each other: the block is looked at once.
+        let mut last = u32::MAX;
         for &tool in list.unwrap_or_default() {
-            let block = (tool >> SHIFT) as usize;
-            if let (Some(by), Some(sum)) =
-                (self.added_by.get_mut(block), self.bounds.get_mut(block))
+            let block = tool >> SHIFT;
+            if block == last {
+                continue;
+            }
+            last = block;
+            if let Some((sum, by)) = self.blocks.get_mut(block as usize)
                 && *by != group
             {
                 *by = group;
@@ -70,8 +72,8 @@ impl Blocks {
     #[inline]
     pub(super) fn skip(&self, tool: u32, theta: u32) -> Option<u32> {
         let block = tool >> SHIFT;
-        match self.bounds.get(block as usize) {
-            Some(&bound) if bound != SATURATED && u32::from(bound) <= theta => {
+        match self.blocks.get(block as usize) {
+            Some(&(bound, _)) if bound != SATURATED && u32::from(bound) <= theta => {
                 Some((block + 1).checked_shl(SHIFT).unwrap_or(END))
             }
             _ => None,
@@ -91,7 +93,8 @@ mod tests {
         blocks.add(1, 6, &[3, 18, 33], 0);
         // Group 2: description words (2) in blocks 0 and 2.
         blocks.add(2, 2, &[5, 6, 34], 0);
-        assert_eq!(blocks.bounds, [14, 12, 8, 0]);
+        let bounds: Vec<u8> = blocks.blocks.iter().map(|&(bound, _)| bound).collect();
+        assert_eq!(bounds, [14, 12, 8, 0]);
     }
 
     #[test]
@@ -100,7 +103,7 @@ mod tests {
         blocks.add(1, 200, &[0], 0);
         blocks.add(2, 200, &[1], 0);
         assert_eq!(blocks.skip(0, 1000), None);
-        assert!(Blocks::new(16, 255).bounds.is_empty());
+        assert!(Blocks::new(16, 255).blocks.is_empty());
     }
 
     #[test]
