@@ -5,10 +5,12 @@
 //! of the block: its part group (the exact source's bound where some tool of the block has an
 //! equal part, else the partial source's where one has a containing part), its hint words and
 //! its description words. No tool of a block scores more, since its score adds up the same
-//! groups, each at most that. The bounds are made from the query's own lists once its threshold
-//! is above 0, a few instructions a posting: in a large pool most candidates of the essential
-//! lists come after the threshold has reached its final value, and sit in blocks where no tool
-//! can pass it (tools that match one of the query's words without the others).
+//! groups, each at most that. The search makes the bounds once the candidates it has turned
+//! away have cost about what reading the query's lists costs: in a large pool most candidates of
+//! a frequent word's lists come after the threshold has reached its final value, and sit in
+//! blocks where no tool can pass it (tools that match one of the query's words without the
+//! others). A source with more tools than there are blocks is not read: it counts in every
+//! block.
 
 use super::postings::END;
 
@@ -23,12 +25,17 @@ pub(super) struct Blocks {
     /// Each block's bound, and the group that last added to it (0 for none), so that a group
     /// adds once a block however many of its tools or lists are there.
     blocks: Vec<(u8, u8)>,
+    /// What every block adds to its own bound.
+    everywhere: u32,
 }
 
 /// A bound that may be more than a byte holds.
 const SATURATED: u8 = u8::MAX;
 
 impl Blocks {
+    /// Tools in a block.
+    pub(super) const TOOLS: usize = 1 << SHIFT;
+
     /// No bounds yet, for `tools` tools and groups numbered from 1 to `groups`; with more
     /// groups than a byte numbers, no bounds at all (nothing is skipped).
     pub(super) fn new(tools: usize, groups: usize) -> Blocks {
@@ -38,6 +45,7 @@ impl Blocks {
         };
         Blocks {
             blocks: vec![(0, 0); blocks],
+            everywhere: 0,
         }
     }
 
@@ -64,6 +72,18 @@ impl Blocks {
         }
     }
 
+    /// The number of blocks.
+    pub(super) fn len(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Adds `bound` to every block: for a source with more tools than there are blocks,
+    /// which would cost more to read than it could tell (`get` is in tens of thousands of
+    /// longer name parts at 100,000 tools).
+    pub(super) fn add_everywhere(&mut self, bound: u32) {
+        self.everywhere = self.everywhere.saturating_add(bound);
+    }
+
     /// Where to go on from when `tool` is the next candidate and a tool must score above
     /// `theta`: `None` when `tool`'s block may hold such a tool, else the first tool of the
     /// next block ([`END`] past the last). The next candidate is the essential lists' to
@@ -73,7 +93,10 @@ impl Blocks {
     pub(super) fn skip(&self, tool: u32, theta: u32) -> Option<u32> {
         let block = tool >> SHIFT;
         match self.blocks.get(block as usize) {
-            Some(&(bound, _)) if bound != SATURATED && u32::from(bound) <= theta => {
+            Some(&(bound, _))
+                if bound != SATURATED
+                    && u32::from(bound).saturating_add(self.everywhere) <= theta =>
+            {
                 Some((block + 1).checked_shl(SHIFT).unwrap_or(END))
             }
             _ => None,
@@ -95,6 +118,16 @@ mod tests {
         blocks.add(2, 2, &[5, 6, 34], 0);
         let bounds: Vec<u8> = blocks.blocks.iter().map(|&(bound, _)| bound).collect();
         assert_eq!(bounds, [14, 12, 8, 0]);
+    }
+
+    #[test]
+    fn what_every_block_adds_counts_in_the_skip() {
+        let mut blocks = Blocks::new(48, 1);
+        blocks.add(1, 6, &[20], 0);
+        blocks.add_everywhere(6);
+        assert_eq!(blocks.skip(0, 6), Some(16));
+        assert_eq!(blocks.skip(20, 6), None);
+        assert_eq!(blocks.skip(20, 12), Some(32));
     }
 
     #[test]

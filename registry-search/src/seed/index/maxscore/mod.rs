@@ -20,8 +20,9 @@
 //! the word lists — and dropped as soon as its score plus the bound of the terms still unscored
 //! cannot pass θ, or a required term has no hit. When the cheapest required term's sources are
 //! smaller than the essential ones, they drive the candidates too (leapfrogging with them),
-//! since every result is in them. Once θ is above 0, each block of 16 tools gets a bound on its
-//! tools' scores from the query's lists (`blocks.rs`), and a candidate in a block that cannot
+//! since every result is in them. Once the candidates turned away at a θ above 0 have cost about
+//! what reading the query's lists again would, each block of 16 tools gets a bound on its tools'
+//! scores from those lists (`blocks.rs`), and from then on a candidate in a block that cannot
 //! pass θ is passed over with the rest of its block, unscored.
 
 mod essential;
@@ -84,6 +85,12 @@ struct Query<'a, D> {
     order: Vec<usize>,
     total: u32,
 }
+
+/// What scoring a candidate that is turned away costs, in postings read into block bounds: at
+/// 99,160 tools a frequent-word query's candidate took about 700 instructions, a posting read
+/// into the bounds about 8. Of 8 to 128, 128 made the bounds soon enough for frequent words and
+/// late enough for name keywords, whose few candidates did not pay for reading their lists.
+const CANDIDATE_COST: u64 = 128;
 
 /// Up to this many required terms, a scoring term is looked for among them by a scan.
 const FEW_REQUIRED: usize = 8;
@@ -317,22 +324,39 @@ impl<'a, D: Document> Query<'a, D> {
         (score > theta).then_some(score)
     }
 
+    /// What [`blocks`](Self::blocks) costs, in postings read: those of the sources it reads,
+    /// and one for each block.
+    fn blocks_cost(&self) -> u64 {
+        let dense = self.index.len().div_ceil(Blocks::TOOLS) as u64;
+        let read = self.sources.iter().map(|source| source.cost);
+        dense + read.filter(|&cost| cost <= dense).sum::<u64>()
+    }
+
     /// Each block's bound ([`Blocks`]) over the tools from `from`: per term, its part group
-    /// (exact, then partial), its hint words and its description words.
+    /// (exact, then partial), its hint words and its description words. A source with more
+    /// tools than there are blocks counts in every block, and a source of its group with a
+    /// larger bound only with the difference.
     fn blocks(&self, from: u32) -> Blocks {
         let mut blocks = Blocks::new(self.index.len(), 3 * self.terms.len());
+        let dense = blocks.len() as u64;
         for (t, term) in self.terms.iter().enumerate() {
-            let groups = [term.parts[0], term.parts[1], term.words[0], term.words[1]];
-            for (slot, source) in groups.into_iter().enumerate() {
-                let Some(source) = source.and_then(|s| self.sources.get(s)) else {
-                    continue;
-                };
-                // Numbered from 1, the exact and partial sources one group (more than a
-                // byte's groups make `blocks` empty).
-                let group = u8::try_from(1 + 3 * t + slot.saturating_sub(1)).unwrap_or(0);
-                source
-                    .cursor
-                    .for_each_list(|list| blocks.add(group, source.bound, list, from));
+            let groups = [term.parts, [term.words[0], None], [term.words[1], None]];
+            for (g, sources) in groups.into_iter().enumerate() {
+                let sources = sources.map(|s| s.and_then(|s| self.sources.get(s)));
+                let everywhere = (sources.iter().flatten())
+                    .filter(|source| source.cost > dense)
+                    .map(|source| source.bound)
+                    .max()
+                    .unwrap_or(0);
+                blocks.add_everywhere(everywhere);
+                // Numbered from 1 (more than a byte's groups make `blocks` empty).
+                let group = u8::try_from(1 + 3 * t + g).unwrap_or(0);
+                for source in sources.into_iter().flatten() {
+                    if source.cost <= dense && source.bound > everywhere {
+                        let bound = source.bound - everywhere;
+                        (source.cursor).for_each_list(|list| blocks.add(group, bound, list, from));
+                    }
+                }
             }
         }
         blocks
@@ -378,8 +402,10 @@ pub(super) fn rank<'a, D: Document>(
         .as_ref()
         .filter(|(_, cost)| *cost < query.sources.iter().map(|source| source.cost).sum::<u64>());
     let mut next = 0u32;
-    // Made once the threshold is above 0, for the tools not yet visited.
+    // Made for the tools not yet visited once the candidates turned away at a threshold above
+    // 0 have cost what making them costs: a query with few such candidates never pays for them.
     let mut blocks: Option<Blocks> = None;
+    let (mut turned_away, blocks_cost) = (0, query.blocks_cost());
     while query.total > theta {
         let mut tool = query.next_in(&essential, next);
         if let Some((driver, _)) = drive {
@@ -402,23 +428,27 @@ pub(super) fn rank<'a, D: Document>(
             continue;
         }
         next = tool + 1;
-        if let Some(score) = query.score(tool, theta) {
-            top.push(tool, score);
-            let raised = top.threshold();
-            if raised > theta {
-                theta = raised;
-                query.choose_essential(&density, theta, &mut essential);
-                let cost: u64 = (essential.iter())
-                    .filter_map(|&s| query.sources.get(s))
-                    .map(|source| source.cost)
-                    .sum();
-                drive = driver
-                    .as_ref()
-                    .filter(|(_, driver_cost)| *driver_cost < cost);
-                if blocks.is_none() {
+        let Some(score) = query.score(tool, theta) else {
+            if theta > 0 && blocks.is_none() {
+                turned_away += CANDIDATE_COST;
+                if turned_away >= blocks_cost {
                     blocks = Some(query.blocks(next));
                 }
             }
+            continue;
+        };
+        top.push(tool, score);
+        let raised = top.threshold();
+        if raised > theta {
+            theta = raised;
+            query.choose_essential(&density, theta, &mut essential);
+            let cost: u64 = (essential.iter())
+                .filter_map(|&s| query.sources.get(s))
+                .map(|source| source.cost)
+                .sum();
+            drive = driver
+                .as_ref()
+                .filter(|(_, driver_cost)| *driver_cost < cost);
         }
     }
     top.into_sorted()
