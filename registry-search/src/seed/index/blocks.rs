@@ -33,16 +33,19 @@ pub(super) struct Blocks {
 const SATURATED: u8 = u8::MAX;
 
 impl Blocks {
-    /// Tools in a block.
-    pub(super) const TOOLS: usize = 1 << SHIFT;
-
-    /// No bounds yet, for `tools` tools and groups numbered from 1 to `groups`; with more
-    /// groups than a byte numbers, no bounds at all (nothing is skipped).
-    pub(super) fn new(tools: usize, groups: usize) -> Blocks {
-        let blocks = match groups < usize::from(u8::MAX) {
+    /// How many blocks `tools` tools make when groups are numbered from 1 to `groups`: none
+    /// with more groups than a byte numbers (then nothing is skipped).
+    pub(super) fn count(tools: usize, groups: usize) -> usize {
+        match groups < usize::from(u8::MAX) {
             true => tools.div_ceil(1 << SHIFT),
             false => 0,
-        };
+        }
+    }
+
+    /// No bounds yet, for `tools` tools and groups numbered from 1 to `groups`
+    /// ([`count`](Self::count) blocks).
+    pub(super) fn new(tools: usize, groups: usize) -> Blocks {
+        let blocks = Self::count(tools, groups);
         Blocks {
             blocks: vec![(0, 0); blocks],
             everywhere: 0,
@@ -50,8 +53,9 @@ impl Blocks {
     }
 
     /// Adds `bound` to every block holding a tool of `list` from tool `from` on, unless
-    /// `group` has already added to it. A group's lists are added in order of decreasing bound (an exact source before
-    /// the partial one of the same term), so that each block gets the group's largest.
+    /// `group` has already added to it. A group's lists are added in order of decreasing
+    /// bound (an exact source before the partial one of the same term), so that each block
+    /// gets the group's largest.
     pub(super) fn add(&mut self, group: u8, bound: u32, list: &[u32], from: u32) {
         let bound = u8::try_from(bound).unwrap_or(SATURATED);
         let list = list.get(list.partition_point(|&tool| tool < from)..);

@@ -327,9 +327,14 @@ impl<'a, D: Document> Query<'a, D> {
     /// What [`blocks`](Self::blocks) costs, in postings read: those of the sources it reads,
     /// and one for each block.
     fn blocks_cost(&self) -> u64 {
-        let dense = self.index.len().div_ceil(Blocks::TOOLS) as u64;
+        let dense = Blocks::count(self.index.len(), self.groups()) as u64;
         let read = self.sources.iter().map(|source| source.cost);
         dense + read.filter(|&cost| cost <= dense).sum::<u64>()
+    }
+
+    /// The number of groups [`blocks`](Self::blocks) adds up: three a term.
+    fn groups(&self) -> usize {
+        3 * self.terms.len()
     }
 
     /// Each block's bound ([`Blocks`]) over the tools from `from`: per term, its part group
@@ -337,7 +342,7 @@ impl<'a, D: Document> Query<'a, D> {
     /// tools than there are blocks counts in every block, and a source of its group with a
     /// larger bound only with the difference.
     fn blocks(&self, from: u32) -> Blocks {
-        let mut blocks = Blocks::new(self.index.len(), 3 * self.terms.len());
+        let mut blocks = Blocks::new(self.index.len(), self.groups());
         let dense = blocks.len() as u64;
         for (t, term) in self.terms.iter().enumerate() {
             let groups = [term.parts, [term.words[0], None], [term.words[1], None]];
