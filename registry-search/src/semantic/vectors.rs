@@ -136,8 +136,20 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// Embeds the texts at `todo`, spread over the machine's cores; the vectors in `todo`'s order.
+/// Each core takes every `threads`-th text rather than a run of them: a pool's texts come server
+/// by server, and a server of long descriptions left to one core kept the others waiting.
 fn embed_all(embedder: &dyn Embedder, texts: &[String], todo: &[usize]) -> Vec<Vec<f32>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    embed_spread(embedder, texts, todo, threads)
+}
+
+/// [`embed_all`] on `threads` threads.
+fn embed_spread(
+    embedder: &dyn Embedder,
+    texts: &[String],
+    todo: &[usize],
+    threads: usize,
+) -> Vec<Vec<f32>> {
     let embed = |part: &[usize]| -> Vec<Vec<f32>> {
         let part: Vec<&str> = (part.iter())
             .map(|&i| texts.get(i).map_or("", String::as_str))
@@ -147,18 +159,62 @@ fn embed_all(embedder: &dyn Embedder, texts: &[String], todo: &[usize]) -> Vec<V
     if todo.len() < 2 || threads < 2 {
         return embed(todo);
     }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = todo
-            .chunks(todo.len().div_ceil(threads))
-            .map(|part| scope.spawn(move || embed(part)))
+    let threads = threads.min(todo.len());
+    let parts: Vec<Vec<Vec<f32>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|first| {
+                let part: Vec<usize> = todo.iter().skip(first).step_by(threads).copied().collect();
+                scope.spawn(move || embed(&part))
+            })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| {
+        (handles.into_iter())
+            .map(|handle| {
                 handle
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
             .collect()
-    })
+    });
+    // Back in `todo`'s order: its `i`-th text went to part `i % threads`, in order.
+    let mut parts: Vec<_> = parts.into_iter().map(Vec::into_iter).collect();
+    (0..todo.len())
+        .filter_map(|i| parts.get_mut(i % threads)?.next())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A text's vector: its length and its first byte.
+    #[derive(Debug)]
+    struct Lengths;
+
+    impl Embedder for Lengths {
+        fn dimension(&self) -> usize {
+            2
+        }
+        fn embed(&self, text: &str) -> Vec<f32> {
+            vec![
+                text.len() as f32,
+                f32::from(text.bytes().next().unwrap_or(0)),
+            ]
+        }
+    }
+
+    #[test]
+    fn texts_spread_over_threads_come_back_in_their_order() {
+        let texts: Vec<String> = ["a", "bb", "ccc", "dddd", "eeeee", "ffffff", "g"]
+            .map(String::from)
+            .to_vec();
+        let todo = [0, 2, 3, 5, 6];
+        let one_by_one: Vec<Vec<f32>> = todo.iter().map(|&i| Lengths.embed(&texts[i])).collect();
+        for threads in 1..=6 {
+            assert_eq!(
+                embed_spread(&Lengths, &texts, &todo, threads),
+                one_by_one,
+                "{threads} threads"
+            );
+        }
+    }
 }
