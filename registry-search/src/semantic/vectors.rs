@@ -135,7 +135,8 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(a, b)| a * b).sum()
 }
 
-/// Embeds the texts at `todo`, spread over the machine's cores; the vectors in `todo`'s order.
+/// Embeds the texts at `todo`, spread over the machine's cores; the vectors in `todo`'s order,
+/// one per text (empty, so near nothing, where an embedder gave too few).
 /// Each core takes every `threads`-th text rather than a run of them: a pool's texts come server
 /// by server, and a server of long descriptions left to one core kept the others waiting.
 fn embed_all(embedder: &dyn Embedder, texts: &[String], todo: &[usize]) -> Vec<Vec<f32>> {
@@ -157,7 +158,9 @@ fn embed_spread(
         embedder.embed_batch(&part)
     };
     if todo.len() < 2 || threads < 2 {
-        return embed(todo);
+        let mut vectors = embed(todo);
+        vectors.resize(todo.len(), Vec::new());
+        return vectors;
     }
     let threads = threads.min(todo.len());
     let parts: Vec<Vec<Vec<f32>>> = std::thread::scope(|scope| {
@@ -175,10 +178,15 @@ fn embed_spread(
             })
             .collect()
     });
-    // Back in `todo`'s order: its `i`-th text went to part `i % threads`, in order.
+    // Back in `todo`'s order: its `i`-th text went to part `i % threads`, in order. A part
+    // short of vectors leaves its own texts without one, never another part's.
     let mut parts: Vec<_> = parts.into_iter().map(Vec::into_iter).collect();
     (0..todo.len())
-        .filter_map(|i| parts.get_mut(i % threads)?.next())
+        .map(|i| {
+            (parts.get_mut(i % threads))
+                .and_then(Iterator::next)
+                .unwrap_or_default()
+        })
         .collect()
 }
 
@@ -200,6 +208,39 @@ mod tests {
                 f32::from(text.bytes().next().unwrap_or(0)),
             ]
         }
+    }
+
+    /// [`Lengths`], short of the last vector of every batch.
+    #[derive(Debug)]
+    struct Short;
+
+    impl Embedder for Short {
+        fn dimension(&self) -> usize {
+            2
+        }
+        fn embed(&self, text: &str) -> Vec<f32> {
+            Lengths.embed(text)
+        }
+        fn embed_batch(&self, texts: &[&str]) -> Vec<Vec<f32>> {
+            let mut vectors: Vec<Vec<f32>> = texts.iter().map(|text| self.embed(text)).collect();
+            vectors.pop();
+            vectors
+        }
+    }
+
+    #[test]
+    fn an_embedder_short_of_vectors_leaves_only_its_own_texts_without_one() {
+        let texts: Vec<String> = ["a", "bb", "ccc", "dddd", "eeeee"]
+            .map(String::from)
+            .to_vec();
+        let todo = [0, 1, 2, 3, 4];
+        // One thread: the last text has none. Two: each part's last (texts 3 and 4).
+        let one: Vec<Vec<f32>> = todo.iter().map(|&i| Lengths.embed(&texts[i])).collect();
+        let mut expected = one.clone();
+        expected[4] = Vec::new();
+        assert_eq!(embed_spread(&Short, &texts, &todo, 1), expected);
+        expected[3] = Vec::new();
+        assert_eq!(embed_spread(&Short, &texts, &todo, 2), expected);
     }
 
     #[test]
