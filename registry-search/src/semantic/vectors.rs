@@ -157,27 +157,26 @@ fn embed_spread(
             .collect();
         embedder.embed_batch(&part)
     };
-    if todo.len() < 2 || threads < 2 {
-        let mut vectors = embed(todo);
-        vectors.resize(todo.len(), Vec::new());
-        return vectors;
-    }
-    let threads = threads.min(todo.len());
-    let parts: Vec<Vec<Vec<f32>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|first| {
-                let part: Vec<usize> = todo.iter().skip(first).step_by(threads).copied().collect();
-                scope.spawn(move || embed(&part))
-            })
-            .collect();
-        (handles.into_iter())
-            .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
+    let threads = threads.clamp(1, todo.len().max(1));
+    let parts: Vec<Vec<Vec<f32>>> = match threads {
+        1 => vec![embed(todo)],
+        _ => std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|first| {
+                    let part: Vec<usize> =
+                        todo.iter().skip(first).step_by(threads).copied().collect();
+                    scope.spawn(move || embed(&part))
+                })
+                .collect();
+            (handles.into_iter())
+                .map(|handle| {
+                    handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect()
+        }),
+    };
     // Back in `todo`'s order: its `i`-th text went to part `i % threads`, in order. A part
     // short of vectors leaves its own texts without one, never another part's.
     let mut parts: Vec<_> = parts.into_iter().map(Vec::into_iter).collect();
