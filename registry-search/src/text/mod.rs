@@ -103,23 +103,42 @@ pub fn matches_word(text: &str, term: &str) -> bool {
     false
 }
 
-/// The first position of `byte` in `haystack`, 16 bytes at a time (a test without an early exit
-/// per block compiles to vector instructions).
-fn position(haystack: &[u8], byte: u8) -> Option<usize> {
-    let mut blocks = haystack.chunks_exact(16);
-    let mut base = 0;
-    for block in &mut blocks {
-        if block
-            .iter()
-            .fold(0u8, |found, &b| found | u8::from(b == byte))
-            != 0
-        {
-            return block.iter().position(|&b| b == byte).map(|i| base + i);
-        }
-        base += 16;
+/// Whether `term` (lower-cased) occurs with a `\b` on each side in `text` lower-cased, as
+/// [`matches_word`] over [`lower_into`]'s copy, mostly without the copy; `lower` is scratch.
+///
+/// An ASCII term is looked for in `text` as it is, ASCII letters compared in either case: only
+/// ASCII characters lower-case to ASCII ones, but for `İ` and the Kelvin sign, so in a text
+/// without those two the lower-cased copy holds the term at word boundaries exactly where the
+/// text holds it in some case (a character beside it is a word character in both or in
+/// neither). The search anchors on the term's first character that is not a letter (one byte
+/// in either case), else on its first letter in both cases.
+pub(crate) fn matches_word_lowered(text: &str, term: &str, lower: &mut String) -> bool {
+    // `İ` is 0xC4 0xB0 in UTF-8, the Kelvin sign 0xE2 0x84 0xAA: one pass for their first bytes.
+    let unfolding = memchr::memchr2(0xc4, 0xe2, text.as_bytes()).is_some()
+        && (text.contains('\u{130}') || text.contains('\u{212a}'));
+    if !term.is_ascii() || unfolding {
+        lower_into(text, lower);
+        return matches_word(lower, term);
     }
-    let rest = blocks.remainder().iter().position(|&b| b == byte);
-    rest.map(|i| base + i)
+    let (haystack, needle) = (text.as_bytes(), term.as_bytes());
+    let found_at = |start: usize| {
+        let end = start + needle.len();
+        (haystack.get(start..end)).is_some_and(|window| {
+            (window.iter().zip(needle)).all(|(&byte, &want)| byte.to_ascii_lowercase() == want)
+        }) && boundary(haystack, start)
+            && boundary(haystack, end)
+    };
+    match needle.iter().position(|byte| !byte.is_ascii_alphabetic()) {
+        Some(at) => {
+            let anchor = needle.get(at).copied().unwrap_or_default();
+            (memchr::memchr_iter(anchor, haystack))
+                .any(|found| found.checked_sub(at).is_some_and(found_at))
+        }
+        None => {
+            let first = needle.first().copied().unwrap_or_default();
+            memchr::memchr2_iter(first, first.to_ascii_uppercase(), haystack).any(found_at)
+        }
+    }
 }
 
 /// The first position of `needle` (not empty) in `haystack`: a scan for its first byte, then a
@@ -129,7 +148,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     let last = haystack.len().checked_sub(needle.len())?;
     let mut at = 0;
     while at <= last {
-        at += position(haystack.get(at..=last)?, first)?;
+        at += memchr::memchr(first, haystack.get(at..=last)?)?;
         // `at` is at most `last`, so the needle's length fits from it.
         if haystack.get(at + 1..at + needle.len()) == Some(rest) {
             return Some(at);
@@ -164,6 +183,61 @@ mod tests {
                 assert_eq!(find(&haystack[start..], needle), windows);
             }
         }
+    }
+
+    #[test]
+    fn a_term_is_matched_in_the_text_as_in_its_lower_cased_copy() {
+        let texts = [
+            "Don't send E-MAIL (optional), see Example.com/Path?q=1",
+            "DATA,JSON and data, csv; What's THE weather in Paris?",
+            "Prévision MÉTÉO—jour+nuit (été) c++ -> D.",
+            "x->y X - Y x--y é+é É+É ++lead trail++ A++B",
+            // Characters whose lower case is partly ASCII: `İ` → `i̇`, the Kelvin sign → `k`.
+            "\u{130}t's \u{212a}ey-value, K-V",
+            "",
+        ];
+        let terms = [
+            "don't",
+            "e-mail",
+            "(optional),",
+            "example.com/path?q",
+            "data,json",
+            "data,",
+            "what's",
+            "paris?",
+            "c++",
+            "->",
+            "d.",
+            "x->y",
+            "-",
+            "a++b",
+            "++lead",
+            "trail++",
+            "jour+nuit",
+            "météo—jour",
+            "é+é",
+            "i̇t's",
+            "key-value",
+            "k-v",
+            "t's",
+            "data",
+            "the",
+            "q",
+            "a",
+        ];
+        let (mut lower, mut scratch) = (String::new(), String::new());
+        for text in texts {
+            lower_into(text, &mut lower);
+            for term in terms {
+                assert_eq!(
+                    matches_word_lowered(text, term, &mut scratch),
+                    matches_word(&lower, term),
+                    "{term:?} in {text:?}"
+                );
+            }
+        }
+        assert!(matches_word_lowered(texts[4], "key-value", &mut scratch));
+        assert!(matches_word_lowered(texts[0], "e-mail", &mut scratch));
     }
 
     #[test]

@@ -4,8 +4,9 @@
 use std::collections::HashMap as StdHashMap;
 
 use super::SeedIndex;
+use super::gaps::{inner_gaps, may_hold, needed};
 use crate::document::Document;
-use crate::text::{is_word_byte, is_word_term, lower_into, matches_word};
+use crate::text::{is_word_byte, is_word_term, lower_into, matches_word_lowered};
 use crate::util::distinct::Distinct;
 
 impl<D: Document> SeedIndex<D> {
@@ -24,20 +25,21 @@ impl<D: Document> SeedIndex<D> {
         // the tools having every such run as a word can match; they are checked one by one.
         // Each distinct run once: a term of many runs costs as many lists as distinct words.
         let runs: Distinct = crate::text::words(term).collect();
-        // Lower-casing ASCII text changes only letters: a term without any reads it as is.
-        let caseless = term
-            .bytes()
-            .all(|b| b.is_ascii() && !b.is_ascii_alphabetic());
         let mut lower = String::new();
+        let needs = needed(term);
         let mut check = |field: &dyn Fn(&D) -> Option<&str>, hint: bool| -> Vec<u32> {
             let mut matching = |i: u32| {
-                self.tool(i).and_then(field).is_some_and(|text| {
-                    if caseless && text.is_ascii() {
-                        return matches_word(text, term);
-                    }
-                    lower_into(text, &mut lower);
-                    matches_word(&lower, term)
-                })
+                // A description without one of the term's gaps is turned away unread.
+                let gaps = if hint {
+                    None
+                } else {
+                    self.description_gaps.get(i as usize)
+                };
+                if gaps.is_some_and(|&gaps| !may_hold(gaps, needs)) {
+                    return false;
+                }
+                (self.tool(i).and_then(field))
+                    .is_some_and(|text| matches_word_lowered(text, term, &mut lower))
             };
             let mut lists: Vec<&[u32]> =
                 runs.texts().map(|run| self.word_tools(run, hint)).collect();
@@ -175,23 +177,6 @@ pub(crate) struct GapHits<'q>(pub(super) Option<HashMap<&'q str, Hits>>);
 
 /// The tools whose hint, and whose description, has a term.
 type Hits = (Vec<u32>, Vec<u32>);
-
-/// The runs of non-word characters of `text` that have a word character on each side.
-pub(super) fn inner_gaps(text: &str) -> impl Iterator<Item = &str> {
-    let mut pieces = (text.split(|ch: char| ch.is_ascii_alphanumeric() || ch == '_')).peekable();
-    // Before the first word character (the whole text when it has none).
-    pieces.next();
-    std::iter::from_fn(move || {
-        loop {
-            let piece = pieces.next()?;
-            // The last piece is after the last word character.
-            pieces.peek()?;
-            if !piece.is_empty() {
-                return Some(piece);
-            }
-        }
-    })
-}
 
 /// The tools in both sorted lists.
 pub(super) fn intersect(mut a: &[u32], mut b: &[u32]) -> Vec<u32> {

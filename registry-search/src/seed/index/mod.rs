@@ -8,7 +8,10 @@
 //!   part ordered by its first 8 bytes, so "which parts contain this term" is two binary
 //!   searches and a check of each suffix in the range;
 //! * postings from description and hint *words* (maximal runs of ASCII word characters) to
-//!   tools.
+//!   tools;
+//! * a 32-bit signature of each description's gaps (runs of non-word characters between word
+//!   characters, `gaps`), which turns away most texts a term with non-word characters would
+//!   otherwise be checked against.
 //!
 //! Why this is exact: a term made only of word characters matches `\bterm\b` in a text exactly
 //! when it is one of the text's words, so the word postings answer the description and hint
@@ -23,6 +26,7 @@ use std::sync::Arc;
 
 mod blocks;
 mod by_term;
+mod gaps;
 mod hits;
 mod intern;
 mod maxscore;
@@ -74,6 +78,8 @@ pub struct SeedIndex<D> {
     suffix_samples: Vec<u64>,
     word_ids: Map,
     description_words: Postings,
+    /// Each tool's description's gap signature (`gaps`).
+    description_gaps: Vec<u32>,
     hint_words: Postings,
 }
 
@@ -93,6 +99,7 @@ impl<D> Default for SeedIndex<D> {
             suffix_samples: Vec::new(),
             word_ids: Map::default(),
             description_words: Postings::default(),
+            description_gaps: Vec::new(),
             hint_words: Postings::default(),
         }
     }
@@ -105,6 +112,7 @@ impl<D: Document> SeedIndex<D> {
             tools: deferred.to_vec(),
             mcp: Vec::with_capacity(deferred.len()),
             tool_parts: Vec::with_capacity(deferred.len()),
+            description_gaps: Vec::with_capacity(deferred.len()),
             vocab_starts: vec![0],
             ..SeedIndex::default()
         };
@@ -147,6 +155,7 @@ impl<D: Document> SeedIndex<D> {
             index.push_parts(&parts);
             lower_into(tool.description(), &mut scratch);
             description.add(&mut index.word_ids, &scratch, id);
+            index.description_gaps.push(gaps::signature(&scratch));
             if let Some(text) = tool.search_hint() {
                 lower_into(text, &mut scratch);
                 hint.add(&mut index.word_ids, &scratch, id);
@@ -388,6 +397,7 @@ impl<D: Document> SeedIndex<D> {
             + self.suffix_samples.capacity() * 8
             + map_bytes(&self.word_ids)
             + self.description_words.heap_bytes()
+            + self.description_gaps.capacity() * 4
             + self.hint_words.heap_bytes()
     }
 }

@@ -1,0 +1,132 @@
+//! The gaps of a text: its runs of non-word characters between two word characters, and a
+//! 32-bit signature of which gaps a description has, so that a term with non-word characters
+//! is checked only against the descriptions that can hold it.
+//!
+//! Where `\bterm\b` matches, every maximal run of non-word characters of the term is a whole
+//! gap of the text: inside the term it sits between two of the term's word characters; at the
+//! term's start the `\b` before it needs a word character before it, and at its end the `\b`
+//! after it needs one after it. So a description lacking one of the term's runs as a gap cannot
+//! match, and its signature (one bit per gap, by a hash of the gap) tells so without reading
+//! the text. Requests are full of such terms (`paris?`, `data,`, `don't`); without the
+//! signature each one read the description of every tool having its words.
+
+use crate::text::is_js_whitespace;
+
+/// The runs of non-word characters of `text` that have a word character on each side.
+pub(super) fn inner_gaps(text: &str) -> impl Iterator<Item = &str> {
+    let mut pieces = (text.split(|ch: char| ch.is_ascii_alphanumeric() || ch == '_')).peekable();
+    // Before the first word character (the whole text when it has none).
+    pieces.next();
+    std::iter::from_fn(move || {
+        loop {
+            let piece = pieces.next()?;
+            // The last piece is after the last word character.
+            pieces.peek()?;
+            if !piece.is_empty() {
+                return Some(piece);
+            }
+        }
+    })
+}
+
+/// The signature of a lower-cased text: the bits of its gaps without white space. A query term
+/// has none (terms are split at white space), and most gaps are a space: leaving them out
+/// keeps a signature's few bits for the gaps a term can need.
+pub(super) fn signature(text: &str) -> u32 {
+    (inner_gaps(text))
+        .filter(|gap| !gap.chars().any(is_js_whitespace))
+        .fold(0, |bits, gap| bits | bit(gap))
+}
+
+/// The bits a lower-cased term needs in a text's signature for `\bterm\b` to match there: those
+/// of every maximal run of non-word characters of the term (none for a word term).
+pub(super) fn needed(term: &str) -> u32 {
+    (term.split(|ch: char| ch.is_ascii_alphanumeric() || ch == '_'))
+        .filter(|run| !run.is_empty())
+        .fold(0, |bits, run| bits | bit(run))
+}
+
+/// Whether a text of signature `signature` can hold a term needing `needed`.
+#[inline]
+pub(super) fn may_hold(signature: u32, needed: u32) -> bool {
+    signature & needed == needed
+}
+
+/// One bit for a gap, by its FNV-1a hash.
+fn bit(gap: &str) -> u32 {
+    let hash = (gap.bytes()).fold(0x811c_9dc5u32, |hash, byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    });
+    1 << (hash >> 27)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{lower_into, matches_word};
+
+    const TEXTS: [&str; 9] = [
+        "Reads a file: a+b, then c++ -> d.",
+        "Don't send e-mail (optional), see example.com/path?q=1",
+        "Prévision MÉTÉO—jour+nuit (été)",
+        "data,json and data, csv",
+        "x->y x - y x--y é+é É+É",
+        "++lead trail++ a++b",
+        "",
+        "no gaps",
+        "What's the weather in Paris?",
+    ];
+
+    const TERMS: [&str; 22] = [
+        "don't",
+        "e-mail",
+        "(optional),",
+        "example.com",
+        "data,",
+        "data,json",
+        "paris?",
+        "c++",
+        "->",
+        "x->y",
+        "a+b",
+        "jour+nuit",
+        "météo—jour",
+        "é+é",
+        "(été)",
+        "what's",
+        "+",
+        "path?q",
+        "q=1",
+        "trail++",
+        "++lead",
+        "a++b",
+    ];
+
+    #[test]
+    fn a_text_holding_a_term_has_every_bit_the_term_needs() {
+        let mut lower = String::new();
+        for text in TEXTS {
+            lower_into(text, &mut lower);
+            for term in TERMS {
+                if matches_word(&lower, term) {
+                    assert!(
+                        may_hold(signature(&lower), needed(term)),
+                        "{term:?} in {text:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_without_a_terms_gap_is_turned_away() {
+        let mut lower = String::new();
+        lower_into("Sends data, then the weather in Paris.", &mut lower);
+        // `data,` needs `,` as a gap (a word character after it): here the gap is `, `.
+        assert!(!may_hold(signature(&lower), needed("data,")));
+        assert!(!may_hold(signature(&lower), needed("paris?")));
+        assert!(may_hold(signature(&lower), needed("data")));
+        lower_into("data,json", &mut lower);
+        assert!(may_hold(signature(&lower), needed("data,")));
+    }
+}
