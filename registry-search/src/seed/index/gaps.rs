@@ -52,13 +52,42 @@ pub(super) fn may_hold(signature: u32, needed: u32) -> bool {
     signature & needed == needed
 }
 
-/// One bit for a gap, by its FNV-1a hash.
+/// One bit for a gap: each of the 31 printable ASCII characters that are not word characters
+/// its own when it is the whole gap (most gaps a term needs are one such character: `,` `.` `'`
+/// `-` `?`), any other gap the bit of its hash.
 fn bit(gap: &str) -> u32 {
+    if let [byte] = gap.as_bytes()
+        && let Some(&own) = PUNCTUATION_BIT.get(usize::from(*byte))
+        && own < 32
+    {
+        return 1 << own;
+    }
     let hash = (gap.bytes()).fold(0x811c_9dc5u32, |hash, byte| {
         (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
     });
-    1 << (hash >> 27)
+    // FNV-1a's high bits vary little between short gaps: mixed first (a 32-bit finalizer).
+    let mut mixed = hash ^ (hash >> 16);
+    mixed = mixed.wrapping_mul(0x7feb_352d);
+    mixed ^= mixed >> 15;
+    mixed = mixed.wrapping_mul(0x846c_a68b);
+    mixed ^= mixed >> 16;
+    1 << (mixed >> 27)
 }
+
+/// For each ASCII byte, its rank among the printable characters that are not word characters
+/// (`!` is 0, `~` is 30); 32 for the others.
+static PUNCTUATION_BIT: [u8; 128] = {
+    let mut table = [32u8; 128];
+    let (mut byte, mut rank) = (0x21u8, 0u8);
+    while byte < 0x7f {
+        if !(byte.is_ascii_alphanumeric() || byte == b'_') {
+            table[byte as usize] = rank;
+            rank += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {
@@ -116,6 +145,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn each_punctuation_character_alone_has_a_bit_of_its_own() {
+        let punctuation: Vec<u8> = (0x21..0x7f)
+            .filter(|byte: &u8| !(byte.is_ascii_alphanumeric() || *byte == b'_'))
+            .collect();
+        assert_eq!(punctuation.len(), 31);
+        let bits = (punctuation.iter())
+            .map(|&byte| bit(std::str::from_utf8(&[byte]).unwrap_or_default()))
+            .fold(0u32, |all, one| {
+                assert_eq!(all & one, 0, "a bit shared");
+                all | one
+            });
+        assert_eq!(bits, u32::MAX >> 1);
     }
 
     #[test]
