@@ -78,13 +78,15 @@ fn bit(gap: &str) -> u32 {
 /// (`!` is 0, `~` is 30); 32 for the others.
 static PUNCTUATION_BIT: [u8; 128] = {
     let mut table = [32u8; 128];
-    let (mut byte, mut rank) = (0x21u8, 0u8);
-    while byte < 0x7f {
-        if !(byte.is_ascii_alphanumeric() || byte == b'_') {
-            table[byte as usize] = rank;
+    let mut slots: &mut [u8] = &mut table;
+    let (mut byte, mut rank) = (0u8, 0u8);
+    while let Some((slot, rest)) = { slots }.split_first_mut() {
+        if byte.is_ascii_graphic() && !(byte.is_ascii_alphanumeric() || byte == b'_') {
+            *slot = rank;
             rank += 1;
         }
-        byte += 1;
+        byte = byte.wrapping_add(1);
+        slots = rest;
     }
     table
 };
