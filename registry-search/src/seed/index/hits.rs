@@ -27,20 +27,8 @@ impl<D: Document> SeedIndex<D> {
         let runs: Distinct = crate::text::words(term).collect();
         let mut lower = String::new();
         let needs = needed(term);
-        let mut check = |field: &dyn Fn(&D) -> Option<&str>, hint: bool| -> Vec<u32> {
-            let mut matching = |i: u32| {
-                // A description without one of the term's gaps is turned away unread.
-                let gaps = if hint {
-                    None
-                } else {
-                    self.description_gaps.get(i as usize)
-                };
-                if gaps.is_some_and(|&gaps| !may_hold(gaps, needs)) {
-                    return false;
-                }
-                (self.tool(i).and_then(field))
-                    .is_some_and(|text| matches_word_lowered(text, term, &mut lower))
-            };
+        let mut check = |hint: bool| -> Vec<u32> {
+            let mut matching = |i: u32| self.text_has(i, hint, term, needs, &mut lower);
             let mut lists: Vec<&[u32]> =
                 runs.texts().map(|run| self.word_tools(run, hint)).collect();
             lists.sort_by_key(|list| list.len());
@@ -54,9 +42,31 @@ impl<D: Document> SeedIndex<D> {
                     .collect(),
             }
         };
-        let hint = check(&|tool| tool.search_hint(), true);
-        let description = check(&|tool| Some(tool.description()), false);
+        let hint = check(true);
+        let description = check(false);
         (hint, description)
+    }
+
+    /// Whether tool `i`'s hint (`hint = true`) or description, lower-cased, has `term` at word
+    /// boundaries, where `needs` is the term's [`needed`] gaps; `lower` is scratch. A description
+    /// without one of the term's gaps is turned away unread.
+    pub(super) fn text_has(
+        &self,
+        i: u32,
+        hint: bool,
+        term: &str,
+        needs: u32,
+        lower: &mut String,
+    ) -> bool {
+        let text = match (hint, self.tool(i)) {
+            (_, None) => None,
+            (true, Some(tool)) => tool.search_hint(),
+            (false, Some(tool)) => {
+                let gaps = self.description_gaps.get(i as usize).copied();
+                (gaps.is_some_and(|gaps| may_hold(gaps, needs))).then(|| tool.description())
+            }
+        };
+        text.is_some_and(|text| matches_word_lowered(text, term, lower))
     }
 
     /// The (hint, description) hits of the `terms` that have no word character (`+`, `->`),

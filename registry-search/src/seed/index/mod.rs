@@ -2,7 +2,7 @@
 //! scanning every tool, with results equal to [`scan::search`](super::scan::search)'s scan.
 //!
 //! What it holds, per deferred tool (in pool order, numbered from 0):
-//! * the tool itself (its text is lower-cased again only for the rare terms below);
+//! * the tool itself (its texts are read again only for the rare terms below);
 //! * whether its name is an MCP name, and its distinct name parts as ids into a vocabulary;
 //! * a vocabulary of distinct name parts with postings (part → tools), and every suffix of every
 //!   part ordered by its first 8 bytes, so "which parts contain this term" is two binary

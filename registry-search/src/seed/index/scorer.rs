@@ -4,11 +4,10 @@
 use std::cell::OnceCell;
 
 use super::SeedIndex;
+use super::gaps::needed;
 use super::partset::{BIT_WORDS, PartSet};
 use super::terms::{Among, ScoringTerm};
 use crate::document::Document;
-use crate::seed::ToolText;
-use crate::text::matches_word;
 use crate::util::dense::Dense;
 
 impl<D: Document> SeedIndex<D> {
@@ -33,7 +32,7 @@ impl<D: Document> SeedIndex<D> {
     fn score_of(&self, terms: &[ScoringTerm], partial: &[(Vec<u32>, PartSet)], tool: u32) -> u32 {
         let [exact, contains] = if self.is_mcp(tool) { [12, 6] } else { [10, 5] };
         let (inline, more) = self.tool_parts(tool);
-        let mut text: Option<ToolText> = None;
+        let mut lower = String::new();
         let mut score = 0;
         for (term, (_, partial)) in terms.iter().zip(partial) {
             let mut part = 0;
@@ -49,11 +48,9 @@ impl<D: Document> SeedIndex<D> {
             let [hint, description] = match term.words {
                 Some(lists) => lists.map(|list| list.binary_search(&tool).is_ok()),
                 None => {
-                    let text = text.get_or_insert_with(|| self.text(tool as usize));
-                    [
-                        !text.hint.is_empty() && matches_word(&text.hint, term.text),
-                        matches_word(&text.description, term.text),
-                    ]
+                    let needs = needed(term.text);
+                    [true, false]
+                        .map(|hint| self.text_has(tool, hint, term.text, needs, &mut lower))
                 }
             };
             score += (part + 4 * u32::from(hint) + 2 * u32::from(description)) * term.mult;
