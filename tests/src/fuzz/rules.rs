@@ -105,8 +105,10 @@ const PATHS: &[&str] = &[
 fn fixture() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
+        // Named after the process, so that a later one removes it once this one has ended.
+        super::scratch::remove_ended(&std::env::temp_dir(), "toolreg-fuzz-rules-");
         let dir = tempfile::Builder::new()
-            .prefix("toolreg-fuzz-rules-")
+            .prefix(&format!("toolreg-fuzz-rules-{}-", std::process::id()))
             .tempdir()
             .expect("a temporary directory")
             .keep();

@@ -16,7 +16,8 @@ use toolreg::{Behavior, PermissionContext, RuleSource};
 /// Where scratch directories go: tmpfs, so the file tools' fsyncs cost nothing.
 const SHM: &str = "/dev/shm";
 /// The prefix of their names, followed by the process id. A process never removes its own
-/// (libFuzzer exits without running destructors); they hold a few kilobytes.
+/// (libFuzzer exits without running destructors, and a test's statics are never dropped): the
+/// next one removes those of processes that have ended ([`remove_ended`]).
 const PREFIX: &str = "toolreg-fuzz-";
 
 /// Tools that run commands (or wait): a whole-tool ask rule, with no approver, refuses them.
@@ -44,6 +45,32 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Removes the entries of `dir` named `<prefix><pid>` or `<prefix><pid>-…` whose process has
+/// ended: the directories a harness keeps for its process's life, which no process removes
+/// itself. Nothing is removed where `/proc` cannot tell which processes live; a directory of
+/// another user stays (the sticky temporary folders refuse).
+pub(crate) fn remove_ended(dir: &Path, prefix: &str) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = (name.to_str())
+            .and_then(|name| name.strip_prefix(prefix))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid
+            && !proc.join(pid.to_string()).exists()
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// `/dev/shm/toolreg-fuzz-<pid>/work`, the working directory of every call.
 pub(crate) struct Scratch {
     /// `/dev/shm/toolreg-fuzz-<pid>`: holds `work` and nothing else.
@@ -56,6 +83,7 @@ impl Scratch {
     /// Creates the directory (the one a previous process of this id left, if any, is
     /// replaced) and fills it.
     pub fn new() -> Scratch {
+        remove_ended(Path::new(SHM), PREFIX);
         let parent = Path::new(SHM).join(format!("{PREFIX}{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&parent);
         std::fs::create_dir_all(parent.join("work")).expect("the scratch directory");

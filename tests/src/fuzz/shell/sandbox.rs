@@ -90,11 +90,16 @@ impl Sandbox {
     pub fn new() -> Result<Sandbox, SandboxError> {
         let bwrap = find_on_path("bwrap").ok_or_else(|| error("bwrap is not on PATH"))?;
         let shm = Path::new("/dev/shm");
+        // Named after the process: the fuzz target keeps its sandbox for the process's life,
+        // and a later process removes the directory once this one has ended.
+        let prefix = format!("toolreg-shelldiff-{}-", std::process::id());
         let mut builder = tempfile::Builder::new();
-        builder.prefix("toolreg-shelldiff-");
+        builder.prefix(&prefix);
         let dir = if shm.is_dir() {
+            crate::fuzz::scratch::remove_ended(shm, "toolreg-shelldiff-");
             builder.tempdir_in(shm)
         } else {
+            crate::fuzz::scratch::remove_ended(&std::env::temp_dir(), "toolreg-shelldiff-");
             builder.tempdir()
         }
         .map_err(|e| error(format_args!("no scratch directory: {e}")))?;
