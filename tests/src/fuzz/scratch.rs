@@ -193,3 +193,41 @@ impl Scratch {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_directories_of_ended_processes_are_removed() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        // A process that has ended: its id names nothing running (until the system reuses it).
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("`true` runs");
+        let ended = child.id();
+        child.wait().expect("`true` ends");
+        let own = std::process::id();
+        let names = [
+            format!("toolreg-x-{ended}"),
+            format!("toolreg-x-{ended}-aBc123"),
+            format!("toolreg-x-{own}"),
+            format!("toolreg-x-{own}-aBc123"),
+            "toolreg-x-aBc123".to_owned(),
+            format!("other-{ended}"),
+        ];
+        for name in &names {
+            std::fs::create_dir(dir.path().join(name)).expect("a directory");
+        }
+        remove_ended(dir.path(), "toolreg-x-");
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("the directory lists")
+            .flatten()
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .collect();
+        left.sort();
+        let mut expected = names[2..].to_vec();
+        expected.sort();
+        assert_eq!(left, expected);
+    }
+}
