@@ -2,6 +2,7 @@
 //! terms, where visiting tool by tool would cost more.
 
 use super::SeedIndex;
+use super::letters::term_bit;
 use super::terms::{Among, ScoringTerm};
 use crate::collector::TopK;
 use crate::document::Document;
@@ -18,16 +19,20 @@ impl<D: Document> SeedIndex<D> {
         let scoring = self.scoring_terms(&terms.scoring);
         let scores = self.scores_by_term(&scoring, Among::All(self.len()));
         let mut top = TopK::new(max_results);
-        let mut consider = |tool: u32| {
-            if let Some(&score) = scores.get(tool as usize)
-                && score > top.threshold()
-            {
+        let mut threshold = top.threshold();
+        let mut consider = |tool: u32, score: u32| {
+            if score > threshold {
                 top.push(tool, score);
+                threshold = top.threshold();
             }
         };
         match allowed {
-            Some(tools) => tools.into_iter().for_each(&mut consider),
-            None => (0..self.len() as u32).for_each(&mut consider),
+            Some(tools) => (tools.into_iter())
+                .for_each(|tool| consider(tool, scores.get(tool as usize).copied().unwrap_or(0))),
+            // Every tool, in one pass over the scores.
+            None => (0u32..)
+                .zip(&scores)
+                .for_each(|(tool, &score)| consider(tool, score)),
         }
         top.into_sorted()
     }
@@ -59,18 +64,28 @@ impl<D: Document> SeedIndex<D> {
                     add(at, if self.is_mcp(tool) { 12 } else { 10 }, true);
                 });
             }
-            parts.clear();
-            self.containing_parts(term.text, |part| {
-                if Some(part) != term.exact {
-                    parts.push(part);
-                }
-            });
-            parts.sort_unstable();
-            parts.dedup();
-            for &part in &parts {
-                among.for_each(self.part_tools(part), |at, tool| {
-                    add(at, if self.is_mcp(tool) { 6 } else { 5 }, true);
+            if let Some(bit) = term_bit(term.text) {
+                // A letter: the tools whose name parts hold it, one pass over the tools.
+                among.each(|at, tool| {
+                    let letters = self.letters(tool);
+                    if letters.has(bit) {
+                        add(at, if letters.is_mcp() { 6 } else { 5 }, true);
+                    }
                 });
+            } else {
+                parts.clear();
+                self.containing_parts(term.text, |part| {
+                    if Some(part) != term.exact {
+                        parts.push(part);
+                    }
+                });
+                parts.sort_unstable();
+                parts.dedup();
+                for &part in &parts {
+                    among.for_each(self.part_tools(part), |at, tool| {
+                        add(at, if self.is_mcp(tool) { 6 } else { 5 }, true);
+                    });
+                }
             }
             let owned;
             let [hint, description] = match term.words {

@@ -3,7 +3,8 @@
 //!
 //! What it holds, per deferred tool (in pool order, numbered from 0):
 //! * the tool itself (its texts are read again only for the rare terms below);
-//! * whether its name is an MCP name, and its distinct name parts as ids into a vocabulary;
+//! * whether its name is an MCP name and which letters its name parts hold (`letters`), and its
+//!   distinct name parts as ids into a vocabulary;
 //! * a vocabulary of distinct name parts with postings (part → tools), and every suffix of every
 //!   part ordered by its first 8 bytes, so "which parts contain this term" is two binary
 //!   searches and a check of each suffix in the range;
@@ -29,6 +30,7 @@ mod by_term;
 mod gaps;
 mod hits;
 mod intern;
+mod letters;
 mod maxscore;
 mod partset;
 mod postings;
@@ -37,6 +39,7 @@ mod scorer;
 mod terms;
 
 use self::intern::{FieldBuilder, Map, intern};
+use self::letters::NameLetters;
 use self::partset::PartSet;
 use self::postings::Postings;
 pub(crate) use self::scorer::Scorer;
@@ -66,7 +69,7 @@ const SPILL: u32 = 1 << 31;
 #[derive(Debug)]
 pub struct SeedIndex<D> {
     tools: Vec<Arc<D>>,
-    mcp: Vec<bool>,
+    letters: Vec<NameLetters>,
     tool_parts: Vec<[u32; INLINE]>,
     more_parts: Vec<u32>,
     vocab_text: String,
@@ -87,7 +90,7 @@ impl<D> Default for SeedIndex<D> {
     fn default() -> Self {
         SeedIndex {
             tools: Vec::new(),
-            mcp: Vec::new(),
+            letters: Vec::new(),
             tool_parts: Vec::new(),
             more_parts: Vec::new(),
             vocab_text: String::new(),
@@ -110,7 +113,7 @@ impl<D: Document> SeedIndex<D> {
     pub fn build(deferred: &[Arc<D>]) -> SeedIndex<D> {
         let mut index = SeedIndex {
             tools: deferred.to_vec(),
-            mcp: Vec::with_capacity(deferred.len()),
+            letters: Vec::with_capacity(deferred.len()),
             tool_parts: Vec::with_capacity(deferred.len()),
             description_gaps: Vec::with_capacity(deferred.len()),
             vocab_starts: vec![0],
@@ -125,7 +128,12 @@ impl<D: Document> SeedIndex<D> {
         for (i, tool) in deferred.iter().enumerate() {
             let id = i as u32;
             let mcp = split_name(tool.name(), &mut scratch, &mut ranges);
-            index.mcp.push(mcp);
+            let name_parts = ranges.iter().map(|&(start, end)| {
+                (scratch.as_bytes())
+                    .get(start as usize..end as usize)
+                    .unwrap_or_default()
+            });
+            index.letters.push(NameLetters::new(name_parts, mcp));
             parts.clear();
             for &(start, end) in &ranges {
                 let Some(part) = scratch.get(start as usize..end as usize) else {
@@ -236,7 +244,13 @@ impl<D: Document> SeedIndex<D> {
 
     /// Whether tool `i` has an MCP name.
     pub(super) fn is_mcp(&self, i: u32) -> bool {
-        self.mcp.get(i as usize).copied().unwrap_or(false)
+        self.letters(i).is_mcp()
+    }
+
+    /// Tool `i`'s name letters (none for a tool past the last).
+    #[inline]
+    fn letters(&self, i: u32) -> NameLetters {
+        self.letters.get(i as usize).copied().unwrap_or_default()
     }
 
     /// The distinct name parts (vocabulary ids) of tool `i`, in two pieces (none for a tool
@@ -385,7 +399,7 @@ impl<D: Document> SeedIndex<D> {
     pub fn heap_bytes(&self) -> usize {
         let map_bytes = |map: &Map| -> usize { map.keys().map(|key| key.len() + 16 + 4 + 8).sum() };
         self.tools.capacity() * 8
-            + self.mcp.capacity()
+            + self.letters.capacity() * 4
             + self.tool_parts.capacity() * INLINE * 4
             + self.more_parts.capacity() * 4
             + self.vocab_text.capacity()

@@ -34,6 +34,17 @@ impl Among<'_> {
         }
     }
 
+    /// Calls `found` with each position and its tool, in order.
+    #[inline]
+    pub(super) fn each(&self, mut found: impl FnMut(usize, u32)) {
+        match self {
+            Among::Tools(tools) => {
+                (tools.iter().enumerate()).for_each(|(at, &tool)| found(at, tool))
+            }
+            Among::All(n) => (0..*n).for_each(|tool| found(tool, tool as u32)),
+        }
+    }
+
     /// Calls `found` with the position of each tool of `list` that is among these, and the tool.
     #[inline]
     pub(super) fn for_each(&self, list: &[u32], mut found: impl FnMut(usize, u32)) {
