@@ -44,11 +44,12 @@ impl<D: Document> SeedIndex<D> {
         let mut scores = vec![0u32; among.len()];
         // For each tool, the last term (position + 1) that gave it its part score: the part
         // score is the equal part's or else a containing part's, once per term.
-        let mut part_scored = vec![0usize; among.len()];
+        let mut part_scored = vec![0u32; among.len()];
         let mut gaps = self.gap_hits(terms.iter().map(|term| term.text));
         let mut parts = Vec::new();
         for (t, term) in terms.iter().enumerate() {
-            let (stamp, mult) = (t + 1, term.mult);
+            // Distinct for each term (a query of 2^32 terms would be gigabytes long).
+            let (stamp, mult) = (u32::try_from(t + 1).unwrap_or(u32::MAX), term.mult);
             let mut add = |at: usize, gain: u32, part: bool| {
                 if let (Some(score), Some(scored)) = (scores.get_mut(at), part_scored.get_mut(at))
                     && !(part && *scored == stamp)
