@@ -128,11 +128,10 @@ impl<D: Document> SeedIndex<D> {
         for (i, tool) in deferred.iter().enumerate() {
             let id = i as u32;
             let mcp = split_name(tool.name(), &mut scratch, &mut ranges);
-            let name_parts = ranges.iter().map(|&(start, end)| {
-                (scratch.as_bytes())
-                    .get(start as usize..end as usize)
-                    .unwrap_or_default()
-            });
+            // The parts the vocabulary gets below.
+            let name_parts = (ranges.iter())
+                .filter_map(|&(start, end)| scratch.get(start as usize..end as usize))
+                .map(str::as_bytes);
             index.letters.push(NameLetters::new(name_parts, mcp));
             parts.clear();
             for &(start, end) in &ranges {
